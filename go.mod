@@ -1,0 +1,3 @@
+module github.com/plainmcp/plainmcp
+
+go 1.23
