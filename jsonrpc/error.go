@@ -1,0 +1,74 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Standard JSON-RPC 2.0 error codes.
+const (
+	CodeParseError     = -32700 // the frame was not valid JSON
+	CodeInvalidRequest = -32600 // valid JSON, but not a JSON-RPC request
+	CodeMethodNotFound = -32601 // the method is unknown to the receiver
+	CodeInvalidParams  = -32602 // the params did not fit the method
+	CodeInternalError  = -32603 // the receiver failed while handling the request
+)
+
+// Error codes that MCP gives meaning to. They travel in the same *Error as
+// the standard codes; this package does not interpret them.
+const (
+	CodeUserRejected           = -1     // the user declined a sampling request
+	CodeResourceNotFound       = -32002 // resources/read of an unknown URI
+	CodeHeaderMismatch         = -32020 // an HTTP header disagrees with the body (2026-07-28)
+	CodeMissingCapability      = -32021 // the request needs a client capability that was not declared (2026-07-28)
+	CodeUnsupportedVersion     = -32022 // the protocol version is not spoken; data.supported lists those that are (2026-07-28)
+	CodeURLElicitationRequired = -32042 // the server needs the user to visit a URL first (2025-11-25)
+)
+
+// Sentinel errors, comparable with errors.Is against any *Error carrying the
+// same code, whether it was made here or decoded from the wire.
+var (
+	ErrParse          = &Error{Code: CodeParseError, Message: "parse error"}
+	ErrInvalidRequest = &Error{Code: CodeInvalidRequest, Message: "invalid request"}
+	ErrMethodNotFound = &Error{Code: CodeMethodNotFound, Message: "method not found"}
+	ErrInvalidParams  = &Error{Code: CodeInvalidParams, Message: "invalid params"}
+	ErrInternal       = &Error{Code: CodeInternalError, Message: "internal error"}
+)
+
+// ErrClosed is returned by calls on a Conn or Stream that was closed by this
+// side. It is also what pending calls fail with when Close runs.
+var ErrClosed = errors.New("jsonrpc: connection closed")
+
+// ErrDisconnected is wrapped, together with the cause, by every error a
+// pending or new call gets after the stream ended without Close: the peer
+// hung up, a server process exited, a network connection broke.
+var ErrDisconnected = errors.New("jsonrpc: connection lost")
+
+// Error is a JSON-RPC error object. It travels both ways: a handler returns
+// one to answer a request with a specific code, and Call returns one when the
+// peer answered with an error.
+//
+// Is compares codes, so errors.Is(err, ErrMethodNotFound) holds for any
+// method-not-found answer whatever its message.
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Error formats the code and message; the data is left out (it may be large).
+func (e *Error) Error() string {
+	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
+}
+
+// Is reports whether target is an *Error with the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// NewError returns an *Error with the code and a formatted message.
+func NewError(code int64, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
