@@ -1,0 +1,137 @@
+package jsonrpc
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// memStream is one end of an in-memory frame pipe, just enough for this
+// package's tests (the transport package has the real one).
+type memStream struct {
+	in        chan []byte
+	out       chan []byte
+	closed    chan struct{}
+	peerGone  chan struct{}
+	closeOnce sync.Once
+}
+
+func memPipe() (*memStream, *memStream) {
+	ab, ba := make(chan []byte, 16), make(chan []byte, 16)
+	ca, cb := make(chan struct{}), make(chan struct{})
+	return &memStream{in: ba, out: ab, closed: ca, peerGone: cb},
+		&memStream{in: ab, out: ba, closed: cb, peerGone: ca}
+}
+
+func (s *memStream) Read() ([]byte, error) {
+	select {
+	case f := <-s.in:
+		return f, nil
+	case <-s.closed:
+		return nil, fmt.Errorf("reading: %w", ErrClosed)
+	case <-s.peerGone:
+		select {
+		case f := <-s.in:
+			return f, nil
+		default:
+			return nil, io.EOF
+		}
+	}
+}
+
+func (s *memStream) Write(ctx context.Context, frame []byte) error {
+	f := append([]byte(nil), frame...)
+	select {
+	case s.out <- f:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.closed:
+		return ErrClosed
+	case <-s.peerGone:
+		return io.ErrClosedPipe
+	}
+}
+
+func (s *memStream) Close() error {
+	s.closeOnce.Do(func() { close(s.closed) })
+	return nil
+}
+
+// rawPeer is the far end driven by hand: the test reads what the Conn sent
+// and writes whatever frames it wants, valid or not.
+type rawPeer struct {
+	t *testing.T
+	s *memStream
+}
+
+func (p rawPeer) send(frame string) {
+	p.t.Helper()
+	if err := p.s.Write(context.Background(), []byte(frame)); err != nil {
+		p.t.Fatalf("peer write: %v", err)
+	}
+}
+
+func (p rawPeer) recv() string {
+	p.t.Helper()
+	select {
+	case f := <-p.s.in:
+		return string(f)
+	case <-time.After(5 * time.Second):
+		p.t.Fatal("peer: nothing received within 5s")
+		return ""
+	}
+}
+
+// checkGoroutines fails the test if goroutines started during it are still
+// running shortly after it ends.
+func checkGoroutines(t *testing.T) {
+	t.Helper()
+	base := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > base {
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<20)
+				n := runtime.Stack(buf, true)
+				t.Errorf("goroutines: %d at start, %d now:\n%s", base, runtime.NumGoroutine(), buf[:n])
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
+// logSink collects log records as text for assertions.
+type logSink struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *logSink) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logSink) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func (l *logSink) waitFor(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(l.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("log never mentioned %q; log:\n%s", s, l.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

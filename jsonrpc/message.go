@@ -1,0 +1,226 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Message is one JSON-RPC 2.0 message as it arrived: a request (Method and
+// ID set), a notification (Method set, no ID) or a response (ID and either
+// Result or Error). Params and Result are the exact bytes the peer sent; they
+// are decoded only by whoever needs them.
+type Message struct {
+	ID     ID
+	Method string
+	Params json.RawMessage
+	Result json.RawMessage
+	Error  *Error
+}
+
+// IsRequest reports whether m is a request that expects a response.
+func (m *Message) IsRequest() bool { return m.Method != "" && m.ID.IsValid() }
+
+// IsNotification reports whether m is a notification.
+func (m *Message) IsNotification() bool { return m.Method != "" && !m.ID.IsValid() }
+
+// IsResponse reports whether m answers a request.
+func (m *Message) IsResponse() bool { return m.Method == "" }
+
+// A Request is what a Handler receives: a request or, with a zero ID, a
+// notification.
+type Request struct {
+	ID     ID
+	Method string
+	Params json.RawMessage
+}
+
+// Decode parses one JSON-RPC message (a JSON object). The returned
+// message's Params and Result alias frame, so frame must not be modified
+// afterwards. An error says what made the frame not JSON-RPC.
+func Decode(frame []byte) (*Message, error) {
+	i := skipSpace(frame, 0)
+	if i >= len(frame) || frame[i] != '{' {
+		return nil, errors.New("jsonrpc: frame is not a JSON object")
+	}
+	m := new(Message)
+	var version, id []byte
+	var hasResult, hasError, hasMethod bool
+	end, err := eachMember(frame, i, 1, func(key, value []byte) error {
+		switch string(keyName(key)) {
+		case "jsonrpc":
+			version = value
+		case "id":
+			id = value
+		case "method":
+			hasMethod = true
+			if len(value) == 0 || value[0] != '"' {
+				return errors.New("method is not a string")
+			}
+			s, err := unquote(value)
+			if err != nil {
+				return fmt.Errorf("method: %w", err)
+			}
+			m.Method = s
+		case "params":
+			if value[0] != '{' && value[0] != '[' {
+				return errors.New("params is neither an object nor an array")
+			}
+			m.Params = value
+		case "result":
+			hasResult = true
+			m.Result = value
+		case "error":
+			hasError = true
+			if string(value) == "null" {
+				hasError = false
+				return nil
+			}
+			e := new(Error)
+			if err := json.Unmarshal(value, e); err != nil {
+				return fmt.Errorf("error object: %w", err)
+			}
+			m.Error = e
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jsonrpc: malformed frame: %w", err)
+	}
+	if skipSpace(frame, end) != len(frame) {
+		return nil, errors.New("jsonrpc: trailing data after message")
+	}
+	if string(version) != `"2.0"` {
+		if version == nil {
+			return nil, errors.New(`jsonrpc: "jsonrpc" member missing`)
+		}
+		return nil, fmt.Errorf(`jsonrpc: "jsonrpc" must be "2.0", got %.20s`, version)
+	}
+	if id != nil {
+		if m.ID, err = parseID(id); err != nil {
+			return nil, fmt.Errorf("jsonrpc: %w", err)
+		}
+	}
+	switch {
+	case hasMethod:
+		if m.Method == "" {
+			return nil, errors.New("jsonrpc: empty method name")
+		}
+		if hasResult || hasError {
+			return nil, errors.New("jsonrpc: message has both a method and a result or error")
+		}
+		if id != nil && !m.ID.IsValid() {
+			return nil, errors.New("jsonrpc: request id is null")
+		}
+	case hasResult && hasError:
+		return nil, errors.New("jsonrpc: response has both result and error")
+	case hasResult || hasError:
+		if id == nil {
+			return nil, errors.New("jsonrpc: response has no id")
+		}
+		if m.Error != nil && m.Error.Message == "" && m.Error.Code == 0 {
+			return nil, errors.New("jsonrpc: response error has no code or message")
+		}
+	default:
+		return nil, errors.New("jsonrpc: message has neither a method nor a result or error")
+	}
+	return m, nil
+}
+
+// keyName returns an object key's value given its raw text. Keys are almost
+// always plain, so the common case only strips the quotes.
+func keyName(raw []byte) []byte {
+	if bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
+		return raw[1 : len(raw)-1]
+	}
+	s, err := unquote(raw)
+	if err != nil {
+		return nil
+	}
+	return []byte(s)
+}
+
+// DecodeBatch parses a frame that is a JSON array of messages. Each element
+// is decoded independently: a bad element yields an error in its slot and
+// does not spoil the others.
+func DecodeBatch(frame []byte) ([]*Message, []error, error) {
+	i := skipSpace(frame, 0)
+	if i >= len(frame) || frame[i] != '[' {
+		return nil, nil, errors.New("jsonrpc: frame is not a JSON array")
+	}
+	end, err := skipArray(frame, i, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("jsonrpc: malformed batch: %w", err)
+	}
+	if skipSpace(frame, end) != len(frame) {
+		return nil, nil, errors.New("jsonrpc: trailing data after batch")
+	}
+	var msgs []*Message
+	var errs []error
+	i = skipSpace(frame, i+1)
+	for i < end-1 {
+		start := i
+		i, _ = skipValue(frame, i, 1) // already validated
+		m, err := Decode(frame[start:i])
+		msgs = append(msgs, m)
+		errs = append(errs, err)
+		i = skipSpace(frame, i)
+		if i < len(frame) && frame[i] == ',' {
+			i = skipSpace(frame, i+1)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil, nil, errors.New("jsonrpc: empty batch")
+	}
+	return msgs, errs, nil
+}
+
+// The append functions below write messages without building a generic map
+// or running reflection over the envelope; only params and results of the
+// caller's own types are marshalled.
+
+// AppendRequest appends a request (or, with a zero id, a notification)
+// whose params are already encoded. Params may be nil.
+func AppendRequest(b []byte, id ID, method string, params json.RawMessage) []byte {
+	b = append(b, `{"jsonrpc":"2.0",`...)
+	if id.IsValid() {
+		b = append(b, `"id":`...)
+		b = id.appendJSON(b)
+		b = append(b, ',')
+	}
+	b = append(b, `"method":`...)
+	b = appendString(b, method)
+	if len(params) > 0 {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
+}
+
+// AppendResult appends a successful response.
+func AppendResult(b []byte, id ID, result json.RawMessage) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = id.appendJSON(b)
+	b = append(b, `,"result":`...)
+	if len(result) == 0 {
+		result = json.RawMessage("{}")
+	}
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// AppendError appends an error response. A zero id is written as null.
+func AppendError(b []byte, id ID, e *Error) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = id.appendJSON(b)
+	b = append(b, `,"error":{"code":`...)
+	b = fmt.Appendf(b, "%d", e.Code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, e.Message)
+	if len(e.Data) > 0 {
+		b = append(b, `,"data":`...)
+		b = append(b, e.Data...)
+	}
+	return append(b, `}}`...)
+}

@@ -1,0 +1,71 @@
+package jsonrpc
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+)
+
+// notificationQueue delivers the peer's notifications to one goroutine in
+// arrival order without ever blocking the read loop. It is bounded: past its
+// limit new notifications are dropped and reported.
+type notificationQueue struct {
+	mu      sync.Mutex
+	items   []*Request
+	limit   int
+	wake    chan struct{} // 1-buffered: "there is something to do"
+	stopped bool
+}
+
+func (q *notificationQueue) init(limit int) {
+	if limit <= 0 {
+		limit = 10000
+	}
+	q.limit = limit
+	q.wake = make(chan struct{}, 1)
+}
+
+func (q *notificationQueue) push(r *Request, log *slog.Logger) {
+	q.mu.Lock()
+	if len(q.items) >= q.limit {
+		q.mu.Unlock()
+		log.Warn("jsonrpc: notification queue full, dropping notification", "method", r.Method)
+		return
+	}
+	q.items = append(q.items, r)
+	q.mu.Unlock()
+	q.signal()
+}
+
+func (q *notificationQueue) signal() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stop lets run return once what is queued has been delivered.
+func (q *notificationQueue) stop() {
+	q.mu.Lock()
+	q.stopped = true
+	q.mu.Unlock()
+	q.signal()
+}
+
+func (q *notificationQueue) run(ctx context.Context, fn NotificationHandler) {
+	for {
+		q.mu.Lock()
+		items, stopped := q.items, q.stopped
+		q.items = nil
+		q.mu.Unlock()
+		for _, r := range items {
+			fn(ctx, r)
+		}
+		if stopped && len(items) == 0 {
+			return
+		}
+		if len(items) == 0 {
+			<-q.wake
+		}
+	}
+}
