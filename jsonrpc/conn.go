@@ -34,6 +34,14 @@ type Options struct {
 	// goroutine. Nil drops them.
 	Notify NotificationHandler
 
+	// Intercept, if set, sees each notification on the read loop before it
+	// is queued for Notify, and consumes it by returning true. It runs before
+	// any later frame is read, so what it records is in place before a
+	// response that followed the notification is delivered (MCP routes
+	// progress this way). It must be quick and must never block or call the
+	// Conn.
+	Intercept func(n *Request) bool
+
 	// OnAbandon is called when a Call returns because its context ended
 	// before the response arrived, with the id and method of the abandoned
 	// request. A protocol layer uses it to tell the peer (MCP sends
@@ -333,8 +341,12 @@ func (c *Conn) handleFrame(frame []byte) {
 }
 
 func (c *Conn) queueNotification(m *Message) {
+	n := &Request{Method: m.Method, Params: m.Params}
+	if c.opts.Intercept != nil && c.opts.Intercept(n) {
+		return
+	}
 	if c.opts.Notify != nil {
-		c.notes.push(&Request{Method: m.Method, Params: m.Params}, c.log)
+		c.notes.push(n, c.log)
 	}
 }
 

@@ -393,3 +393,34 @@ func TestWriteErrorIsReturned(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestInterceptRunsBeforeLaterResponses(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	intercept := func(n *Request) bool {
+		mu.Lock()
+		seen = append(seen, n.Method)
+		mu.Unlock()
+		return n.Method == "progress"
+	}
+	queued := make(chan string, 10)
+	c, peer, _ := newPair(t, &Options{Intercept: intercept, Notify: func(_ context.Context, n *Request) { queued <- n.Method }})
+	done := make(chan error, 1)
+	go func() { done <- c.Call(context.Background(), "m", nil, nil) }()
+	req, _ := Decode([]byte(peer.recv()))
+	peer.send(`{"jsonrpc":"2.0","method":"progress"}`)
+	peer.send(`{"jsonrpc":"2.0","method":"other"}`)
+	peer.send(string(AppendResult(nil, req.ID, nil)))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	got := strings.Join(seen, ",")
+	mu.Unlock()
+	if got != "progress,other" {
+		t.Errorf("intercepted %q before the response was delivered", got)
+	}
+	if m := <-queued; m != "other" {
+		t.Errorf("queued %q; the consumed notification must not be queued", m)
+	}
+}

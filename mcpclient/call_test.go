@@ -1,0 +1,137 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+func TestCancelSendsNotification(t *testing.T) {
+	f := newFakeServer(t)
+	var reqID jsonrpc.ID
+	got := make(chan struct{})
+	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		reqID = r.ID
+		close(got)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	s := connect(t, f, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	errs := make(chan error, 1)
+	go func() { _, err := s.CallTool(ctx, "slow", nil); errs <- err }()
+	<-got
+	start := time.Now()
+	cancel()
+	if err := <-errs; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Errorf("cancelled call took %v to return", d)
+	}
+	n := f.waitNote("notifications/cancelled")
+	var p struct {
+		RequestID jsonrpc.ID `json:"requestId"`
+		Reason    string     `json:"reason"`
+	}
+	json.Unmarshal(n.Params, &p)
+	if p.RequestID != reqID || p.Reason == "" {
+		t.Errorf("cancelled %s (reason %q), want %s", p.RequestID, p.Reason, reqID)
+	}
+}
+
+func TestDefaultTimeout(t *testing.T) {
+	f := newFakeServer(t)
+	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	s := connect(t, f, &Options{RequestTimeout: 100 * time.Millisecond})
+	start := time.Now()
+	_, err := s.CallTool(context.Background(), "hang", nil)
+	var te *TimeoutError
+	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) || te.Method != "tools/call" {
+		t.Fatalf("err = %v, want a TimeoutError", err)
+	}
+	if d := time.Since(start); d < 100*time.Millisecond || d > 2*time.Second {
+		t.Errorf("timed out after %v", d)
+	}
+	f.waitNote("notifications/cancelled")
+}
+
+func TestProgressAndTimeoutReset(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    Options
+		wantErr bool
+	}{
+		{"progress keeps a slow call alive", Options{RequestTimeout: 150 * time.Millisecond, ResetTimeoutOnProgress: true}, false},
+		{"without reset it times out", Options{RequestTimeout: 150 * time.Millisecond}, true},
+		{"the hard cap wins", Options{RequestTimeout: 150 * time.Millisecond, ResetTimeoutOnProgress: true, MaxRequestTimeout: 250 * time.Millisecond}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeServer(t)
+			var token json.RawMessage
+			f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+				var p struct {
+					Meta struct {
+						ProgressToken json.RawMessage `json:"progressToken"`
+					} `json:"_meta"`
+					Name string `json:"name"`
+				}
+				json.Unmarshal(r.Params, &p)
+				token = p.Meta.ProgressToken
+				for i := 1; i <= 8; i++ {
+					select {
+					case <-time.After(50 * time.Millisecond):
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+					f.conn.Notify(ctx, "notifications/progress", map[string]any{"progressToken": token, "progress": i, "total": 8, "message": "step"})
+				}
+				return json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`), nil
+			})
+			opts := tc.opts
+			s := connect(t, f, &opts)
+			var mu sync.Mutex
+			var seen []Progress
+			ctx := WithProgress(context.Background(), func(p Progress) { mu.Lock(); seen = append(seen, p); mu.Unlock() })
+			res, err := s.CallTool(ctx, "slow", map[string]int{"steps": 8})
+			if tc.wantErr {
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Fatalf("err = %v, want a timeout", err)
+				}
+				return
+			}
+			if err != nil || res.Text() != "done" {
+				t.Fatalf("CallTool = %v, %v", res, err)
+			}
+			if len(token) == 0 {
+				t.Fatal("no progress token sent")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen) != 8 || seen[7].Progress != 8 || seen[7].Total != 8 || seen[0].Message != "step" {
+				t.Errorf("progress seen: %+v", seen)
+			}
+		})
+	}
+}
+
+func TestWithProgressTokenKeepsParams(t *testing.T) {
+	raw, err := withProgressToken(map[string]any{"name": "x", "_meta": map[string]any{"k": "v"}}, "7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(raw) != `{"_meta":{"k":"v","progressToken":7},"name":"x"}` {
+		t.Errorf("got %s", raw)
+	}
+	if _, err := withProgressToken([]int{1}, "1"); err == nil {
+		t.Error("array params accepted")
+	}
+}

@@ -1,0 +1,181 @@
+package mcpclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// handleRequest answers the server's requests (handshake era). Each runs in
+// its own goroutine, so a sampling request that waits a minute for a model
+// stalls nothing else.
+func (s *Session) handleRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	switch req.Method {
+	case "ping":
+		return struct{}{}, nil
+	case "sampling/createMessage":
+		if s.opts.Sampling == nil {
+			break
+		}
+		var p CreateMessageParams
+		if err := decodeParams(req, &p); err != nil {
+			return nil, err
+		}
+		return s.sample(ctx, &p)
+	case "elicitation/create":
+		if s.opts.Elicitation == nil {
+			break
+		}
+		var p ElicitParams
+		if err := decodeParams(req, &p); err != nil {
+			return nil, err
+		}
+		return s.elicit(ctx, &p)
+	case "roots/list":
+		if s.opts.Roots == nil {
+			break
+		}
+		return s.listRoots(ctx)
+	}
+	return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
+}
+
+// The three host handlers below are shared by both eras: a server request
+// here, an input request inside a result in the stateless era.
+
+func (s *Session) sample(ctx context.Context, p *CreateMessageParams) (*CreateMessageResult, error) {
+	res, err := s.opts.Sampling(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "sampling handler returned no result")
+	}
+	return res, nil
+}
+
+func (s *Session) elicit(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
+	res, err := s.opts.Elicitation(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil || (res.Action != "accept" && res.Action != "decline" && res.Action != "cancel") {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "elicitation handler returned no valid action")
+	}
+	return res, nil
+}
+
+func (s *Session) listRoots(ctx context.Context) (any, error) {
+	roots, err := s.opts.Roots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if roots == nil {
+		roots = []Root{}
+	}
+	return struct {
+		Roots []Root `json:"roots"`
+	}{roots}, nil
+}
+
+func decodeParams(req *jsonrpc.Request, v any) error {
+	if len(req.Params) == 0 {
+		return jsonrpc.NewError(jsonrpc.CodeInvalidParams, "%s: params missing", req.Method)
+	}
+	if err := json.Unmarshal(req.Params, v); err != nil {
+		return jsonrpc.NewError(jsonrpc.CodeInvalidParams, "%s: %v", req.Method, err)
+	}
+	return nil
+}
+
+// intercept handles, on the read loop, the notifications whose effect must
+// be in place before later frames are processed: progress (so it is
+// recorded before the response it precedes) and cancellation (so a handler
+// is stopped before anything else happens).
+func (s *Session) intercept(n *jsonrpc.Request) bool {
+	switch n.Method {
+	case "notifications/progress":
+		var p struct {
+			Token json.RawMessage `json:"progressToken"`
+			Progress
+		}
+		if json.Unmarshal(n.Params, &p) == nil {
+			s.progressMu.Lock()
+			w := s.progress[progressTokenKey(p.Token)]
+			s.progressMu.Unlock()
+			if w != nil {
+				w.progressed(p.Progress)
+			}
+		}
+		return true
+	case "notifications/cancelled":
+		var p struct {
+			RequestID jsonrpc.ID `json:"requestId"`
+		}
+		if json.Unmarshal(n.Params, &p) == nil && p.RequestID.IsValid() {
+			<-s.connReady
+			s.conn.Cancel(p.RequestID)
+		}
+		return true
+	}
+	return false
+}
+
+// handleNotification dispatches the server's other notifications, in order,
+// on the conn's notification goroutine.
+func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
+	switch n.Method {
+	case "notifications/message":
+		if s.opts.OnLog != nil {
+			var m LogMessage
+			if json.Unmarshal(n.Params, &m) == nil {
+				s.opts.OnLog(m)
+			}
+			return
+		}
+	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
+		if s.opts.OnListChanged != nil {
+			kind := n.Method[len("notifications/") : len(n.Method)-len("/list_changed")]
+			s.opts.OnListChanged(kind)
+			return
+		}
+	case "notifications/resources/updated":
+		if s.opts.OnResourceUpdated != nil {
+			var p struct {
+				URI string `json:"uri"`
+			}
+			if json.Unmarshal(n.Params, &p) == nil {
+				s.opts.OnResourceUpdated(p.URI)
+			}
+			return
+		}
+	}
+	if s.opts.OnNotification != nil {
+		s.opts.OnNotification(n.Method, n.Params)
+	}
+}
+
+// progressTokenKey normalizes a token as it came back: the server echoes
+// ours, a JSON string of digits or the bare number.
+func progressTokenKey(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 1 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return string(raw)
+}
+
+// NotifyRootsChanged tells the server the roots list changed
+// (notifications/roots/list_changed); it will ask for it again.
+func (s *Session) NotifyRootsChanged(ctx context.Context) error {
+	if s.opts.Roots == nil {
+		return fmt.Errorf("mcpclient: NotifyRootsChanged: no Roots handler, so the roots capability was not declared")
+	}
+	return s.conn.Notify(ctx, "notifications/roots/list_changed", nil)
+}

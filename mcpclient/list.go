@@ -1,0 +1,211 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// Every list method (tools, prompts, resources, resource templates) is
+// paginated the same way: the request carries an opaque cursor, the result
+// an optional nextCursor. Each kind has a one-page call (ListTools …) and
+// an iterator over every page (Tools …); Collect gathers an iterator into a
+// slice.
+
+// ErrPagination is wrapped by the error an iterator yields when a server
+// paginates without end: it repeated a cursor, or the page limit
+// (Options.MaxPages) was reached.
+var ErrPagination = errors.New("mcpclient: runaway pagination")
+
+// ErrMalformedResult is wrapped when a result lacks a field the protocol
+// requires.
+var ErrMalformedResult = errors.New("mcpclient: malformed result")
+
+type pageParams struct {
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// ListToolsResult is one page of tools/list.
+type ListToolsResult struct {
+	Tools      []*Tool         `json:"tools"`
+	NextCursor string          `json:"nextCursor,omitempty"`
+	Meta       json.RawMessage `json:"_meta,omitempty"`
+}
+
+// ListPromptsResult is one page of prompts/list.
+type ListPromptsResult struct {
+	Prompts    []*Prompt       `json:"prompts"`
+	NextCursor string          `json:"nextCursor,omitempty"`
+	Meta       json.RawMessage `json:"_meta,omitempty"`
+}
+
+// ListResourcesResult is one page of resources/list.
+type ListResourcesResult struct {
+	Resources  []*Resource     `json:"resources"`
+	NextCursor string          `json:"nextCursor,omitempty"`
+	Meta       json.RawMessage `json:"_meta,omitempty"`
+}
+
+// ListResourceTemplatesResult is one page of resources/templates/list.
+type ListResourceTemplatesResult struct {
+	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
+	NextCursor        string              `json:"nextCursor,omitempty"`
+	Meta              json.RawMessage     `json:"_meta,omitempty"`
+}
+
+// ListTools fetches one page of tools; cursor "" asks for the first.
+func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResult, error) {
+	var res ListToolsResult
+	if err := s.call(ctx, "tools/list", pageParams{cursor}, &res); err != nil {
+		return nil, err
+	}
+	return &res, checkItems(res.Tools, "tools/list", func(t *Tool) string { return t.Name })
+}
+
+// ListPrompts fetches one page of prompts.
+func (s *Session) ListPrompts(ctx context.Context, cursor string) (*ListPromptsResult, error) {
+	var res ListPromptsResult
+	if err := s.call(ctx, "prompts/list", pageParams{cursor}, &res); err != nil {
+		return nil, err
+	}
+	return &res, checkItems(res.Prompts, "prompts/list", func(p *Prompt) string { return p.Name })
+}
+
+// ListResources fetches one page of resources.
+func (s *Session) ListResources(ctx context.Context, cursor string) (*ListResourcesResult, error) {
+	var res ListResourcesResult
+	if err := s.call(ctx, "resources/list", pageParams{cursor}, &res); err != nil {
+		return nil, err
+	}
+	return &res, checkItems(res.Resources, "resources/list", func(r *Resource) string { return r.URI })
+}
+
+// ListResourceTemplates fetches one page of resource templates. A server
+// that answers method-not-found simply has none: the result is empty.
+func (s *Session) ListResourceTemplates(ctx context.Context, cursor string) (*ListResourceTemplatesResult, error) {
+	var res ListResourceTemplatesResult
+	err := s.call(ctx, "resources/templates/list", pageParams{cursor}, &res)
+	if errors.Is(err, jsonrpc.ErrMethodNotFound) {
+		return &ListResourceTemplatesResult{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &res, checkItems(res.ResourceTemplates, "resources/templates/list", func(t *ResourceTemplate) string { return t.URITemplate })
+}
+
+// checkItems rejects null entries and entries without their identifying
+// field, which would otherwise surface later as a nil dereference or an
+// unnamed tool.
+func checkItems[T any](items []*T, method string, key func(*T) string) error {
+	for i, it := range items {
+		if it == nil || key(it) == "" {
+			return fmt.Errorf("%w: %s item %d has no name", ErrMalformedResult, method, i)
+		}
+	}
+	return nil
+}
+
+// Tools iterates over every tool, fetching pages as it goes. An error ends
+// the iteration as its last pair.
+func (s *Session) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
+	return paginate(s, "tools/list", func(c string) ([]*Tool, string, error) {
+		r, err := s.ListTools(ctx, c)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Tools, r.NextCursor, nil
+	})
+}
+
+// Prompts iterates over every prompt.
+func (s *Session) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
+	return paginate(s, "prompts/list", func(c string) ([]*Prompt, string, error) {
+		r, err := s.ListPrompts(ctx, c)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Prompts, r.NextCursor, nil
+	})
+}
+
+// Resources iterates over every resource.
+func (s *Session) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
+	return paginate(s, "resources/list", func(c string) ([]*Resource, string, error) {
+		r, err := s.ListResources(ctx, c)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Resources, r.NextCursor, nil
+	})
+}
+
+// ResourceTemplates iterates over every resource template.
+func (s *Session) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTemplate, error] {
+	return paginate(s, "resources/templates/list", func(c string) ([]*ResourceTemplate, string, error) {
+		r, err := s.ListResourceTemplates(ctx, c)
+		if err != nil {
+			return nil, "", err
+		}
+		return r.ResourceTemplates, r.NextCursor, nil
+	})
+}
+
+// paginate turns a page fetcher into an iterator over items, stopping a
+// server that repeats a cursor or never stops.
+func paginate[T any](s *Session, method string, page func(cursor string) ([]T, string, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		seen := map[string]bool{}
+		cursor := ""
+		for n := 1; ; n++ {
+			items, next, err := page(cursor)
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			if next == "" {
+				return
+			}
+			if seen[next] {
+				yield(zero, fmt.Errorf("%w: %s returned cursor %q twice", ErrPagination, method, truncate(next, 40)))
+				return
+			}
+			if n >= s.opts.maxPages() {
+				yield(zero, fmt.Errorf("%w: %s still had more after %d pages", ErrPagination, method, n))
+				return
+			}
+			seen[next] = true
+			cursor = next
+		}
+	}
+}
+
+// Collect gathers everything an iterator yields. It returns what it got so
+// far together with the first error.
+func Collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
+	var all []T
+	for it, err := range seq {
+		if err != nil {
+			return all, err
+		}
+		all = append(all, it)
+	}
+	return all, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

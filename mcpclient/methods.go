@@ -1,0 +1,119 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+type callToolParams struct {
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments,omitempty"`
+}
+
+// callToolWire decodes a tools/call result in one pass (see contentWire).
+type callToolWire struct {
+	Content           []contentWire   `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	Meta              json.RawMessage `json:"_meta,omitempty"`
+}
+
+// CallTool runs a tool. args is any JSON object value (a map, a struct, a
+// json.RawMessage) or nil. A tool that ran and failed returns a result with
+// IsError set and a nil error; the error is for everything else: unknown
+// tool, invalid arguments (as a *jsonrpc.Error), timeout, lost connection.
+func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
+	var raw json.RawMessage
+	if err := s.call(ctx, "tools/call", callToolParams{Name: name, Arguments: args}, &raw); err != nil {
+		return nil, err
+	}
+	var w callToolWire
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, fmt.Errorf("%w: tools/call %s: %v", ErrMalformedResult, name, err)
+	}
+	res := &CallToolResult{
+		Content:           decodeContent(w.Content, raw, "content"),
+		StructuredContent: w.StructuredContent,
+		IsError:           w.IsError,
+		Meta:              w.Meta,
+	}
+	if res.Content == nil {
+		res.Content = []Content{}
+	}
+	return res, nil
+}
+
+type getPromptParams struct {
+	Name      string            `json:"name"`
+	Arguments map[string]string `json:"arguments,omitempty"`
+}
+
+// GetPrompt renders a prompt with its arguments.
+func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*GetPromptResult, error) {
+	var res GetPromptResult
+	if err := s.call(ctx, "prompts/get", getPromptParams{name, args}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+type uriParams struct {
+	URI string `json:"uri"`
+}
+
+type readResourceWire struct {
+	Contents []resourceContentsWire `json:"contents"`
+	Meta     json.RawMessage        `json:"_meta,omitempty"`
+}
+
+// ReadResource reads a resource by URI. An unknown URI is a *jsonrpc.Error
+// with code jsonrpc.CodeResourceNotFound.
+func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
+	var w readResourceWire
+	if err := s.call(ctx, "resources/read", uriParams{uri}, &w); err != nil {
+		return nil, err
+	}
+	res := &ReadResourceResult{Contents: make([]ResourceContents, len(w.Contents)), Meta: w.Meta}
+	for i := range w.Contents {
+		res.Contents[i] = w.Contents[i].contents()
+	}
+	return res, nil
+}
+
+// Subscribe asks for notifications/resources/updated when the resource at
+// uri changes (see Options.OnResourceUpdated).
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	return s.call(ctx, "resources/subscribe", uriParams{uri}, nil)
+}
+
+// Unsubscribe cancels a Subscribe.
+func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	return s.call(ctx, "resources/unsubscribe", uriParams{uri}, nil)
+}
+
+// Complete asks the server for completions of a prompt or resource-template
+// argument.
+func (s *Session) Complete(ctx context.Context, p *CompleteParams) (*Completion, error) {
+	var res struct {
+		Completion Completion `json:"completion"`
+	}
+	if err := s.call(ctx, "completion/complete", p, &res); err != nil {
+		return nil, err
+	}
+	return &res.Completion, nil
+}
+
+// SetLogLevel asks the server to send log messages at level and above
+// ("debug", "info", "notice", "warning", "error", "critical", "alert",
+// "emergency") as notifications/message.
+func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	return s.call(ctx, "logging/setLevel", struct {
+		Level string `json:"level"`
+	}{level}, nil)
+}
+
+// Ping checks that the server is alive.
+func (s *Session) Ping(ctx context.Context) error {
+	return s.call(ctx, "ping", nil, nil)
+}

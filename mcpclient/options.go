@@ -1,0 +1,126 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+)
+
+// SamplingHandler answers a server's sampling/createMessage request with the
+// host's model. Return a *jsonrpc.Error to choose the error code the server
+// sees (jsonrpc.CodeUserRejected when the user said no).
+type SamplingHandler func(ctx context.Context, req *CreateMessageParams) (*CreateMessageResult, error)
+
+// ElicitationHandler asks the user for input on a server's behalf
+// (elicitation/create) and reports what they did.
+type ElicitationHandler func(ctx context.Context, req *ElicitParams) (*ElicitResult, error)
+
+// RootsHandler lists the roots the host lets servers see (roots/list).
+type RootsHandler func(ctx context.Context) ([]Root, error)
+
+// Options configures a Session. A nil *Options is valid: it connects as
+// "plainmcp", declares no client capabilities, ignores notifications, logs
+// nothing and gives each request 60 seconds.
+//
+// The handlers and callbacks are shared by both protocol eras: in the
+// handshake era they answer server→client requests, in the stateless era
+// they fulfil the input requests inside results. Declaring a capability is
+// automatic: sampling, elicitation and roots are announced exactly when the
+// matching handler is set.
+type Options struct {
+	// ClientInfo names this client to the server. Zero means plainmcp's own.
+	ClientInfo Implementation
+
+	// ProtocolVersion pins the version to ask for; the server must answer
+	// with exactly it. Empty asks for the latest and accepts any version
+	// plainmcp speaks.
+	ProtocolVersion string
+
+	Sampling SamplingHandler
+	// SamplingTools declares sampling.tools: the Sampling handler can take
+	// tools and toolChoice.
+	SamplingTools bool
+
+	Elicitation ElicitationHandler
+	// ElicitationURL declares URL-mode elicitation (2025-11-25) besides form
+	// mode.
+	ElicitationURL bool
+
+	Roots RootsHandler
+
+	// OnLog receives notifications/message.
+	OnLog func(LogMessage)
+	// OnListChanged receives "tools", "prompts" or "resources" when the
+	// server says that list changed.
+	OnListChanged func(kind string)
+	// OnResourceUpdated receives the URI of a subscribed resource that
+	// changed.
+	OnResourceUpdated func(uri string)
+	// OnNotification receives every other notification, raw.
+	OnNotification func(method string, params json.RawMessage)
+
+	// RequestTimeout bounds each request that has no earlier deadline of
+	// its own. Zero means 60s; negative means no default bound.
+	RequestTimeout time.Duration
+	// ResetTimeoutOnProgress restarts a request's RequestTimeout each time
+	// the server reports progress for it, up to MaxRequestTimeout.
+	ResetTimeoutOnProgress bool
+	// MaxRequestTimeout caps a request however much progress it reports.
+	// Zero means 10 minutes.
+	MaxRequestTimeout time.Duration
+
+	// MaxPages stops a list iterator after this many pages. Zero means 1000.
+	MaxPages int
+
+	// Logger receives reports of dropped frames, failed cancellations and
+	// handler panics. Nil is silent.
+	Logger *slog.Logger
+}
+
+func (o *Options) requestTimeout() time.Duration {
+	switch {
+	case o.RequestTimeout == 0:
+		return 60 * time.Second
+	case o.RequestTimeout < 0:
+		return 0
+	}
+	return o.RequestTimeout
+}
+
+func (o *Options) maxRequestTimeout() time.Duration {
+	if o.MaxRequestTimeout <= 0 {
+		return 10 * time.Minute
+	}
+	return o.MaxRequestTimeout
+}
+
+func (o *Options) maxPages() int {
+	if o.MaxPages <= 0 {
+		return 1000
+	}
+	return o.MaxPages
+}
+
+// capabilities derives the client capabilities from what is wired.
+func (o *Options) capabilities() map[string]any {
+	caps := map[string]any{}
+	if o.Sampling != nil {
+		s := map[string]any{}
+		if o.SamplingTools {
+			s["tools"] = map[string]any{}
+		}
+		caps["sampling"] = s
+	}
+	if o.Elicitation != nil {
+		e := map[string]any{"form": map[string]any{}}
+		if o.ElicitationURL {
+			e["url"] = map[string]any{}
+		}
+		caps["elicitation"] = e
+	}
+	if o.Roots != nil {
+		caps["roots"] = map[string]any{"listChanged": true}
+	}
+	return caps
+}

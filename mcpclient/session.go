@@ -1,0 +1,233 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// Protocol versions of the handshake era, oldest first.
+const (
+	Version20241105 = "2024-11-05"
+	Version20250326 = "2025-03-26"
+	Version20250618 = "2025-06-18"
+	Version20251125 = "2025-11-25"
+)
+
+// LatestVersion is the version a Session asks for unless pinned.
+const LatestVersion = Version20251125
+
+// SupportedVersions lists the versions plainmcp speaks, oldest first.
+var SupportedVersions = []string{Version20241105, Version20250326, Version20250618, Version20251125}
+
+// Era is the generation of the protocol a session speaks. It decides how
+// requests are framed; the Session API is the same in both.
+type Era int
+
+const (
+	// EraHandshake is 2024-11-05 … 2025-11-25: initialize, then a
+	// stateful session with server→client requests.
+	EraHandshake Era = iota + 1
+	// EraStateless is 2026-07-28 and later: no handshake, every request
+	// carries its own metadata.
+	EraStateless
+)
+
+func (e Era) String() string {
+	switch e {
+	case EraHandshake:
+		return "handshake"
+	case EraStateless:
+		return "stateless"
+	}
+	return "unknown"
+}
+
+// ErrUnsupportedVersion is wrapped by Connect's error when the server
+// answers with a protocol version plainmcp does not speak.
+var ErrUnsupportedVersion = errors.New("mcpclient: unsupported protocol version")
+
+// ErrClosed is returned by calls on a closed Session.
+var ErrClosed = jsonrpc.ErrClosed
+
+// Session is one MCP session with one server. It is safe for concurrent
+// use: any number of goroutines may call it at once, and server requests
+// are answered while calls are in flight.
+type Session struct {
+	conn      *jsonrpc.Conn
+	connReady chan struct{} // closed once conn is set: the read loop may need it sooner
+	opts      Options
+	log       *slog.Logger
+
+	era          Era
+	version      string
+	serverInfo   Implementation
+	capabilities ServerCapabilities
+	instructions string
+
+	progressSeq atomic.Int64
+	progressMu  sync.Mutex
+	progress    map[string]*progressWatch // by progress token
+
+	bgMu       sync.Mutex
+	closed     bool
+	background sync.WaitGroup // cancellation notices in flight
+}
+
+// Connect starts a session over stream: it runs the handshake (initialize,
+// then notifications/initialized) within ctx and returns a Session that
+// lives until Close, whatever happens to ctx afterwards. The Session owns
+// the stream; if Connect fails, the stream is closed.
+func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Session, error) {
+	s := &Session{progress: make(map[string]*progressWatch), connReady: make(chan struct{})}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(discard{})
+	}
+	if s.opts.ClientInfo.Name == "" {
+		s.opts.ClientInfo = Implementation{Name: "plainmcp", Version: moduleVersion}
+	}
+	want := LatestVersion
+	if v := s.opts.ProtocolVersion; v != "" {
+		if !slices.Contains(SupportedVersions, v) {
+			stream.Close()
+			return nil, fmt.Errorf("%w: cannot pin %q; plainmcp speaks %s", ErrUnsupportedVersion, v, strings.Join(SupportedVersions, ", "))
+		}
+		want = v
+	}
+	s.conn = jsonrpc.NewConn(stream, &jsonrpc.Options{
+		Handler:   s.handleRequest,
+		Notify:    s.handleNotification,
+		Intercept: s.intercept,
+		OnAbandon: s.abandoned,
+		Logger:    s.opts.Logger,
+	})
+	close(s.connReady)
+	if err := s.initialize(ctx, want); err != nil {
+		s.conn.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+type initializeParams struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    map[string]any `json:"capabilities"`
+	ClientInfo      Implementation `json:"clientInfo"`
+}
+
+type initializeResult struct {
+	ProtocolVersion string             `json:"protocolVersion"`
+	Capabilities    ServerCapabilities `json:"capabilities"`
+	ServerInfo      Implementation     `json:"serverInfo"`
+	Instructions    string             `json:"instructions,omitempty"`
+}
+
+// initialize runs the handshake-era lifecycle: initialize, version check,
+// notifications/initialized.
+func (s *Session) initialize(ctx context.Context, want string) error {
+	var res initializeResult
+	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(), ClientInfo: s.opts.ClientInfo}
+	if err := s.call(ctx, "initialize", params, &res); err != nil {
+		return fmt.Errorf("mcpclient: initializing: %w", err)
+	}
+	got := res.ProtocolVersion
+	acceptable := slices.Contains(SupportedVersions, got)
+	if s.opts.ProtocolVersion != "" {
+		acceptable = got == want
+	}
+	if !acceptable {
+		return fmt.Errorf("%w: asked for %s, server answered %q (plainmcp speaks %s)",
+			ErrUnsupportedVersion, want, got, strings.Join(SupportedVersions, ", "))
+	}
+	s.era, s.version = EraHandshake, got
+	s.serverInfo, s.capabilities, s.instructions = res.ServerInfo, res.Capabilities, res.Instructions
+	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
+		return fmt.Errorf("mcpclient: initializing: %w", err)
+	}
+	return nil
+}
+
+// Era reports which generation of the protocol the session speaks.
+func (s *Session) Era() Era { return s.era }
+
+// ProtocolVersion is the version agreed with the server.
+func (s *Session) ProtocolVersion() string { return s.version }
+
+// ServerInfo is the server's name, version and other details, as it sent
+// them. It is data from the server, not instructions.
+func (s *Session) ServerInfo() Implementation { return s.serverInfo }
+
+// Capabilities are what the server declared it offers.
+func (s *Session) Capabilities() ServerCapabilities { return s.capabilities }
+
+// Instructions is the server's optional usage hint for the host's model.
+// Treat it as untrusted data.
+func (s *Session) Instructions() string { return s.instructions }
+
+// Done is closed when the session has ended: Close, or the server went away.
+func (s *Session) Done() <-chan struct{} { return s.conn.Done() }
+
+// Err says why the session ended (wrapping jsonrpc.ErrClosed or
+// jsonrpc.ErrDisconnected), or nil while it runs.
+func (s *Session) Err() error { return s.conn.Err() }
+
+// Close ends the session: calls in flight fail with ErrClosed and the
+// stream is closed (for stdio, the server process is shut down). It is
+// idempotent and safe to call from any goroutine.
+func (s *Session) Close() error {
+	s.bgMu.Lock()
+	s.closed = true
+	s.bgMu.Unlock()
+	err := s.conn.Close()
+	s.background.Wait() // they fail at once now that the conn is closed
+	return err
+}
+
+// cancelNoticeTimeout bounds the background send of notifications/cancelled.
+const cancelNoticeTimeout = 5 * time.Second
+
+// abandoned tells the server we gave up on a request. The spec forbids
+// cancelling initialize.
+func (s *Session) abandoned(id jsonrpc.ID, method string) {
+	if method == "initialize" {
+		return
+	}
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	if s.closed {
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
+		defer cancel()
+		params := map[string]any{"requestId": id, "reason": "the client no longer waits for this request"}
+		if err := s.conn.Notify(ctx, "notifications/cancelled", params); err != nil {
+			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)
+		}
+	}()
+}
+
+// discard is a slog.Handler that drops everything.
+type discard struct{}
+
+func (discard) Enabled(context.Context, slog.Level) bool  { return false }
+func (discard) Handle(context.Context, slog.Record) error { return nil }
+func (d discard) WithAttrs([]slog.Attr) slog.Handler      { return d }
+func (d discard) WithGroup(string) slog.Handler           { return d }
+
+// moduleVersion is sent as clientInfo.version.
+const moduleVersion = "0.1.0"
