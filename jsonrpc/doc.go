@@ -1,0 +1,74 @@
+// Package jsonrpc implements JSON-RPC 2.0 (https://www.jsonrpc.org/specification),
+// the message layer under the Model Context Protocol
+// (https://modelcontextprotocol.io/specification/2025-11-25/basic). It knows
+// nothing about MCP: it moves requests, notifications and responses over a
+// [Stream] of frames and pairs each response with the call that waits for
+// it.
+//
+// The happy path:
+//
+//	conn := jsonrpc.NewConn(stream, &jsonrpc.Options{
+//		Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+//			return map[string]string{"pong": req.Method}, nil
+//		},
+//	})
+//	defer conn.Close()
+//	var result struct{ Sum int }
+//	err := conn.Call(ctx, "add", map[string]int{"a": 1, "b": 2}, &result)
+//
+// # Messages
+//
+// A request has a method, params and an [ID]; the peer must answer it with
+// a response carrying the same id and either a result or an [Error]. A
+// notification is a request without an id: nobody answers it. An ID is a
+// number or a string, chosen by the sender; [ID] keeps which it was so the
+// answer echoes it exactly. Every frame must say "jsonrpc":"2.0".
+//
+// [Decode] splits a frame into its envelope in one pass and leaves params
+// and results as the raw bytes the peer sent: whoever knows the Go type
+// decodes them, once. The Append functions write messages without building
+// a generic map.
+//
+// # Calls and the pending map
+//
+// [Conn.Call] takes the next id from a counter, registers a 1-buffered
+// channel under it in the pending map — before writing, because the answer
+// may arrive before Write returns — writes the request and waits. The read
+// loop, the only reader of the stream, looks each response's id up, removes
+// the entry and hands the message over; an id nobody waits for (unknown, or
+// answered twice) is reported to the logger and dropped. Every way out of
+// Call removes the entry, so an abandoned call leaves nothing behind.
+//
+// When the stream ends, every waiting call fails at once with an error
+// wrapping [ErrDisconnected] and the stream's own reason (for a stdio server,
+// its exit status and stderr). After [Conn.Close] they fail with [ErrClosed].
+//
+// # The peer's requests and notifications
+//
+// Requests from the peer go to [Options].Handler, each in its own goroutine,
+// so a slow one (a sampling request may wait a minute for a model) never
+// holds up responses. A handler's error is sent as an error response: an
+// *[Error] with its code, anything else as an internal error; a handler
+// that panics is answered with -32603 and the connection lives on. Without
+// a handler every request is answered with method-not-found (-32601).
+// [Conn.Cancel] ends a running handler's context when the peer cancels the
+// request.
+//
+// Notifications go to [Options].Notify one at a time, in the order they
+// arrived, on a goroutine of their own. [Options].Intercept sees them first,
+// on the read loop, for the few that must take effect before any later
+// frame.
+//
+// # Batches
+//
+// A frame may be a JSON array of messages (a batch). Received batches are
+// handled element by element and the answers to their requests go back
+// together as one array. A Conn never sends a batch.
+//
+// # Errors
+//
+// [Error] is the wire error object. Its Is method compares codes, so
+// errors.Is(err, jsonrpc.ErrMethodNotFound) holds for any method-not-found
+// answer. The codes MCP adds (-32002, -32042, -32020, -32021, -32022, -1) are
+// named here too.
+package jsonrpc

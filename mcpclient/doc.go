@@ -1,0 +1,78 @@
+// Package mcpclient is an MCP client session: one connection to one Model
+// Context Protocol server (https://modelcontextprotocol.io/specification).
+// It runs the lifecycle, lists what the server offers, calls tools, reads
+// resources and prompts, and answers the server's own requests with
+// handlers the host provides.
+//
+// The happy path, over a stdio server:
+//
+//	stream, err := transport.StartStdio(transport.StdioConfig{Command: "mcp-demo-server"})
+//	if err != nil { … }
+//	s, err := mcpclient.Connect(ctx, stream, nil)
+//	if err != nil { … }
+//	defer s.Close()
+//	tools, err := mcpclient.Collect(s.Tools(ctx))
+//	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "hi"})
+//	fmt.Println(res.Text(), res.IsError)
+//
+// # Lifecycle
+//
+// In the handshake era (protocol versions 2024-11-05, 2025-03-26, 2025-06-18
+// and 2025-11-25) [Connect] sends initialize with the newest version, the
+// client's capabilities and clientInfo. The server answers with the version
+// it will speak — any of the four is accepted, anything else fails Connect
+// with [ErrUnsupportedVersion] naming both — its capabilities, serverInfo
+// and optional instructions. The client then sends
+// notifications/initialized and the session is open until [Session.Close]
+// or until the server goes away ([Session.Done], [Session.Err]).
+//
+// The era is a property of the session ([Session.Era]): the stateless
+// 2026-07-28 protocol (no handshake, per-request metadata) uses the same
+// methods and the same handlers.
+//
+// # Lists and pagination
+//
+// Tools, prompts, resources and resource templates come in pages. Each kind
+// has a one-page call taking a cursor ([Session.ListTools]) and an iterator
+// over all pages ([Session.Tools]); [Collect] gathers an iterator into a
+// slice. A server that repeats a cursor or never stops paginating ends the
+// iteration with [ErrPagination] ([Options].MaxPages).
+//
+// # Tool results
+//
+// [Session.CallTool] returns a [CallToolResult]: a list of [Content] items
+// decoded by their type (text, image, audio, resource_link, embedded
+// resource; unknown types are kept raw), optional structured content, and
+// IsError. A tool that ran and failed is a result with IsError set, not a
+// Go error: the model should see the failure. JSON Schemas (a tool's input
+// and output schema, an elicitation's requested schema) are kept
+// byte-for-byte as the server sent them.
+//
+// # The server's requests
+//
+// A server may ask the host for a model completion (sampling), for user
+// input (elicitation) or for the roots it may work in. Set
+// [Options].Sampling, Elicitation or Roots and the matching capability is
+// declared; leave one nil and the server is told the method does not exist.
+// Each request runs on its own goroutine with a context that ends if the
+// server cancels it. A handler error goes back to the server as a JSON-RPC
+// error (return a *jsonrpc.Error to pick the code); the session lives on.
+//
+// Notifications — log messages, list changes, resource updates — go to the
+// callbacks in [Options], one at a time, in order.
+//
+// # Cancellation, timeouts and progress
+//
+// Every call takes a context. When it ends before the answer, the call
+// returns at once with the context's error and the server is sent
+// notifications/cancelled for that request in the background (never for
+// initialize, as the spec requires). Requests without a deadline of their
+// own get [Options].RequestTimeout (60s by default), reported as a
+// [TimeoutError] that matches context.DeadlineExceeded.
+//
+// [WithProgress] makes a context's requests carry a progress token; the
+// server's notifications/progress for it reach the callback on the calling
+// goroutine, all of them before the call returns. With
+// [Options].ResetTimeoutOnProgress, progress restarts the timeout, within
+// [Options].MaxRequestTimeout.
+package mcpclient
