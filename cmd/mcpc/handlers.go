@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// wireHandlers gives the session the host handlers the flags ask for. mcpc
+// has no model of its own: "echo" sampling exists to try servers out.
+func wireHandlers(cfg *config, opts *mcpclient.Options) error {
+	switch cfg.sampling {
+	case "":
+	case "echo":
+		opts.Sampling = echoSampling
+	default:
+		return usageError{fmt.Sprintf(`--sampling %q: want "echo"`, cfg.sampling)}
+	}
+	switch cfg.elicitation {
+	case "":
+	case "defaults":
+		opts.Elicitation = acceptDefaults
+	case "decline":
+		opts.Elicitation = func(context.Context, *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
+			return &mcpclient.ElicitResult{Action: "decline"}, nil
+		}
+	default:
+		return usageError{fmt.Sprintf(`--elicitation %q: want "defaults" or "decline"`, cfg.elicitation)}
+	}
+	if len(cfg.roots) > 0 {
+		roots := make([]mcpclient.Root, len(cfg.roots))
+		for i, uri := range cfg.roots {
+			roots[i] = mcpclient.Root{URI: uri}
+		}
+		opts.Roots = func(context.Context) ([]mcpclient.Root, error) { return roots, nil }
+	}
+	return nil
+}
+
+// echoSampling answers with the text of the last message.
+func echoSampling(ctx context.Context, p *mcpclient.CreateMessageParams) (*mcpclient.CreateMessageResult, error) {
+	text := ""
+	if n := len(p.Messages); n > 0 {
+		for _, c := range p.Messages[n-1].Content {
+			if c.Type == "text" {
+				text = c.Text
+			}
+		}
+	}
+	return &mcpclient.CreateMessageResult{
+		Role:       "assistant",
+		Content:    mcpclient.ContentList{{Type: "text", Text: "echo: " + text}},
+		Model:      "mcpc-echo",
+		StopReason: "endTurn",
+	}, nil
+}
+
+// acceptDefaults accepts a form with the default of every field that has
+// one, and declines URL-mode requests (mcpc cannot open a browser).
+func acceptDefaults(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
+	if p.Mode == "url" {
+		return &mcpclient.ElicitResult{Action: "decline"}, nil
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Default any `json:"default"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(p.RequestedSchema, &schema); err != nil {
+		return nil, fmt.Errorf("reading the requested schema: %w", err)
+	}
+	content := map[string]any{}
+	for name, prop := range schema.Properties {
+		if prop.Default != nil {
+			content[name] = prop.Default
+		}
+	}
+	return &mcpclient.ElicitResult{Action: "accept", Content: content}, nil
+}
