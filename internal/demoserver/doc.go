@@ -1,0 +1,106 @@
+// Package demoserver is a small Model Context Protocol server of the
+// handshake era (https://modelcontextprotocol.io/specification/2025-11-25),
+// built on package jsonrpc. It exists to demonstrate and test the client:
+// the demo, the runnable examples, the client's tests and its benchmarks
+// all talk to it. It is deterministic (no clocks or randomness in its
+// answers) and keeps everything in memory.
+//
+// Serve it over any jsonrpc.Stream, such as one end of an in-memory pipe:
+//
+//	srv := demoserver.New(&demoserver.Options{PageSize: 10})
+//	go srv.Serve(ctx, serverEnd)
+//	// …a client connects to the other end and sends initialize.
+//
+// The command mcp-demo-server serves it over stdio.
+//
+// # Sessions and versions
+//
+// Each call to [Server.Serve] is one session. initialize answers with the
+// client's protocolVersion if it is one of 2024-11-05, 2025-03-26,
+// 2025-06-18 or 2025-11-25, and with [LatestVersion] otherwise. The server
+// declares tools, prompts and resources (with listChanged and subscribe),
+// logging and completions. It remembers whether the client declared
+// sampling, elicitation and roots, which the tools of the same names need.
+// Requests other than initialize and ping before initialize has been
+// answered get -32600 "not initialized". notifications/cancelled ends the
+// named request, which is then not answered. The server sends the newest
+// shapes of results whatever the version, except that elicitation/create
+// carries mode "form" only from 2025-11-25 on.
+//
+// # Tools
+//
+// In tools/list order:
+//
+//   - echo {text: string}: one text block, the text.
+//   - add {a: number, b: number}: text "<sum>" and structuredContent
+//     {"sum": <sum>}; has an outputSchema.
+//   - slow {steps: integer = 5, delayMs: integer = 100}: waits delayMs,
+//     steps times; with _meta.progressToken it sends notifications/progress
+//     {progressToken, progress: i, total: steps, message: "step i of N"}
+//     after each step. Text "done after N steps". Cancellable.
+//   - sample {prompt: string}: sends sampling/createMessage (the prompt as
+//     one user message, a systemPrompt, maxTokens 100); text
+//     "model said: <text>" and structuredContent {"text", "model"}.
+//   - elicit {message: string}: sends elicitation/create asking for
+//     {name: string (default "Ada"), age: integer}, name required; text
+//     "action: <action>" followed, when the client sent content, by
+//     ", content: <JSON with sorted keys>"; structuredContent
+//     {"action", "content"}.
+//   - roots {}: sends roots/list; text: the URIs one per line, or "no roots".
+//   - mixed {}: a text, an image (image/png), an audio (audio/wav), a
+//     resource_link (demo://docs/readme) and an embedded text resource
+//     (demo://data/numbers.json); structuredContent {"items": 5}.
+//   - fail {}: a tool error: isError with a text block explaining it.
+//   - big {bytes: integer}: one text block of exactly that many bytes, the
+//     alphabet repeated; at most 64 MiB.
+//   - log {level: string = "info", message: string}: sends
+//     notifications/message {level, logger: "demo", data: message} unless
+//     the level is below the session's (see logging/setLevel; "info" until
+//     set). Text "sent", or "not sent: …".
+//   - change {}: adds the tool "dynamic" (listed last) or removes it, then
+//     sends notifications/tools/list_changed. Text `added tool "dynamic"`
+//     or `removed tool "dynamic"`.
+//   - touch {uri: string}: sends notifications/resources/updated {uri} if
+//     the client subscribed to uri. Text "notified the subscriber of <uri>"
+//     or "not subscribed to <uri>".
+//
+// Then, with Options.ExtraTools = n, tools tool-0001 … tool-n that take an
+// optional {value: string} and answer "<name>: <value>". The tools sample,
+// elicit and roots answer a tool error when the client did not declare the
+// capability they need, or when the client's answer is an error.
+//
+// # Prompts
+//
+//   - greeting {name (required)}: one user message "Say hello to <name>".
+//   - code-review {code (required), language}: a user message asking for a
+//     review of the code in a fenced block, and an assistant message.
+//
+// completion/complete suggests, by case-insensitive prefix, names (Ada,
+// Alan, Barbara, Grace, Linus) for greeting's name and for the template's
+// {name}, and languages (go, python, rust, typescript) for code-review's
+// language.
+//
+// # Resources
+//
+//   - demo://docs/readme (text/markdown, text)
+//   - demo://data/numbers.json (application/json, text)
+//   - demo://images/pixel.png (image/png, blob)
+//   - the template demo://greetings/{name}: reading demo://greetings/Bob
+//     gives text/plain "Hello, Bob!".
+//
+// resources/subscribe and resources/unsubscribe take a readable URI.
+//
+// # Lists
+//
+// tools/list, prompts/list, resources/list and resources/templates/list
+// are paginated: Options.PageSize items per page and an opaque nextCursor
+// until the last page. An unknown cursor is -32602.
+//
+// # Errors
+//
+// An unknown tool or prompt, a missing required argument or one of the
+// wrong type is -32602 with a message naming it. Reading an unknown
+// resource is -32002 with data {"uri": <uri>}. An unknown method is
+// -32601. A tool that fails as a tool (fail, or sample without sampling)
+// answers a result with isError, not a JSON-RPC error.
+package demoserver

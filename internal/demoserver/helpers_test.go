@@ -1,0 +1,293 @@
+package demoserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// memStream is one end of an in-memory frame pipe.
+type memStream struct {
+	in, out          chan []byte
+	closed, peerGone chan struct{}
+	once             sync.Once
+}
+
+func memPipe() (*memStream, *memStream) {
+	ab, ba := make(chan []byte, 64), make(chan []byte, 64)
+	ca, cb := make(chan struct{}), make(chan struct{})
+	return &memStream{in: ba, out: ab, closed: ca, peerGone: cb},
+		&memStream{in: ab, out: ba, closed: cb, peerGone: ca}
+}
+
+func (s *memStream) Read() ([]byte, error) {
+	select {
+	case f := <-s.in:
+		return f, nil
+	case <-s.closed:
+		return nil, fmt.Errorf("reading: %w", jsonrpc.ErrClosed)
+	case <-s.peerGone:
+		select {
+		case f := <-s.in:
+			return f, nil
+		default:
+			return nil, io.EOF
+		}
+	}
+}
+
+func (s *memStream) Write(ctx context.Context, frame []byte) error {
+	f := append([]byte(nil), frame...)
+	select {
+	case s.out <- f:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.closed:
+		return jsonrpc.ErrClosed
+	case <-s.peerGone:
+		return io.ErrClosedPipe
+	}
+}
+
+func (s *memStream) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	return nil
+}
+
+// logSink collects log output as text.
+type logSink struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (l *logSink) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logSink) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// waitFor waits until a line of the log contains every one of parts.
+func (l *logSink) waitFor(t *testing.T, parts ...string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		for _, line := range strings.Split(l.String(), "\n") {
+			if containsAll(line, parts) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no log line has %q; log:\n%s", parts, l.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// client is the test's side of a session: a jsonrpc.Conn talking to a
+// Server over a memPipe.
+type client struct {
+	t         *testing.T
+	conn      *jsonrpc.Conn
+	notes     chan *jsonrpc.Request
+	serverLog *logSink
+	clientLog *logSink
+}
+
+// start serves a new Server on one end of a pipe and connects a client to
+// the other. handler answers the server's requests (sampling, …). Cleanup
+// closes the client and checks that Serve returned nil and that no
+// goroutine was left behind.
+func start(t *testing.T, opts *Options, handler jsonrpc.Handler) *client {
+	t.Helper()
+	checkGoroutines(t)
+	c := &client{t: t, notes: make(chan *jsonrpc.Request, 1000), serverLog: &logSink{}, clientLog: &logSink{}}
+	if opts == nil {
+		opts = &Options{}
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(c.serverLog, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	a, b := memPipe()
+	served := make(chan error, 1)
+	go func() { served <- New(opts).Serve(context.Background(), b) }()
+	c.conn = jsonrpc.NewConn(a, &jsonrpc.Options{
+		Handler: handler,
+		Notify:  func(ctx context.Context, r *jsonrpc.Request) { c.notes <- r },
+		Logger:  slog.New(slog.NewTextHandler(c.clientLog, nil)),
+	})
+	t.Cleanup(func() {
+		c.conn.Close()
+		select {
+		case err := <-served:
+			if err != nil {
+				t.Errorf("Serve = %v, want nil", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("Serve did not return within 5s of the client closing")
+		}
+	})
+	return c
+}
+
+// startInitialized is start followed by initialize with the given
+// capabilities (a JSON object) at the latest version.
+func startInitialized(t *testing.T, opts *Options, handler jsonrpc.Handler, caps string) *client {
+	t.Helper()
+	c := start(t, opts, handler)
+	c.initialize(LatestVersion, caps)
+	return c
+}
+
+type initResult struct {
+	ProtocolVersion string                     `json:"protocolVersion"`
+	Capabilities    map[string]json.RawMessage `json:"capabilities"`
+	ServerInfo      struct {
+		Name, Title, Version string
+	} `json:"serverInfo"`
+	Instructions string `json:"instructions"`
+}
+
+func (c *client) initialize(version, caps string) initResult {
+	c.t.Helper()
+	var res initResult
+	params := fmt.Sprintf(`{"protocolVersion":%q,"capabilities":%s,"clientInfo":{"name":"test","version":"1"}}`, version, caps)
+	if err := c.call("initialize", json.RawMessage(params), &res); err != nil {
+		c.t.Fatalf("initialize: %v", err)
+	}
+	if err := c.conn.Notify(context.Background(), "notifications/initialized", nil); err != nil {
+		c.t.Fatalf("notifications/initialized: %v", err)
+	}
+	return res
+}
+
+// call makes a request with a 10s bound.
+func (c *client) call(method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return c.conn.Call(ctx, method, params, result)
+}
+
+// toolResultWire is a tools/call result as the client sees it.
+type toolResultWire struct {
+	Content []struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Data     string          `json:"data"`
+		MimeType string          `json:"mimeType"`
+		URI      string          `json:"uri"`
+		Name     string          `json:"name"`
+		Resource json.RawMessage `json:"resource"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+}
+
+// text returns the text of the result's only content block, failing the
+// test if there is not exactly one text block.
+func (r toolResultWire) text(t *testing.T) string {
+	t.Helper()
+	if len(r.Content) != 1 || r.Content[0].Type != "text" {
+		t.Fatalf("content = %+v, want one text block", r.Content)
+	}
+	return r.Content[0].Text
+}
+
+// callTool calls a tool with arguments given as a JSON object (or "").
+func (c *client) callTool(name, args string) (toolResultWire, error) {
+	params := map[string]any{"name": name}
+	if args != "" {
+		params["arguments"] = json.RawMessage(args)
+	}
+	var res toolResultWire
+	err := c.call("tools/call", params, &res)
+	return res, err
+}
+
+// mustCallTool is callTool that fails the test on a JSON-RPC error.
+func (c *client) mustCallTool(name, args string) toolResultWire {
+	c.t.Helper()
+	res, err := c.callTool(name, args)
+	if err != nil {
+		c.t.Fatalf("tools/call %s: %v", name, err)
+	}
+	return res
+}
+
+// nextNote returns the next notification from the server.
+func (c *client) nextNote() *jsonrpc.Request {
+	c.t.Helper()
+	select {
+	case n := <-c.notes:
+		return n
+	case <-time.After(5 * time.Second):
+		c.t.Fatal("no notification within 5s")
+		return nil
+	}
+}
+
+// noNote checks that no notification arrives within d.
+func (c *client) noNote(d time.Duration) {
+	c.t.Helper()
+	select {
+	case n := <-c.notes:
+		c.t.Fatalf("unexpected notification %s %s", n.Method, n.Params)
+	case <-time.After(d):
+	}
+}
+
+// wantCode checks that err is a JSON-RPC error with the code and a message
+// containing each of parts.
+func wantCode(t *testing.T, err error, code int64, parts ...string) *jsonrpc.Error {
+	t.Helper()
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v, want a *jsonrpc.Error with code %d", err, code)
+	}
+	if e.Code != code || !containsAll(e.Message, parts) {
+		t.Fatalf("err = %d %q, want code %d and a message with %q", e.Code, e.Message, code, parts)
+	}
+	return e
+}
+
+// checkGoroutines fails the test if goroutines started during it are still
+// running shortly after it ends.
+func checkGoroutines(t *testing.T) {
+	t.Helper()
+	base := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > base {
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<20)
+				n := runtime.Stack(buf, true)
+				t.Errorf("goroutines: %d at start, %d now:\n%s", base, runtime.NumGoroutine(), buf[:n])
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+}

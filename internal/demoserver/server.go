@@ -1,0 +1,203 @@
+package demoserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// DefaultPageSize is the number of items in one page of a list when
+// Options.PageSize is zero.
+const DefaultPageSize = 50
+
+// DefaultName is the serverInfo name the server reports when Options.Name
+// is empty.
+const DefaultName = "plainmcp-demo"
+
+// Version is the serverInfo version the server reports.
+const Version = "0.1.0"
+
+// Options configures a Server. A nil *Options is valid and means defaults.
+type Options struct {
+	// Name is the serverInfo name reported by initialize. Empty means
+	// DefaultName. Tests that run several servers side by side set it.
+	Name string
+
+	// Instructions is sent in the initialize result. Empty omits it.
+	Instructions string
+
+	// PageSize is the number of items per page of tools/list,
+	// prompts/list, resources/list and resources/templates/list. Zero or
+	// less means DefaultPageSize.
+	PageSize int
+
+	// ExtraTools adds this many generated tools, named tool-0001,
+	// tool-0002, …, after the demo tools, for pagination tests and
+	// benchmarks over long tool lists.
+	ExtraTools int
+
+	// Logger receives what the server and its connections report: dropped
+	// frames, handler panics, and at debug level each request and tool
+	// call. Nil is silent.
+	Logger *slog.Logger
+}
+
+// Server is a small MCP server of the handshake era (protocol versions
+// 2024-11-05 to 2025-11-25) that offers demo tools, prompts and resources.
+// It exists to demonstrate and test MCP clients; see the package
+// documentation for what it offers.
+//
+// A Server is immutable after New. Serve may be called any number of times,
+// concurrently, each call serving one client with its own session state.
+type Server struct {
+	name         string
+	instructions string
+	pageSize     int
+	log          *slog.Logger
+
+	tools     []*tool          // the demo tools, then the generated ones
+	toolIndex map[string]*tool // every tool in tools, by name
+}
+
+// New returns a Server configured by opts. A nil opts means defaults.
+func New(opts *Options) *Server {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	s := &Server{
+		name:         o.Name,
+		instructions: o.Instructions,
+		pageSize:     o.PageSize,
+		log:          o.Logger,
+	}
+	if s.name == "" {
+		s.name = DefaultName
+	}
+	if s.pageSize <= 0 {
+		s.pageSize = DefaultPageSize
+	}
+	if s.log == nil {
+		s.log = slog.New(discardHandler{})
+	}
+	s.tools = append(demoTools(), generatedTools(o.ExtraTools)...)
+	s.toolIndex = make(map[string]*tool, len(s.tools))
+	for _, t := range s.tools {
+		s.toolIndex[t.def.Name] = t
+	}
+	return s
+}
+
+// Serve serves one client over stream until the stream ends or ctx ends,
+// then closes the connection (and so the stream) and waits for the
+// requests it was handling to return. It returns nil when the client ended
+// the stream cleanly (io.EOF), ctx.Err() when ctx ended first, and the read
+// error otherwise.
+//
+// Serve may be called concurrently on the same Server with different
+// streams; sessions share nothing but the Server's configuration.
+func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
+	rs := &sessionStream{Stream: stream, start: make(chan struct{})}
+	ss := newSession(s)
+	ss.conn = jsonrpc.NewConn(rs, &jsonrpc.Options{
+		Handler: ss.handle,
+		Notify:  ss.notify,
+		Logger:  s.log,
+	})
+	// Let the read loop go only now, so no handler can see ss.conn unset.
+	close(rs.start)
+
+	select {
+	case <-ss.conn.Done():
+	case <-ctx.Done():
+	}
+	ss.conn.Close() // waits for the read loop, so rs.err is settled
+	ss.stop()
+
+	switch {
+	case errors.Is(rs.err, io.EOF):
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(rs.err, jsonrpc.ErrClosed):
+		return nil
+	default:
+		return fmt.Errorf("demoserver: reading from client: %w", rs.err)
+	}
+}
+
+// sessionStream holds back the connection's read loop until the session is
+// wired up, and records why reading stopped (the Conn reports a clean EOF
+// and a broken stream alike as "disconnected").
+type sessionStream struct {
+	jsonrpc.Stream
+	start chan struct{} // closed when reading may begin
+	err   error         // the error that ended reading; set by Read only
+}
+
+func (s *sessionStream) Read() ([]byte, error) {
+	<-s.start
+	frame, err := s.Stream.Read()
+	if err != nil {
+		s.err = err
+	}
+	return frame, err
+}
+
+// session is the state of one client connection.
+type session struct {
+	srv  *Server
+	conn *jsonrpc.Conn // set before any handler runs, then never changed
+
+	// handlers counts the requests being handled, so Serve returns only
+	// after they have; mu guards adding to it once stopped is set.
+	handlers sync.WaitGroup
+
+	mu            sync.Mutex
+	stopped       bool
+	initialized   bool            // initialize has been answered
+	version       string          // the negotiated protocol version
+	client        clientCaps      // the capabilities the client declared
+	level         int             // index into logLevels: notifications below it are dropped
+	subscriptions map[string]bool // resource URIs the client subscribed to
+	dynamicTool   bool            // whether the change tool has added the "dynamic" tool
+}
+
+func newSession(s *Server) *session {
+	return &session{srv: s, level: defaultLogLevel, subscriptions: make(map[string]bool)}
+}
+
+// enter records that a request is being handled, or reports false once the
+// session has stopped.
+func (ss *session) enter() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.stopped {
+		return false
+	}
+	ss.handlers.Add(1)
+	return true
+}
+
+// stop waits for the requests being handled. Their contexts have ended by
+// now: the connection is closed.
+func (ss *session) stop() {
+	ss.mu.Lock()
+	ss.stopped = true
+	ss.mu.Unlock()
+	ss.handlers.Wait()
+}
+
+// discardHandler is a slog.Handler that drops everything (slog.DiscardHandler
+// needs Go 1.24).
+type discardHandler struct{}
+
+func (discardHandler) Enabled(context.Context, slog.Level) bool  { return false }
+func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
+func (d discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return d }
+func (d discardHandler) WithGroup(string) slog.Handler           { return d }
