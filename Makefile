@@ -1,0 +1,74 @@
+# plainmcp — the two commands a newcomer needs:
+#   make demo   build mcpc and the bundled demo server, and show a session
+#   make test   vet + the race-enabled test suite
+.PHONY: demo test check bench integration fuzz clean
+
+GO      ?= go
+BIN     := bin
+GO123   := go1.23.12
+NPMDIR  := .cache/npm
+EVERYTHING_VERSION := 2026.8.31
+
+MCPC   := $(BIN)/mcpc
+SERVER := $(BIN)/mcp-demo-server
+
+$(BIN):
+	mkdir -p $(BIN)
+
+build: | $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+demo: build
+	@echo "== the demo server's tools"
+	$(MCPC) --stdio $(SERVER) tools
+	@echo
+	@echo "== call a tool"
+	$(MCPC) --stdio $(SERVER) call add '{"a": 2, "b": 40}'
+	@echo
+	@echo "== a long call that reports progress"
+	$(MCPC) --progress --stdio $(SERVER) call slow '{"steps": 4, "delayMs": 150}'
+	@echo
+	@echo "== the server asks the client's model (sampling; mcpc's stand-in model echoes)"
+	$(MCPC) --sampling echo --stdio $(SERVER) call sample '{"prompt": "Write a haiku about pipes"}'
+	@echo
+	@echo "== the same, as JSON, with every frame traced to stderr"
+	$(MCPC) --json --trace --stdio $(SERVER) call echo '{"text": "hello, MCP"}'
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race ./...
+
+check:
+	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: the files above need formatting"; exit 1)
+	$(GO) vet ./...
+	bash scripts/check-imports.sh
+	GOTOOLCHAIN=$(GO123) $(GO) build ./...
+	GOTOOLCHAIN=$(GO123) $(GO) vet ./...
+	@for os in linux darwin windows; do for arch in amd64 arm64; do \
+		echo "cross-build $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o /dev/null ./... || exit 1; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet ./... || exit 1; \
+	done; done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Short fuzzing runs of every fuzz target (make fuzz FUZZTIME=5m for longer).
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
+	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
+	$(GO) test -run '^$$' -fuzz FuzzSplitWords -fuzztime $(FUZZTIME) ./cmd/mcpc
+
+# Real MCP servers from npm, installed into a local folder.
+$(NPMDIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js:
+	mkdir -p $(NPMDIR)
+	cd $(NPMDIR) && npm install --no-audit --no-fund --no-save --prefix . \
+		@modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
+
+integration: $(NPMDIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+	PLAINMCP_EVERYTHING="$(CURDIR)/$(NPMDIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js" \
+		$(GO) test -race -count=1 -v -run Integration ./internal/integration/
+
+clean:
+	rm -rf $(BIN) .cache

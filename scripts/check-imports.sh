@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Checks the import rules of plainmcp:
+#  1. non-test code imports the standard library and this module only;
+#  2. the layers import one way, tests included:
+#     jsonrpc <- transport <- mcpclient <- toolreg, bridge <- cmd
+set -euo pipefail
+mod=$(go list -m)
+fail=0
+
+# 1. Standard library only outside tests.
+extra=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./... | grep -v "^$mod" || true)
+if [ -n "$extra" ]; then
+  echo "non-test code imports packages outside the standard library:"; echo "$extra"; fail=1
+fi
+
+# 2. Layering. For each layer, the packages it must never reach, even from
+# its tests (go list -test includes test-only imports).
+check() {
+  local pkg=$1; shift
+  [ -d "$pkg" ] || return 0
+  local deps
+  deps=$(go list -deps -test -f '{{.ImportPath}}' "./$pkg/..." | sed 's/ \[.*//' | sort -u)
+  for banned in "$@"; do
+    if grep -qx "$mod/$banned\(/.*\)\?" <<<"$deps" || grep -q "^$mod/$banned/" <<<"$deps"; then
+      echo "$pkg must not import $banned (directly, indirectly or in tests)"; fail=1
+    fi
+  done
+}
+check jsonrpc transport mcpclient toolreg bridge cmd internal
+check transport mcpclient toolreg bridge cmd internal/demoserver
+check mcpclient toolreg bridge cmd
+check toolreg bridge cmd
+check bridge toolreg cmd
+check internal/demoserver mcpclient toolreg bridge cmd
+
+[ $fail -eq 0 ] && echo "imports: ok"
+exit $fail
