@@ -7,7 +7,6 @@ GO      ?= go
 BIN     := bin
 GO123   := go1.23.12
 NPMDIR  := .cache/npm
-EVERYTHING_VERSION := 2026.8.31
 
 MCPC   := $(BIN)/mcpc
 SERVER := $(BIN)/mcp-demo-server
@@ -60,14 +59,18 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzSplitWords -fuzztime $(FUZZTIME) ./cmd/mcpc
 
-# Real MCP servers from npm, installed into a local folder.
-$(NPMDIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js:
-	mkdir -p $(NPMDIR)
-	cd $(NPMDIR) && npm install --no-audit --no-fund --no-save --prefix . \
-		@modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
+# Real MCP servers from npm, pinned in internal/integration/npm and installed
+# into a local folder (hidden from the go tool).
+NPM_SERVERS := $(NPMDIR)/servers
+$(NPM_SERVERS)/.installed: internal/integration/npm/package.json internal/integration/npm/package-lock.json
+	mkdir -p $(NPM_SERVERS)
+	cp internal/integration/npm/package.json internal/integration/npm/package-lock.json $(NPM_SERVERS)/
+	cd $(NPM_SERVERS) && npm ci --no-audit --no-fund
+	touch $@
 
-integration: $(NPMDIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
-	PLAINMCP_EVERYTHING="$(CURDIR)/$(NPMDIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js" \
+integration: $(NPM_SERVERS)/.installed
+	PLAINMCP_EVERYTHING="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything/dist/index.js" \
+	PLAINMCP_EVERYTHING_LEGACY="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything-legacy/dist/index.js" \
 		$(GO) test -race -count=1 -v -run Integration ./internal/integration/
 
 clean:
