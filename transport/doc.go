@@ -1,0 +1,66 @@
+// Package transport moves whole JSON-RPC frames between an MCP client and a
+// server, as the transports section of the MCP specification describes
+// (https://modelcontextprotocol.io/specification/latest/basic/transports).
+//
+// A transport knows nothing of requests and responses: it reads a frame,
+// writes a frame, and closes. Each one here implements [jsonrpc.Stream],
+// and a jsonrpc.Conn on top of it matches responses to requests. So a new
+// transport is small, and none of them can get correlation wrong.
+//
+// The happy path starts a server as a child process and hands the stream
+// to a connection:
+//
+//	s, err := transport.StartStdio(transport.StdioConfig{
+//		Command: "npx",
+//		Args:    []string{"-y", "@modelcontextprotocol/server-everything"},
+//		Logger:  logger, // optional; nil means silent
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	defer s.Close()
+//	conn := jsonrpc.NewConn(s, nil) // see package jsonrpc
+//
+// # Stdio
+//
+// In the stdio transport the client runs the server as a subprocess. Frames
+// travel as newline-delimited JSON: one message per line on the server's
+// stdin and stdout, no embedded newlines. Stdout carries nothing else by
+// the specification, but in practice servers print banners and log lines
+// there, so [Stdio] reads it through a [LineReader] that skips any line
+// that is not a JSON object or array, counts it, and reports it to the
+// logger if one was given. Stderr is the server's log: it is drained as it
+// comes (a server blocked on a full stderr pipe would stall), its tail is
+// kept, and when the server exits, Read returns an [*ExitError] with the
+// exit status and the last lines of stderr, which usually say what went
+// wrong.
+//
+// The server runs with a small, safe environment unless
+// StdioConfig.InheritEnv says otherwise, and it is never started through a
+// shell: Command and Args reach the operating system as they are.
+//
+// # Shutdown
+//
+// [Stdio.Close] follows the specification: close the server's stdin, wait,
+// send SIGTERM, wait, kill. The signals go to the server's process group,
+// so that the real server behind a wrapper such as npx or uvx stops too.
+// One delay, StdioConfig.CloseDelay, is used at each step, and Close never
+// takes much longer than twice that. A Read that ends because of Close
+// returns an error wrapping [jsonrpc.ErrClosed]: a clean end, not a failure
+// to report.
+//
+// # Limits
+//
+// Lines are limited to [DefaultMaxLine] bytes unless configured otherwise; a
+// longer line is read past without being kept, reported, and reading goes
+// on. The stderr tail is bounded too. Nothing here logs unless it is given
+// a *slog.Logger.
+//
+// # Other streams
+//
+// [LineStream] is the same newline-delimited framing over any reader and
+// writer; a server speaking stdio uses it on os.Stdin and os.Stdout. [Pipe]
+// connects two streams in memory, for tests and for servers that run in the
+// client's process. [Trace] wraps any stream and prints every frame that
+// passes, as a CLI's --trace flag does.
+package transport

@@ -1,0 +1,214 @@
+package transport
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"unicode"
+)
+
+// DefaultMaxLine is the longest line, in bytes, a LineReader accepts when
+// no limit is given. Tool results of tens of MiB are real, so the default is
+// generous; it is a guard against a runaway server, not a tuning knob.
+const DefaultMaxLine = 128 << 20
+
+// readBufSize is the LineReader's buffer. Lines that fit are copied once,
+// straight out of it; longer lines are accumulated.
+const readBufSize = 64 << 10
+
+// previewLen bounds the excerpt of a dropped line that goes into a report.
+const previewLen = 80
+
+// LineOptions configures a LineReader or a LineStream. A nil *LineOptions
+// and zero fields mean defaults.
+type LineOptions struct {
+	// MaxLine is the longest accepted line in bytes, not counting its line
+	// ending. Zero means DefaultMaxLine.
+	MaxLine int
+
+	// Logger receives a report for every dropped line. Nil means silent;
+	// the counts in LineStats are kept either way.
+	Logger *slog.Logger
+}
+
+// LineStats counts what a LineReader has seen so far.
+type LineStats struct {
+	Frames    int64 // lines returned as frames
+	Skipped   int64 // blank lines and lines that are not JSON (banners, logs)
+	Oversized int64 // lines dropped for being longer than the limit
+}
+
+// LineReader reads newline-delimited JSON-RPC frames and tolerates what
+// servers print besides them. A line is a frame when its first byte other
+// than JSON whitespace is '{' or '['; other lines (blank lines, banners, log
+// output) are skipped. A line longer than the limit is dropped without being
+// buffered whole, and reading goes on with the next line. Lines may end in
+// "\n" or "\r\n"; a last line without a line ending is still read.
+//
+// One goroutine at a time may call Next; Stats may be called from any
+// goroutine at any time.
+type LineReader struct {
+	br  *bufio.Reader
+	max int
+	log *slog.Logger
+
+	// The line in progress when it spans more than one buffer. It lives
+	// here, not in Next's frame, so that a read error (a deadline, say)
+	// leaves it intact and the next call resumes the line instead of
+	// mistaking its second half for a line of its own.
+	acc     []byte
+	dropped int    // > 0 while draining an oversized line: its length so far
+	preview string // the start of the line being drained
+
+	frames, skipped, oversized atomic.Int64
+}
+
+// NewLineReader returns a LineReader that reads from r. A nil opts means
+// defaults.
+func NewLineReader(r io.Reader, opts *LineOptions) *LineReader {
+	return newLineReader(r, opts, readBufSize)
+}
+
+// newLineReader lets tests use a tiny buffer so that short lines exercise
+// the path for lines that span buffers.
+func newLineReader(r io.Reader, opts *LineOptions, bufSize int) *LineReader {
+	lr := &LineReader{br: bufio.NewReaderSize(r, bufSize), max: DefaultMaxLine}
+	if opts != nil {
+		if opts.MaxLine > 0 {
+			lr.max = opts.MaxLine
+		}
+		lr.log = opts.Logger
+	}
+	return lr
+}
+
+// Next returns the next frame, without its line ending and surrounding
+// whitespace. The slice is newly allocated and belongs to the caller.
+//
+// At the end of the input Next returns io.EOF. Any other error from the
+// underlying reader is returned as it is; a line cut short by it is kept,
+// and a later call to Next resumes it.
+func (lr *LineReader) Next() ([]byte, error) {
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			lr.add(chunk)
+			continue
+		case err == nil:
+			chunk = chunk[:len(chunk)-1]
+		case err == io.EOF:
+			if len(chunk) == 0 && lr.acc == nil && lr.dropped == 0 {
+				return nil, io.EOF
+			}
+			// A last line without '\n' counts; the next call reports io.EOF.
+		default:
+			lr.add(chunk)
+			return nil, err
+		}
+
+		// chunk points into bufio's buffer and is valid only until the next
+		// read; a line that spanned buffers is already ours.
+		line, owned := chunk, false
+		if lr.acc != nil || lr.dropped > 0 {
+			lr.add(chunk)
+			line, owned = lr.acc, true
+			lr.acc = nil
+		}
+		if lr.dropped > 0 {
+			lr.reportOversized(lr.dropped, lr.preview)
+			lr.dropped, lr.preview = 0, ""
+			continue
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		if len(line) > lr.max {
+			lr.reportOversized(len(line), preview(line))
+			continue
+		}
+		frame := trimSpace(line)
+		if len(frame) == 0 || (frame[0] != '{' && frame[0] != '[') {
+			lr.reportSkipped(line, frame)
+			continue
+		}
+		if !owned {
+			frame = append(make([]byte, 0, len(frame)), frame...)
+		}
+		lr.frames.Add(1)
+		return frame, nil
+	}
+}
+
+// add appends a piece of the current line, switching to draining once the
+// line is known to be too long.
+func (lr *LineReader) add(chunk []byte) {
+	switch {
+	case lr.dropped > 0:
+		lr.dropped += len(chunk)
+	// The +1 leaves room for a '\r' that may turn out to be the line ending.
+	case len(lr.acc)+len(chunk) > lr.max+1:
+		head := lr.acc
+		if len(head) < previewLen {
+			head = append(head[:len(head):len(head)], chunk[:min(len(chunk), previewLen-len(head))]...)
+		}
+		lr.preview = preview(head)
+		lr.dropped = len(lr.acc) + len(chunk)
+		lr.acc = nil
+	case len(chunk) > 0:
+		lr.acc = append(lr.acc, chunk...)
+	}
+}
+
+// Stats returns the counts so far.
+func (lr *LineReader) Stats() LineStats {
+	return LineStats{Frames: lr.frames.Load(), Skipped: lr.skipped.Load(), Oversized: lr.oversized.Load()}
+}
+
+func (lr *LineReader) reportSkipped(line, trimmed []byte) {
+	lr.skipped.Add(1)
+	if lr.log == nil {
+		return
+	}
+	if len(trimmed) == 0 {
+		lr.log.Debug("transport: skipped a blank line")
+		return
+	}
+	lr.log.Info("transport: skipped a line that is not a JSON-RPC frame", "preview", preview(line))
+}
+
+func (lr *LineReader) reportOversized(n int, preview string) {
+	lr.oversized.Add(1)
+	if lr.log != nil {
+		lr.log.LogAttrs(context.Background(), slog.LevelWarn, "transport: dropped a line over the size limit",
+			slog.Int("bytes", n), slog.Int("limit", lr.max), slog.String("preview", preview))
+	}
+}
+
+// trimSpace trims JSON whitespace. bytes.TrimSpace would also take Unicode
+// spaces, which JSON does not allow between tokens.
+func trimSpace(b []byte) []byte {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// preview returns at most previewLen bytes of the start of b, safe to put
+// in a log line: invalid UTF-8 becomes '?' and control characters '.'.
+func preview(b []byte) string {
+	s := strings.ToValidUTF8(string(b[:min(len(b), previewLen)]), "?")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '.'
+		}
+		return r
+	}, s)
+}

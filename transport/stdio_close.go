@@ -1,0 +1,102 @@
+package transport
+
+import (
+	"fmt"
+	"time"
+)
+
+// killWait bounds the wait for the server to die after it was killed, in
+// case the system cannot make it (a process stuck in the kernel).
+const killWait = time.Second
+
+// pollInterval is how often Close looks whether a process group is empty.
+const pollInterval = 20 * time.Millisecond
+
+// Close shuts the server down the way the MCP specification asks: it closes
+// the server's stdin, waits up to CloseDelay for it to exit, sends SIGTERM,
+// waits up to CloseDelay again, then kills it. The signals go to the
+// server's whole process group, so the processes a wrapper such as npx
+// started go too. (Windows has no SIGTERM; there the process tree is
+// killed at the second step.)
+//
+// Close unblocks a Read or Write in progress, and later ones return an
+// error wrapping jsonrpc.ErrClosed. It returns within about twice
+// CloseDelay, and nil unless the server could not be stopped. It is
+// idempotent and safe from any goroutine; every call returns the first
+// call's result.
+func (s *Stdio) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.shutdown() })
+	return s.closeErr
+}
+
+func (s *Stdio) shutdown() error {
+	close(s.closing)
+	// Closing our end of stdout along with stdin unblocks Read, and frees a
+	// server stuck writing a reply no one will read: its write fails.
+	s.lines.Close()
+	err := s.stop()
+	if err == nil {
+		<-s.exited // follows the exit within exitGrace
+	}
+	// Whatever still holds stderr, we are done reading it.
+	s.stderr.Close()
+	t := time.NewTimer(exitGrace)
+	defer t.Stop()
+	select {
+	case <-s.drained:
+	case <-t.C: // blocked in StdioConfig.Stderr; let it be
+	}
+	return err
+}
+
+// stop escalates until the server, and on systems with process groups
+// every process in its group, is gone.
+func (s *Stdio) stop() error {
+	if s.await(s.delay) {
+		return nil
+	}
+	s.logInfo("transport: server still running after its stdin was closed; terminating it")
+	terminate(s.cmd.Process)
+	if s.await(s.delay) {
+		return nil
+	}
+	s.logInfo("transport: server still running after it was terminated; killing it")
+	kill(s.cmd.Process)
+	t := time.NewTimer(killWait)
+	defer t.Stop()
+	select {
+	case <-s.gone:
+		return nil
+	case <-t.C:
+		return fmt.Errorf("stopping server (pid %d): still running after it was killed", s.Pid())
+	}
+}
+
+// await waits up to d for the server to exit and its process group, where
+// there is one, to empty. A server that exited may have left children
+// holding its pipes; they are stopped with it.
+func (s *Stdio) await(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.gone:
+	case <-t.C:
+		return false
+	}
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	for groupAlive(s.cmd.Process) {
+		select {
+		case <-t.C:
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
+}
+
+func (s *Stdio) logInfo(msg string) {
+	if s.log != nil {
+		s.log.Info(msg, "waited", s.delay)
+	}
+}

@@ -1,0 +1,20 @@
+//go:build !unix && !windows
+
+package transport
+
+import (
+	"os"
+	"os/exec"
+)
+
+// On systems that are neither Unix nor Windows the server alone is
+// stopped, by killing it.
+
+func setGroup(cmd *exec.Cmd)           {}
+func terminate(p *os.Process)          { p.Kill() }
+func kill(p *os.Process)               { p.Kill() }
+func groupAlive(p *os.Process) bool    { return false }
+func signalOf(ps *os.ProcessState) int { return 0 }
+func signalName(sig int) string        { return "" }
+func safeEnv() []string                { return []string{"PATH", "HOME", "USER", "LANG"} }
+func sameEnvName(a, b string) bool     { return a == b }

@@ -1,0 +1,121 @@
+//go:build unix
+
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// waitGone fails the test unless process pid is gone within d. A zombie
+// counts as gone: it has stopped running, and reaping it is its parent's job
+// (for an orphan, init's).
+func waitGone(t *testing.T, pid int, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		err := syscall.Kill(pid, 0)
+		if errors.Is(err, syscall.ESRCH) || isZombie(pid) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("process %d still running %v later (kill 0: %v)", pid, d, err)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// isZombie reports whether pid is a zombie, where /proc can tell.
+func isZombie(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// The state follows the command name, which is in parentheses.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
+}
+
+func TestStdioCloseEscalatesToKill(t *testing.T) {
+	checkLeaks(t)
+	const delay = 200 * time.Millisecond
+	s := startFake(t, "stubborn", StdioConfig{CloseDelay: delay})
+	if _, err := readWithin(t, s, 5*time.Second); err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	start := time.Now()
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	// Both waits must have run out (the server ignores stdin's end and
+	// SIGTERM), and the kill must have been quick.
+	if took := time.Since(start); took < 2*delay || took > 2*delay+killWait+exitGrace+500*time.Millisecond {
+		t.Errorf("Close took %v, want about %v", took, 2*delay)
+	}
+	waitGone(t, s.Pid(), time.Second)
+	if _, err := s.Read(); err == nil {
+		t.Error("Read after Close: got no error")
+	}
+}
+
+func TestStdioCloseStopsPoliteServerQuickly(t *testing.T) {
+	checkLeaks(t)
+	s := startFake(t, "echo", StdioConfig{CloseDelay: 5 * time.Second})
+	start := time.Now()
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	// The echo server exits when its stdin ends: no signal is needed.
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Close took %v, want well under the 5s CloseDelay", took)
+	}
+}
+
+func TestStdioGrandchildHoldingStdout(t *testing.T) {
+	checkLeaks(t)
+	s := startFake(t, "grandchild", StdioConfig{})
+	frame, err := readWithin(t, s, 5*time.Second)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	var msg struct{ Grandchild int }
+	if err := json.Unmarshal(frame, &msg); err != nil || msg.Grandchild == 0 {
+		t.Fatalf("got %s, want the grandchild's pid (%v)", frame, err)
+	}
+	// The server exited; its child holds stdout open. Read must not wait
+	// for that child.
+	_, err = readWithin(t, s, 2*time.Second)
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Code != 5 {
+		t.Errorf("Read: got %v, want an *ExitError with status 5", err)
+	}
+	start := time.Now()
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if took := time.Since(start); took > 2*200*time.Millisecond+killWait {
+		t.Errorf("Close took %v", took)
+	}
+	waitGone(t, msg.Grandchild, time.Second)
+}
+
+func TestStdioKilledBySignal(t *testing.T) {
+	checkLeaks(t)
+	s := startFake(t, "die", StdioConfig{})
+	_, err := readWithin(t, s, 5*time.Second)
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Signal != int(syscall.SIGKILL) || exit.Code != -1 {
+		t.Fatalf("Read: got %v, want an *ExitError for SIGKILL", err)
+	}
+	if !strings.Contains(err.Error(), "signal 9") {
+		t.Errorf("error %q does not name the signal", err)
+	}
+}

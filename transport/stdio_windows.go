@@ -1,0 +1,51 @@
+//go:build windows
+
+package transport
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// setGroup does nothing on Windows: there are no process groups to signal,
+// and the process tree is killed by pid instead.
+func setGroup(cmd *exec.Cmd) {}
+
+// terminate kills the server and the processes it started. Windows has no
+// SIGTERM that a console program without a console could receive, so the
+// polite step is skipped and the tree is killed.
+func terminate(p *os.Process) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if exec.CommandContext(ctx, "taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run() != nil {
+		p.Kill()
+	}
+}
+
+// kill kills the server.
+func kill(p *os.Process) { p.Kill() }
+
+// groupAlive reports false: without process groups there is nothing left to
+// look for once the server is gone.
+func groupAlive(p *os.Process) bool { return false }
+
+// signalOf returns 0: Windows processes do not end by signals.
+func signalOf(ps *os.ProcessState) int { return 0 }
+
+func signalName(sig int) string { return "" }
+
+// safeEnv lists the variables passed on to a server by default.
+func safeEnv() []string {
+	return []string{
+		"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "LC_ALL",
+		"APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "PROGRAMFILES", "SYSTEMROOT", "SYSTEMDRIVE",
+		"TEMP", "TMP", "USERNAME", "USERPROFILE", "PATHEXT", "COMSPEC",
+	}
+}
+
+// sameEnvName compares names as Windows does, ignoring case.
+func sameEnvName(a, b string) bool { return strings.EqualFold(a, b) }

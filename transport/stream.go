@@ -1,0 +1,200 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// LineStream is a jsonrpc.Stream that carries one frame per line over any
+// reader and writer: the shape of MCP's stdio transport. A server uses it
+// on os.Stdin and os.Stdout; Stdio uses it on a child process's pipes.
+// Reading goes through a LineReader, so banners, blank lines and oversized
+// lines are skipped rather than fatal.
+//
+// As jsonrpc.Stream requires, one goroutine at a time may Read, any number
+// may Write (frames never interleave), and Close may be called from any
+// goroutine, any number of times.
+type LineStream struct {
+	lines *LineReader
+	r     io.Reader
+	w     io.Writer
+	wdl   writeDeadliner // w, if its writes can be interrupted; else nil
+
+	// wsem holds a token while a Write is writing. It is a channel rather
+	// than a mutex so that a Write waiting its turn still honours ctx.
+	wsem chan struct{}
+	torn bool // guarded by wsem: the last write stopped mid-line
+
+	done      chan struct{} // closed by Close
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ jsonrpc.Stream = (*LineStream)(nil)
+
+type writeDeadliner interface {
+	SetWriteDeadline(t time.Time) error
+}
+
+// NewLineStream returns a stream that reads frames from r and writes them
+// to w. The stream owns both: Close closes each one that is an io.Closer,
+// which is what unblocks a Read or Write in progress. (A Read blocked on a
+// reader that cannot be closed returns only when that reader does.)
+//
+// If w has a SetWriteDeadline method that works, as an *os.File from
+// os.Pipe or a net.Conn does, a Write blocked on a full pipe returns as
+// soon as its ctx ends; otherwise ctx is checked before writing. A nil opts
+// means defaults.
+func NewLineStream(r io.Reader, w io.Writer, opts *LineOptions) *LineStream {
+	s := &LineStream{
+		lines: NewLineReader(r, opts),
+		r:     r,
+		w:     w,
+		wsem:  make(chan struct{}, 1),
+		done:  make(chan struct{}),
+	}
+	// Files that are not pipes or sockets accept the method but fail it.
+	if d, ok := w.(writeDeadliner); ok && d.SetWriteDeadline(time.Time{}) == nil {
+		s.wdl = d
+	}
+	return s
+}
+
+// Read returns the next frame; the slice belongs to the caller. It returns
+// io.EOF when the reader ends and an error wrapping jsonrpc.ErrClosed once
+// Close has been called.
+func (s *LineStream) Read() ([]byte, error) {
+	if s.closed() {
+		return nil, fmt.Errorf("reading frame: %w", jsonrpc.ErrClosed)
+	}
+	frame, err := s.lines.Next()
+	switch {
+	case err == nil:
+		return frame, nil
+	case s.closed():
+		// The error is the echo of our own Close, not news about the peer.
+		return nil, fmt.Errorf("reading frame: %w", jsonrpc.ErrClosed)
+	case err == io.EOF:
+		return nil, io.EOF
+	default:
+		return nil, fmt.Errorf("reading frame: %w", err)
+	}
+}
+
+// Write writes frame followed by '\n' and does not keep frame. Frame should
+// hold no raw newline (encoding/json never writes one). Write returns
+// ctx.Err() if ctx ends first, and an error wrapping jsonrpc.ErrClosed
+// after Close.
+func (s *LineStream) Write(ctx context.Context, frame []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case s.wsem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.done:
+		return fmt.Errorf("writing frame: %w", jsonrpc.ErrClosed)
+	}
+	defer func() { <-s.wsem }()
+	if s.closed() {
+		return fmt.Errorf("writing frame: %w", jsonrpc.ErrClosed)
+	}
+
+	// One buffer, one write: a small frame reaches a pipe in one piece.
+	buf := make([]byte, 0, len(frame)+2)
+	if s.torn {
+		// End the line a cancelled write left half done, so the peer drops
+		// that fragment instead of gluing it to this frame.
+		buf = append(buf, '\n')
+	}
+	buf = append(buf, frame...)
+	buf = append(buf, '\n')
+	n, err := s.write(ctx, buf)
+	if n > 0 {
+		s.torn = n < len(buf)
+	}
+	switch {
+	case err == nil:
+		return nil
+	case s.closed():
+		return fmt.Errorf("writing frame: %w", jsonrpc.ErrClosed)
+	case ctx.Err() != nil:
+		return ctx.Err()
+	default:
+		return fmt.Errorf("writing frame: %w", err)
+	}
+}
+
+// write writes buf, interrupting the write when ctx ends if w allows it.
+func (s *LineStream) write(ctx context.Context, buf []byte) (int, error) {
+	if s.wdl == nil || ctx.Done() == nil {
+		return s.w.Write(buf)
+	}
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		s.wdl.SetWriteDeadline(time.Unix(1, 0)) // in the past: fail the write now
+		close(interrupted)
+	})
+	n, err := s.w.Write(buf)
+	if !stop() {
+		// The deadline was (or is being) set; clear it for the next write.
+		<-interrupted
+		s.wdl.SetWriteDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// Close closes the reader and the writer (those that are io.Closers) and
+// makes every later Read and Write fail with jsonrpc.ErrClosed. It is
+// idempotent and returns the first result every time.
+func (s *LineStream) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.done)
+		s.closeErr = closeBoth(s.r, s.w)
+	})
+	return s.closeErr
+}
+
+// Stats returns the line counts so far. It is safe to call at any time.
+func (s *LineStream) Stats() LineStats { return s.lines.Stats() }
+
+func (s *LineStream) closed() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// closeBoth closes r and w, once each even when they are the same object
+// (a net.Conn passed as both).
+func closeBoth(r io.Reader, w io.Writer) error {
+	var errs [2]error
+	if c, ok := r.(io.Closer); ok {
+		errs[0] = c.Close()
+	}
+	if c, ok := w.(io.Closer); ok && !same(r, w) {
+		errs[1] = c.Close()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return fmt.Errorf("closing stream: %w", err)
+		}
+	}
+	return nil
+}
+
+// same reports whether a and b are the same value, without panicking on
+// types that cannot be compared.
+func same(a, b any) bool {
+	t := reflect.TypeOf(a)
+	return t == reflect.TypeOf(b) && t != nil && t.Comparable() && a == b
+}

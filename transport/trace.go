@@ -1,0 +1,74 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"sync"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// Trace returns a stream that behaves like s and also writes every frame
+// to w, one per line: "label -> frame" for a frame sent, "label <- frame"
+// for one received, and "label -> (not sent: error)" after a failed write.
+// A sent frame is printed before it is written, so that a request always
+// precedes its response in the trace.
+//
+// Lines are written to w whole, one at a time, and write errors are
+// ignored: tracing never breaks the stream. The returned stream has the
+// same concurrency contract as s.
+func Trace(s jsonrpc.Stream, w io.Writer, label string) jsonrpc.Stream {
+	prefix := label + " "
+	if label == "" {
+		prefix = ""
+	}
+	return &traced{s: s, w: w, prefix: prefix}
+}
+
+type traced struct {
+	s      jsonrpc.Stream
+	prefix string
+	mu     sync.Mutex // serializes writes to w
+	w      io.Writer
+}
+
+func (t *traced) Read() ([]byte, error) {
+	frame, err := t.s.Read()
+	if err == nil {
+		t.print("<- ", frame)
+	}
+	return frame, err
+}
+
+func (t *traced) Write(ctx context.Context, frame []byte) error {
+	t.print("-> ", frame)
+	err := t.s.Write(ctx, frame)
+	if err != nil {
+		t.print("-> ", []byte("(not sent: "+err.Error()+")"))
+	}
+	return err
+}
+
+func (t *traced) Close() error { return t.s.Close() }
+
+// print writes one trace line. Line breaks inside the frame become spaces,
+// so that a pretty-printed frame still takes one line.
+func (t *traced) print(arrow string, frame []byte) {
+	line := make([]byte, 0, len(t.prefix)+len(arrow)+len(frame)+1)
+	line = append(line, t.prefix...)
+	line = append(line, arrow...)
+	line = append(line, frame...)
+	if bytes.ContainsAny(frame, "\r\n") {
+		body := line[len(line)-len(frame):]
+		for i, c := range body {
+			if c == '\r' || c == '\n' {
+				body[i] = ' '
+			}
+		}
+	}
+	line = append(line, '\n')
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.w.Write(line)
+}
