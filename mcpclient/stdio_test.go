@@ -18,7 +18,7 @@ func startRaw(t *testing.T, mode string, env ...string) *transport.Stdio {
 	t.Helper()
 	s, err := transport.StartStdio(transport.StdioConfig{
 		Command:    os.Args[0],
-		Env:        append([]string{serverModeEnv + "=" + mode}, env...),
+		Env:        append([]string{serverModeEnv + "=" + mode, "GORACE=atexit_sleep_ms=0"}, env...),
 		CloseDelay: 200 * time.Millisecond,
 	})
 	if err != nil {
