@@ -56,6 +56,10 @@ type toolResult struct {
 	Content           []any `json:"content"`
 	StructuredContent any   `json:"structuredContent,omitempty"`
 	IsError           bool  `json:"isError,omitempty"`
+
+	// encoded, if set, is the whole result already encoded, sent instead
+	// of the fields above; the big tool uses it to skip encoding/json.
+	encoded json.RawMessage
 }
 
 // textResult is a successful result holding one text block.

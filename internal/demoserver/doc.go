@@ -7,9 +7,10 @@
 //
 // Serve it over any jsonrpc.Stream, such as one end of an in-memory pipe:
 //
+//	clientEnd, serverEnd := transport.Pipe()
 //	srv := demoserver.New(&demoserver.Options{PageSize: 10})
 //	go srv.Serve(ctx, serverEnd)
-//	// …a client connects to the other end and sends initialize.
+//	// …a client connects over clientEnd and sends initialize.
 //
 // The command mcp-demo-server serves it over stdio.
 //
@@ -22,8 +23,11 @@
 // logging and completions. It remembers whether the client declared
 // sampling, elicitation and roots, which the tools of the same names need.
 // Requests other than initialize and ping before initialize has been
-// answered get -32600 "not initialized". notifications/cancelled ends the
-// named request, which is then not answered. The server sends the newest
+// answered get -32600 "not initialized"; requests read right behind an
+// initialize request wait for it rather than race it. notifications/cancelled
+// ends the named request, which is then not answered. When the client ends
+// its side of the stream, the requests already read are still answered,
+// for at most Options.Linger, before Serve returns. The server sends the newest
 // shapes of results whatever the version, except that elicitation/create
 // carries mode "form" only from 2025-11-25 on.
 //

@@ -1,20 +1,22 @@
-package demoserver
+package demoserver_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // A client talks to the server over any frame stream; here, one end of an
 // in-memory pipe, with a bare jsonrpc.Conn as the client.
 func ExampleServer_Serve() {
 	ctx := context.Background()
-	clientEnd, serverEnd := memPipe()
+	clientEnd, serverEnd := transport.Pipe()
 	served := make(chan error, 1)
-	go func() { served <- New(nil).Serve(ctx, serverEnd) }()
+	go func() { served <- demoserver.New(nil).Serve(ctx, serverEnd) }()
 
 	conn := jsonrpc.NewConn(clientEnd, nil)
 	var init struct {

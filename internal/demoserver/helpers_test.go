@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"runtime"
 	"strings"
@@ -14,56 +13,8 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
-
-// memStream is one end of an in-memory frame pipe.
-type memStream struct {
-	in, out          chan []byte
-	closed, peerGone chan struct{}
-	once             sync.Once
-}
-
-func memPipe() (*memStream, *memStream) {
-	ab, ba := make(chan []byte, 64), make(chan []byte, 64)
-	ca, cb := make(chan struct{}), make(chan struct{})
-	return &memStream{in: ba, out: ab, closed: ca, peerGone: cb},
-		&memStream{in: ab, out: ba, closed: cb, peerGone: ca}
-}
-
-func (s *memStream) Read() ([]byte, error) {
-	select {
-	case f := <-s.in:
-		return f, nil
-	case <-s.closed:
-		return nil, fmt.Errorf("reading: %w", jsonrpc.ErrClosed)
-	case <-s.peerGone:
-		select {
-		case f := <-s.in:
-			return f, nil
-		default:
-			return nil, io.EOF
-		}
-	}
-}
-
-func (s *memStream) Write(ctx context.Context, frame []byte) error {
-	f := append([]byte(nil), frame...)
-	select {
-	case s.out <- f:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-s.closed:
-		return jsonrpc.ErrClosed
-	case <-s.peerGone:
-		return io.ErrClosedPipe
-	}
-}
-
-func (s *memStream) Close() error {
-	s.once.Do(func() { close(s.closed) })
-	return nil
-}
 
 // logSink collects log output as text.
 type logSink struct {
@@ -110,7 +61,7 @@ func containsAll(s string, parts []string) bool {
 }
 
 // client is the test's side of a session: a jsonrpc.Conn talking to a
-// Server over a memPipe.
+// Server over an in-memory pipe.
 type client struct {
 	t         *testing.T
 	conn      *jsonrpc.Conn
@@ -131,7 +82,7 @@ func start(t *testing.T, opts *Options, handler jsonrpc.Handler) *client {
 		opts = &Options{}
 	}
 	opts.Logger = slog.New(slog.NewTextHandler(c.serverLog, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, b := memPipe()
+	a, b := transport.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- New(opts).Serve(context.Background(), b) }()
 	c.conn = jsonrpc.NewConn(a, &jsonrpc.Options{

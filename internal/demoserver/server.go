@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -21,6 +23,11 @@ const DefaultName = "plainmcp-demo"
 
 // Version is the serverInfo version the server reports.
 const Version = "0.1.0"
+
+// DefaultLinger is how long Serve goes on answering requests in flight
+// after the client ended its side of the stream, when Options.Linger is
+// zero.
+const DefaultLinger = 2 * time.Second
 
 // Options configures a Server. A nil *Options is valid and means defaults.
 type Options struct {
@@ -41,6 +48,13 @@ type Options struct {
 	// benchmarks over long tool lists.
 	ExtraTools int
 
+	// Linger bounds how long Serve goes on answering the requests in
+	// flight after the client ended its side of the stream (io.EOF from
+	// Read), as a stdio client does when it closes the server's stdin right
+	// after its last request. Zero means DefaultLinger; a negative value
+	// means not at all.
+	Linger time.Duration
+
 	// Logger receives what the server and its connections report: dropped
 	// frames, handler panics, and at debug level each request and tool
 	// call. Nil is silent.
@@ -58,6 +72,7 @@ type Server struct {
 	name         string
 	instructions string
 	pageSize     int
+	linger       time.Duration
 	log          *slog.Logger
 
 	tools     []*tool          // the demo tools, then the generated ones
@@ -74,6 +89,7 @@ func New(opts *Options) *Server {
 		name:         o.Name,
 		instructions: o.Instructions,
 		pageSize:     o.PageSize,
+		linger:       o.Linger,
 		log:          o.Logger,
 	}
 	if s.name == "" {
@@ -81,6 +97,9 @@ func New(opts *Options) *Server {
 	}
 	if s.pageSize <= 0 {
 		s.pageSize = DefaultPageSize
+	}
+	if s.linger == 0 {
+		s.linger = DefaultLinger
 	}
 	if s.log == nil {
 		s.log = slog.New(discardHandler{})
@@ -95,15 +114,17 @@ func New(opts *Options) *Server {
 
 // Serve serves one client over stream until the stream ends or ctx ends,
 // then closes the connection (and so the stream) and waits for the
-// requests it was handling to return. It returns nil when the client ended
-// the stream cleanly (io.EOF), ctx.Err() when ctx ended first, and the read
-// error otherwise.
+// requests it was handling to return. When the client ends the stream
+// cleanly (io.EOF), the requests already read are answered first, for at
+// most Options.Linger. Serve returns nil when the client ended the stream,
+// ctx.Err() when ctx ended first, and the read error otherwise.
 //
 // Serve may be called concurrently on the same Server with different
 // streams; sessions share nothing but the Server's configuration.
 func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
-	rs := &sessionStream{Stream: stream, start: make(chan struct{})}
 	ss := newSession(s)
+	rs := newSessionStream(stream, ss, s.linger)
+	ss.stream = rs
 	ss.conn = jsonrpc.NewConn(rs, &jsonrpc.Options{
 		Handler: ss.handle,
 		Notify:  ss.notify,
@@ -131,28 +152,17 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
 	}
 }
 
-// sessionStream holds back the connection's read loop until the session is
-// wired up, and records why reading stopped (the Conn reports a clean EOF
-// and a broken stream alike as "disconnected").
-type sessionStream struct {
-	jsonrpc.Stream
-	start chan struct{} // closed when reading may begin
-	err   error         // the error that ended reading; set by Read only
-}
-
-func (s *sessionStream) Read() ([]byte, error) {
-	<-s.start
-	frame, err := s.Stream.Read()
-	if err != nil {
-		s.err = err
-	}
-	return frame, err
-}
-
 // session is the state of one client connection.
 type session struct {
-	srv  *Server
-	conn *jsonrpc.Conn // set before any handler runs, then never changed
+	srv    *Server
+	conn   *jsonrpc.Conn  // set before any handler runs, then never changed
+	stream *sessionStream // the same
+
+	// initRead is set when an initialize request has been read; initDone
+	// is closed when the first one has been handled.
+	initRead atomic.Bool
+	initDone chan struct{}
+	initOnce sync.Once
 
 	// handlers counts the requests being handled, so Serve returns only
 	// after they have; mu guards adding to it once stopped is set.
@@ -169,7 +179,12 @@ type session struct {
 }
 
 func newSession(s *Server) *session {
-	return &session{srv: s, level: defaultLogLevel, subscriptions: make(map[string]bool)}
+	return &session{
+		srv:           s,
+		initDone:      make(chan struct{}),
+		level:         defaultLogLevel,
+		subscriptions: make(map[string]bool),
+	}
 }
 
 // enter records that a request is being handled, or reports false once the

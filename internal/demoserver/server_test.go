@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 func TestInitializeNegotiatesVersion(t *testing.T) {
@@ -113,7 +114,7 @@ func TestInvalidParams(t *testing.T) {
 
 func TestServeReturnsNilOnEOF(t *testing.T) {
 	checkGoroutines(t)
-	a, b := memPipe()
+	a, b := transport.Pipe()
 	served := make(chan error, 1)
 	go func() { served <- New(nil).Serve(context.Background(), b) }()
 	a.Close()
@@ -129,7 +130,7 @@ func TestServeReturnsNilOnEOF(t *testing.T) {
 
 func TestServeStopsWhenContextEnds(t *testing.T) {
 	checkGoroutines(t)
-	a, b := memPipe()
+	a, b := transport.Pipe()
 	defer a.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
@@ -177,7 +178,7 @@ func TestSessionsAreIndependent(t *testing.T) {
 	srv := New(nil)
 	conns := make([]*jsonrpc.Conn, 2)
 	for i := range conns {
-		a, b := memPipe()
+		a, b := transport.Pipe()
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(context.Background(), b) }()
 		conns[i] = jsonrpc.NewConn(a, nil)

@@ -45,7 +45,7 @@ func (ss *session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	if fn == nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
 	}
-	if req.Method != "initialize" && req.Method != "ping" && !ss.isInitialized() {
+	if req.Method != "initialize" && req.Method != "ping" && !ss.awaitInitialize(ctx) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "not initialized: send initialize before %s", req.Method)
 	}
 	return fn(ss, ctx, req.Params)
@@ -65,6 +65,9 @@ func (ss *session) notify(ctx context.Context, req *jsonrpc.Request) {
 			return
 		}
 		found := ss.conn.Cancel(p.RequestID)
+		if found {
+			ss.stream.settle() // the request will not be answered
+		}
 		ss.srv.log.Debug("demoserver: cancel requested", "id", p.RequestID, "reason", p.Reason, "found", found)
 	default:
 		// notifications/initialized, notifications/roots/list_changed and
@@ -73,7 +76,16 @@ func (ss *session) notify(ctx context.Context, req *jsonrpc.Request) {
 	}
 }
 
-func (ss *session) isInitialized() bool {
+// awaitInitialize reports whether initialize has been answered. If an
+// initialize request was read but is still being handled (a client that
+// sends its next request without waiting for the answer), it waits for it.
+func (ss *session) awaitInitialize(ctx context.Context) bool {
+	if ss.initRead.Load() {
+		select {
+		case <-ss.initDone:
+		case <-ctx.Done():
+		}
+	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.initialized
@@ -118,6 +130,7 @@ type initializeResult struct {
 }
 
 func (ss *session) initialize(ctx context.Context, params json.RawMessage) (any, error) {
+	defer ss.initOnce.Do(func() { close(ss.initDone) })
 	var p struct {
 		ProtocolVersion string     `json:"protocolVersion"`
 		Capabilities    clientCaps `json:"capabilities"`

@@ -191,8 +191,11 @@ func (ss *session) callTool(ctx context.Context, params json.RawMessage) (any, e
 	c := &call{ss: ss, name: p.Name, args: p.Arguments, progressToken: p.Meta.ProgressToken}
 	res, err := t.run(ctx, c)
 	ss.srv.log.Debug("demoserver: tool call ended", "tool", p.Name, "error", err)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
+	case res.encoded != nil:
+		return res.encoded, nil
 	}
 	return res, nil
 }

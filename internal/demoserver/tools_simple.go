@@ -3,7 +3,6 @@ package demoserver
 import (
 	"context"
 	"strconv"
-	"strings"
 )
 
 // The tools in this file compute their result from their arguments alone.
@@ -77,7 +76,18 @@ func bigTool(ctx context.Context, c *call) (*toolResult, error) {
 	case *a.Bytes < 0 || *a.Bytes > maxBig:
 		return nil, invalidParams("tool %q: argument %q must be between 0 and %d", c.name, "bytes", maxBig)
 	}
+	// The pattern needs no escaping, so the result is written out by hand:
+	// encoding/json would scan every byte of it.
+	const head, tail = `{"content":[{"type":"text","text":"`, `"}]}`
 	n := *a.Bytes
-	s := strings.Repeat(bigPattern, n/len(bigPattern)+1)[:n]
-	return &toolResult{Content: []any{text(s)}}, nil
+	b := make([]byte, len(head)+n, len(head)+n+len(tail))
+	copy(b, head)
+	body := b[len(head):]
+	// Copy the pattern, then double what is there: the text stays the
+	// pattern repeated, since every copy but the last is a whole number of
+	// patterns long.
+	for i := copy(body, bigPattern); i < n; {
+		i += copy(body[i:], body[:i])
+	}
+	return &toolResult{encoded: append(b, tail...)}, nil
 }

@@ -283,3 +283,13 @@ func TestLogTool(t *testing.T) {
 	}
 	c.noNote(20 * time.Millisecond)
 }
+
+func TestBigToolPattern(t *testing.T) {
+	c := startInitialized(t, nil, nil, `{}`)
+	for _, n := range []int{1, 25, 26, 27, 51, 52, 53, 1000, 4097} {
+		got := c.mustCallTool("big", fmt.Sprintf(`{"bytes":%d}`, n)).text(t)
+		if want := strings.Repeat(bigPattern, n/len(bigPattern)+1)[:n]; got != want {
+			t.Errorf("big %d: got %d bytes %.40q…, want the pattern", n, len(got), got)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+// Command mcp-demo-server serves the plainmcp demo MCP server over stdio:
+// one JSON-RPC frame per line on standard input and standard output, as
+// MCP's stdio transport specifies. It exits with status 0 when standard
+// input ends. Standard output carries frames and nothing else; logs, when
+// asked for, go to standard error.
+//
+// Usage:
+//
+//	mcp-demo-server [-page-size n] [-extra-tools n] [-log]
+//
+// The server's tools, prompts and resources are described in package
+// internal/demoserver.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+func main() {
+	pageSize := flag.Int("page-size", demoserver.DefaultPageSize, "items per page of tools/list, prompts/list and resources/list")
+	extraTools := flag.Int("extra-tools", 0, "add this many generated tools, named tool-0001, tool-0002, …")
+	logging := flag.Bool("log", false, "log to standard error at debug level")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcp-demo-server [flags]\n\nServes the plainmcp demo MCP server on standard input and output.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+
+	var logger *slog.Logger
+	if *logging {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	srv := demoserver.New(&demoserver.Options{
+		PageSize:   *pageSize,
+		ExtraTools: *extraTools,
+		Logger:     logger,
+	})
+	stream := transport.NewLineStream(os.Stdin, os.Stdout, &transport.LineOptions{Logger: logger})
+
+	// No signal handling: SIGINT and SIGTERM end the process, which is all a
+	// stdio server needs, and a read blocked on standard input could not be
+	// interrupted anyway.
+	if err := srv.Serve(context.Background(), stream); err != nil {
+		fmt.Fprintf(os.Stderr, "mcp-demo-server: %v\n", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestMain runs the command itself when the test binary is re-executed by
+// a test, so the tests need no build step.
+func TestMain(m *testing.M) {
+	if os.Getenv("MCP_DEMO_SERVER_RUN_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// run starts the command with args, writes input to its standard input,
+// closes it and returns what it wrote to standard output and error.
+func run(t *testing.T, input string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "MCP_DEMO_SERVER_RUN_MAIN=1")
+	if os.Getenv("GORACE") == "" {
+		// A race-enabled binary otherwise sleeps a second before exiting.
+		cmd.Env = append(cmd.Env, "GORACE=atexit_sleep_ms=0")
+	}
+	cmd.Stdin = strings.NewReader(input)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcp-demo-server %v: %v; stderr:\n%s", args, err, errOut.String())
+	}
+	return out.String(), errOut.String()
+}
+
+const session = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+`
+
+func TestStdioSession(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		args      []string
+		tools     int
+		wantLog   bool
+		hasCursor bool
+	}{
+		{"defaults", nil, 12, false, false},
+		{"flags", []string{"-page-size", "20", "-extra-tools", "100", "-log"}, 20, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr := run(t, session, tc.args...)
+			lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("stdout has %d lines, want 2 responses:\n%s", len(lines), stdout)
+			}
+			byID := map[int]json.RawMessage{}
+			for _, line := range lines {
+				var resp struct {
+					ID     int
+					Result json.RawMessage
+				}
+				if err := json.Unmarshal([]byte(line), &resp); err != nil || resp.Result == nil {
+					t.Fatalf("stdout line is not a response: %q (%v)", line, err)
+				}
+				byID[resp.ID] = resp.Result
+			}
+			var list struct {
+				Tools      []struct{ Name string }
+				NextCursor string
+			}
+			json.Unmarshal(byID[2], &list)
+			if len(list.Tools) != tc.tools || (list.NextCursor != "") != tc.hasCursor {
+				t.Errorf("tools/list gave %d tools, cursor %q; want %d", len(list.Tools), list.NextCursor, tc.tools)
+			}
+			if (stderr != "") != tc.wantLog {
+				t.Errorf("stderr = %q", stderr)
+			}
+		})
+	}
+}
+
+func TestLargeResult(t *testing.T) {
+	const size = 3 << 20
+	input := strings.SplitAfter(session, "\n")[0] +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"big","arguments":{"bytes":3145728}}}` + "\n"
+	stdout, _ := run(t, input)
+	var resp struct {
+		Result struct {
+			Content []struct{ Text string }
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &resp); err != nil || len(resp.Result.Content) != 1 || len(resp.Result.Content[0].Text) != size {
+		t.Fatalf("big result not received whole (%v)", err)
+	}
+}
