@@ -25,7 +25,9 @@
 // Requests other than initialize and ping before initialize has been
 // answered get -32600 "not initialized"; requests read right behind an
 // initialize request wait for it rather than race it. notifications/cancelled
-// ends the named request, which is then not answered. When the client ends
+// ends the named request, which is then not answered; if that request was
+// waiting on one the server sent the client (sampling, elicitation, roots),
+// the server cancels that one in turn. When the client ends
 // its side of the stream, the requests already read are still answered,
 // for at most Options.Linger, before Serve returns. The server sends the newest
 // shapes of results whatever the version, except that elicitation/create

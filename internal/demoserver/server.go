@@ -126,9 +126,10 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
 	rs := newSessionStream(stream, ss, s.linger)
 	ss.stream = rs
 	ss.conn = jsonrpc.NewConn(rs, &jsonrpc.Options{
-		Handler: ss.handle,
-		Notify:  ss.notify,
-		Logger:  s.log,
+		Handler:   ss.handle,
+		Notify:    ss.notify,
+		OnAbandon: ss.abandon,
+		Logger:    s.log,
 	})
 	// Let the read loop go only now, so no handler can see ss.conn unset.
 	close(rs.start)
@@ -156,7 +157,7 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
 type session struct {
 	srv    *Server
 	conn   *jsonrpc.Conn  // set before any handler runs, then never changed
-	stream *sessionStream // the same
+	stream *sessionStream // conn's stream; set with conn
 
 	// initRead is set when an initialize request has been read; initDone
 	// is closed when the first one has been handled.

@@ -3,6 +3,7 @@ package demoserver
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -74,6 +75,25 @@ func (ss *session) notify(ctx context.Context, req *jsonrpc.Request) {
 		// whatever else a client sends need nothing from us.
 		ss.srv.log.Debug("demoserver: notification", "method", req.Method)
 	}
+}
+
+// abandon is the Conn's OnAbandon hook: when a request the server sent
+// (such as sampling/createMessage) is given up because the tool call that
+// made it ended, it tells the client with notifications/cancelled. It must
+// not block, so the notification goes out on its own goroutine.
+func (ss *session) abandon(id jsonrpc.ID, method string) {
+	if !ss.enter() {
+		return
+	}
+	go func() {
+		defer ss.handlers.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		ss.notifyClient(ctx, "notifications/cancelled", map[string]any{
+			"requestId": id,
+			"reason":    "the server no longer needs the answer to " + method,
+		})
+	}()
 }
 
 // awaitInitialize reports whether initialize has been answered. If an

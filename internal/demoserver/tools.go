@@ -37,7 +37,7 @@ type call struct {
 	progressToken json.RawMessage // absent unless the client asked for progress
 }
 
-// Annotations shared by several tools.
+// Annotations and schemas shared by several tools.
 var (
 	readOnly  = json.RawMessage(`{"readOnlyHint":true,"openWorldHint":false}`)
 	noSchema  = json.RawMessage(`{"type":"object","properties":{}}`)

@@ -166,3 +166,35 @@ func TestSamplingText(t *testing.T) {
 		}
 	}
 }
+
+func TestCancelledSampleCancelsItsRequest(t *testing.T) {
+	sampling := make(chan jsonrpc.ID, 1)
+	handler := func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+		sampling <- req.ID
+		<-ctx.Done() // a user who never answers
+		return nil, ctx.Err()
+	}
+	c := startInitialized(t, nil, handler, `{"sampling":{}}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- c.conn.Call(ctx, "tools/call", json.RawMessage(`{"name":"sample","arguments":{"prompt":"p"}}`), nil)
+	}()
+	id := <-sampling
+	cancel()
+	<-done
+	// Our conn numbers its calls: 1 was initialize, 2 the tools/call.
+	if err := c.conn.Notify(context.Background(), "notifications/cancelled", json.RawMessage(`{"requestId":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	n := c.nextNote()
+	var p struct {
+		RequestID jsonrpc.ID `json:"requestId"`
+		Reason    string     `json:"reason"`
+	}
+	json.Unmarshal(n.Params, &p)
+	if n.Method != "notifications/cancelled" || p.RequestID != id || !strings.Contains(p.Reason, "sampling/createMessage") {
+		t.Errorf("got %s %s, want notifications/cancelled for request %v", n.Method, n.Params, id)
+	}
+	c.serverLog.waitFor(t, "tool call ended", "tool=sample", "context canceled")
+}
