@@ -30,8 +30,8 @@ demo: build
 	@echo "== the server asks the client's model (sampling; mcpc's stand-in model echoes)"
 	$(MCPC) --sampling echo --stdio $(SERVER) call sample '{"prompt": "Write a haiku about pipes"}'
 	@echo
-	@echo "== the same, as JSON, with every frame traced to stderr"
-	$(MCPC) --json --trace --stdio $(SERVER) call echo '{"text": "hello, MCP"}'
+	@echo "== the sampling round trip on the wire (--trace prints every frame to stderr), result as JSON"
+	$(MCPC) --json --trace --sampling echo --stdio $(SERVER) call sample '{"prompt": "Say hi"}'
 
 test:
 	$(GO) vet ./...
@@ -58,6 +58,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzSplitWords -fuzztime $(FUZZTIME) ./cmd/mcpc
+	$(GO) test -run '^$$' -fuzz FuzzCursor -fuzztime $(FUZZTIME) ./internal/demoserver
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).
