@@ -2,12 +2,10 @@ package jsonrpc
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -111,139 +109,6 @@ func NewConn(s Stream, opts *Options) *Conn {
 		go c.notes.run(c.baseCtx, c.opts.Notify)
 	}
 	return c
-}
-
-// Call sends a request and waits for its response, decoding the result into
-// result (a pointer, or nil to discard it; a *json.RawMessage receives the
-// exact bytes). It returns an *Error (wrapped) when the peer answered with
-// one, ctx's error when ctx ended first (and then calls Options.OnAbandon),
-// and an error wrapping ErrClosed or ErrDisconnected when the connection
-// stopped.
-func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
-	raw, err := c.call(ctx, method, params)
-	if err != nil {
-		return err
-	}
-	switch r := result.(type) {
-	case nil:
-		return nil
-	case *json.RawMessage:
-		*r = raw
-		return nil
-	}
-	if err := json.Unmarshal(raw, result); err != nil {
-		return fmt.Errorf("decoding %s result: %w", method, err)
-	}
-	return nil
-}
-
-func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("calling %s: %w", method, err)
-	}
-	n := c.lastID.Add(1)
-	id := Int64ID(n)
-	ch := make(chan *Message, 1)
-
-	// Register before writing: the response may arrive before Write returns.
-	c.mu.Lock()
-	if c.err != nil {
-		err := c.err
-		c.mu.Unlock()
-		return nil, fmt.Errorf("calling %s: %w", method, err)
-	}
-	c.pending[n] = ch
-	c.mu.Unlock()
-	defer c.forget(n)
-
-	buf := getBuffer()
-	frame, err := appendRequestParams(*buf, id, method, params)
-	if err == nil {
-		err = c.stream.Write(ctx, frame)
-	}
-	*buf = frame
-	putBuffer(buf)
-	if err != nil {
-		return nil, fmt.Errorf("calling %s: %w", method, c.writeError(err))
-	}
-
-	select {
-	case m := <-ch:
-		return response(method, m)
-	case <-ctx.Done():
-		if c.opts.OnAbandon != nil {
-			c.opts.OnAbandon(id, method)
-		}
-		return nil, fmt.Errorf("calling %s: %w", method, ctx.Err())
-	case <-c.done:
-		// A response delivered just before the stop still counts.
-		select {
-		case m := <-ch:
-			return response(method, m)
-		default:
-		}
-		return nil, fmt.Errorf("calling %s: %w", method, c.Err())
-	}
-}
-
-func response(method string, m *Message) (json.RawMessage, error) {
-	if m.Error != nil {
-		return nil, fmt.Errorf("calling %s: %w", method, m.Error)
-	}
-	return m.Result, nil
-}
-
-// writeError prefers the reason the conn stopped over the raw write error:
-// "server exited with status 1: …" says more than "broken pipe".
-func (c *Conn) writeError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	select {
-	case <-c.done:
-		return c.Err()
-	default:
-		return err
-	}
-}
-
-func (c *Conn) forget(n int64) {
-	c.mu.Lock()
-	delete(c.pending, n)
-	c.mu.Unlock()
-}
-
-// Notify sends a notification. It returns once the frame is handed to the
-// stream.
-func (c *Conn) Notify(ctx context.Context, method string, params any) error {
-	if err := c.Err(); err != nil {
-		return fmt.Errorf("notifying %s: %w", method, err)
-	}
-	buf := getBuffer()
-	frame, err := appendRequestParams(*buf, ID{}, method, params)
-	if err == nil {
-		err = c.stream.Write(ctx, frame)
-	}
-	*buf = frame
-	putBuffer(buf)
-	if err != nil {
-		return fmt.Errorf("notifying %s: %w", method, c.writeError(err))
-	}
-	return nil
-}
-
-// Cancel ends the context of the peer's request with the given id, if it is
-// still being handled, and reports whether it was. A cancelled request is
-// not answered: the peer that cancelled it expects no response.
-func (c *Conn) Cancel(id ID) bool {
-	c.mu.Lock()
-	cancel := c.inflight[id]
-	delete(c.inflight, id)
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	return cancel != nil
 }
 
 // Done is closed when the connection has stopped, by Close or because the
@@ -366,60 +231,6 @@ func (c *Conn) deliver(m *Message) {
 		return
 	}
 	ch <- m // 1-buffered and sent to at most once: never blocks
-}
-
-// startRequest registers a peer request so Cancel can reach it. It runs on
-// the read loop, before later notifications (such as a cancellation) are
-// queued.
-func (c *Conn) startRequest(req *Request) context.Context {
-	ctx, cancel := context.WithCancel(c.baseCtx)
-	c.mu.Lock()
-	if _, dup := c.inflight[req.ID]; dup {
-		c.log.Warn("jsonrpc: peer reused the id of a request still in flight", "id", req.ID)
-	}
-	c.inflight[req.ID] = cancel
-	c.mu.Unlock()
-	return ctx
-}
-
-// finishRequest forgets a handled request and reports whether it should be
-// answered (false when Cancel got to it first).
-func (c *Conn) finishRequest(id ID) bool {
-	c.mu.Lock()
-	cancel := c.inflight[id]
-	delete(c.inflight, id)
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	return cancel != nil
-}
-
-// handle runs the handler for one request and returns the encoded response.
-// A panic becomes an internal error; the connection lives on.
-func (c *Conn) handle(ctx context.Context, req *Request) (frame []byte) {
-	defer func() {
-		if p := recover(); p != nil {
-			c.log.Error("jsonrpc: handler panicked", "method", req.Method, "panic", p, "stack", string(debug.Stack()))
-			frame = AppendError(nil, req.ID, NewError(CodeInternalError, "internal error while handling %s", req.Method))
-		}
-	}()
-	if c.opts.Handler == nil {
-		return AppendError(nil, req.ID, NewError(CodeMethodNotFound, "method not found: %s", req.Method))
-	}
-	result, err := c.opts.Handler(ctx, req)
-	if err != nil {
-		var e *Error
-		if !errors.As(err, &e) {
-			e = &Error{Code: CodeInternalError, Message: err.Error()}
-		}
-		return AppendError(nil, req.ID, e)
-	}
-	raw, err := marshalParams(result)
-	if err != nil {
-		return AppendError(nil, req.ID, NewError(CodeInternalError, "encoding result of %s: %v", req.Method, err))
-	}
-	return AppendResult(nil, req.ID, raw)
 }
 
 func preview(b []byte) string {
