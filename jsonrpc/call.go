@@ -125,4 +125,3 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	}
 	return nil
 }
-

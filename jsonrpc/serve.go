@@ -76,4 +76,3 @@ func (c *Conn) handle(ctx context.Context, req *Request) (frame []byte) {
 	}
 	return AppendResult(nil, req.ID, raw)
 }
-
