@@ -36,6 +36,8 @@ func rawServer(mode string) int {
 		return 0
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
+	case "bench": // fast answers for the benchmarks (bench_server_test.go)
+		return benchServer()
 	}
 	out := bufio.NewWriter(os.Stdout)
 	send := func(s string) { out.WriteString(s + "\n"); out.Flush() }

@@ -1,0 +1,270 @@
+package mcpclient
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// The benchmarks in this file talk to the test binary re-executed as the
+// "bench" raw server (bench_server_test.go) over real pipes. Each comes
+// with a floor: the same exchange written by hand with bufio and
+// encoding/json against the same server, decoding into structs that keep
+// what our API returns. The server process is started once per benchmark,
+// outside the timer.
+
+type echoArgs struct {
+	Text string `json:"text"`
+}
+
+const echoText = "hello, benchmark"
+
+// startBenchSession connects a Session with default options to a bench
+// server over stdio.
+func startBenchSession(b *testing.B) *Session {
+	b.Helper()
+	stream, err := transport.StartStdio(transport.StdioConfig{
+		Command:    os.Args[0],
+		Env:        []string{serverModeEnv + "=bench", "GORACE=atexit_sleep_ms=0"},
+		CloseDelay: 200 * time.Millisecond,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, stream, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+func BenchmarkCallToolStdio(b *testing.B) {
+	s := startBenchSession(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.CallTool(ctx, "echo", echoArgs{Text: echoText})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Content) != 1 || res.Content[0].Text != echoText {
+			b.Fatalf("got %+v", res)
+		}
+	}
+}
+
+func BenchmarkCallTool1MiB(b *testing.B) {
+	s := startBenchSession(b)
+	ctx := context.Background()
+	b.SetBytes(benchBigText)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.CallTool(ctx, "big", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Content) != 1 || len(res.Content[0].Text) != benchBigText {
+			b.Fatalf("got %d items", len(res.Content))
+		}
+	}
+}
+
+func BenchmarkListTools5000(b *testing.B) {
+	s := startBenchSession(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tools, err := Collect(s.Tools(ctx))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(tools) != benchTools || tools[benchTools-1].Name != "tool-4999" {
+			b.Fatalf("listed %d tools", len(tools))
+		}
+	}
+}
+
+// floorClient is the hand-written counterpart of a Session: one request
+// line out, one response line back, nothing in between.
+type floorClient struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	enc   *json.Encoder
+	out   *bufio.Reader
+	id    int64
+}
+
+type floorRequest struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      int64  `json:"id,omitempty"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+type floorResponse struct {
+	ID     int64 `json:"id"`
+	Result any   `json:"result"` // a pointer to the caller's result
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// startFloor runs a bench server with exec.Command and does the
+// handshake by hand.
+func startFloor(b *testing.B) *floorClient {
+	b.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), serverModeEnv+"=bench", "GORACE=atexit_sleep_ms=0")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	// The same read buffer as transport.LineReader's, so both pay the same
+	// for lines that do not fit in it.
+	f := &floorClient{cmd: cmd, stdin: stdin, enc: json.NewEncoder(stdin), out: bufio.NewReaderSize(stdout, 64<<10)}
+	b.Cleanup(func() {
+		stdin.Close()
+		cmd.Wait()
+	})
+	var init struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	params := map[string]any{"protocolVersion": LatestVersion, "capabilities": map[string]any{}, "clientInfo": map[string]string{"name": "floor", "version": "0"}}
+	if err := f.call("initialize", params, &init); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.enc.Encode(floorRequest{JSONRPC: "2.0", Method: "notifications/initialized"}); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// call sends one request and decodes the result into result in the same
+// pass that reads the envelope.
+func (f *floorClient) call(method string, params, result any) error {
+	f.id++
+	if err := f.enc.Encode(floorRequest{JSONRPC: "2.0", ID: f.id, Method: method, Params: params}); err != nil {
+		return err
+	}
+	line, err := f.out.ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	resp := floorResponse{Result: result}
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return err
+	}
+	switch {
+	case resp.Error != nil:
+		return fmt.Errorf("%s: %d %s", method, resp.Error.Code, resp.Error.Message)
+	case resp.ID != f.id:
+		return fmt.Errorf("%s: response id %d, want %d", method, resp.ID, f.id)
+	}
+	return nil
+}
+
+type floorToolCall struct {
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments,omitempty"`
+}
+
+// floorCallResult keeps what CallToolResult keeps for text content.
+type floorCallResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError bool `json:"isError"`
+}
+
+func BenchmarkCallToolStdioFloor(b *testing.B) {
+	f := startFloor(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var res floorCallResult
+		if err := f.call("tools/call", floorToolCall{Name: "echo", Arguments: echoArgs{Text: echoText}}, &res); err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Content) != 1 || res.Content[0].Text != echoText {
+			b.Fatalf("got %+v", res)
+		}
+	}
+}
+
+func BenchmarkCallTool1MiBFloor(b *testing.B) {
+	f := startFloor(b)
+	b.SetBytes(benchBigText)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var res floorCallResult
+		if err := f.call("tools/call", floorToolCall{Name: "big"}, &res); err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Content) != 1 || len(res.Content[0].Text) != benchBigText {
+			b.Fatalf("got %d items", len(res.Content))
+		}
+	}
+}
+
+// floorTool keeps what Tool keeps of what the server sends, the schema
+// as raw bytes.
+type floorTool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+func BenchmarkListTools5000Floor(b *testing.B) {
+	f := startFloor(b)
+	type page struct {
+		Tools      []floorTool `json:"tools"`
+		NextCursor string      `json:"nextCursor"`
+	}
+	type pageParams struct {
+		Cursor string `json:"cursor,omitempty"`
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var tools []floorTool
+		cursor := ""
+		for {
+			var p page
+			if err := f.call("tools/list", pageParams{cursor}, &p); err != nil {
+				b.Fatal(err)
+			}
+			tools = append(tools, p.Tools...)
+			if cursor = p.NextCursor; cursor == "" {
+				break
+			}
+		}
+		if len(tools) != benchTools || tools[benchTools-1].Name != "tool-4999" {
+			b.Fatalf("listed %d tools", len(tools))
+		}
+	}
+}

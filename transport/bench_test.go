@@ -1,0 +1,171 @@
+package transport
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// The benchmarks in this file time one JSON-RPC call in memory. Each comes
+// with a floor: the same exchange written by hand with bufio and
+// encoding/json, no correlation, no framing checks. The server side does
+// the same work in both (decode the request into a struct, marshal the
+// response struct), so the difference is what the library adds.
+
+type addParams struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+
+type addResult struct {
+	Sum int `json:"sum"`
+}
+
+// addRequest is the request as the server decodes it.
+type addRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params addParams       `json:"params"`
+}
+
+type addResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  addResult       `json:"result"`
+}
+
+// answerAdd is the server's work for one request, shared by every
+// benchmark here.
+func answerAdd(frame []byte) ([]byte, error) {
+	var req addRequest
+	if err := json.Unmarshal(frame, &req); err != nil {
+		return nil, err
+	}
+	return json.Marshal(addResponse{JSONRPC: "2.0", ID: req.ID, Result: addResult{Sum: req.Params.A + req.Params.B}})
+}
+
+// serveAdd answers add requests on s until it ends.
+func serveAdd(s jsonrpc.Stream) {
+	for {
+		frame, err := s.Read()
+		if err != nil {
+			return
+		}
+		resp, err := answerAdd(frame)
+		if err != nil {
+			return
+		}
+		if s.Write(context.Background(), resp) != nil {
+			return
+		}
+	}
+}
+
+// benchAdd makes b.N calls to add on conn and checks each answer.
+func benchAdd(b *testing.B, conn *jsonrpc.Conn) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var res addResult
+		if err := conn.Call(ctx, "add", addParams{A: i, B: 1}, &res); err != nil {
+			b.Fatal(err)
+		}
+		if res.Sum != i+1 {
+			b.Fatalf("sum: got %d, want %d", res.Sum, i+1)
+		}
+	}
+}
+
+// BenchmarkCallPipe is a jsonrpc.Conn call over Pipe, answered by a bare
+// server loop.
+func BenchmarkCallPipe(b *testing.B) {
+	client, server := Pipe()
+	go serveAdd(server)
+	conn := jsonrpc.NewConn(client, nil)
+	defer server.Close()
+	defer conn.Close()
+	benchAdd(b, conn)
+}
+
+// BenchmarkCallLines is the same call over a LineStream on io.Pipe: the
+// medium the floor uses.
+func BenchmarkCallLines(b *testing.B) {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	server := NewLineStream(sr, sw, nil)
+	go serveAdd(server)
+	conn := jsonrpc.NewConn(NewLineStream(cr, cw, nil), nil)
+	defer server.Close()
+	defer conn.Close()
+	benchAdd(b, conn)
+}
+
+// BenchmarkCallPipeFloor is the floor for BenchmarkCallPipe and
+// BenchmarkCallLines: one request line out, one response line back, over
+// io.Pipe.
+func BenchmarkCallPipeFloor(b *testing.B) {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	go func() {
+		in := bufio.NewReader(sr)
+		out := bufio.NewWriter(sw)
+		for {
+			line, err := in.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			resp, err := answerAdd(line)
+			if err != nil {
+				return
+			}
+			out.Write(resp)
+			out.WriteByte('\n')
+			if out.Flush() != nil {
+				return
+			}
+		}
+	}()
+	defer sr.Close()
+	defer cr.Close()
+
+	type request struct {
+		JSONRPC string    `json:"jsonrpc"`
+		ID      int64     `json:"id"`
+		Method  string    `json:"method"`
+		Params  addParams `json:"params"`
+	}
+	type response struct {
+		ID     int64     `json:"id"`
+		Result addResult `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	enc := json.NewEncoder(cw)
+	in := bufio.NewReader(cr)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		id := int64(i + 1)
+		if err := enc.Encode(request{JSONRPC: "2.0", ID: id, Method: "add", Params: addParams{A: i, B: 1}}); err != nil {
+			b.Fatal(err)
+		}
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		var res response
+		if err := json.Unmarshal(line, &res); err != nil {
+			b.Fatal(err)
+		}
+		if res.ID != id || res.Error != nil || res.Result.Sum != i+1 {
+			b.Fatalf("got %s for call %d", line, id)
+		}
+	}
+}
