@@ -56,6 +56,25 @@
 // on. The stderr tail is bounded too. Nothing here logs unless it is given
 // a *slog.Logger.
 //
+// # HTTP+SSE (2024-11-05)
+//
+// [DialSSE] speaks the HTTP transport of protocol version 2024-11-05, which
+// many servers still offer: a GET opens an event stream whose first event,
+// "endpoint", names the URL to POST our messages to, and the server's
+// messages arrive as "message" events on that stream. The endpoint must
+// have the same origin as the configured URL. The stream cannot be
+// resumed: when it ends, [SSE.Read] fails and the session is over. A
+// client tries this transport when the config says so, or when a server
+// refuses a Streamable HTTP POST with 400, 404 or 405.
+//
+// # Server-Sent Events
+//
+// [SSEReader] reads a text/event-stream body exactly as the HTML standard
+// specifies, for both HTTP transports: any line ending, comments, ids and
+// retry fields, one event's data bounded by HTTPConfig.MaxMessage.
+// [SSEReader.LastEventID] and [SSEReader.Retry] hold what a client needs
+// to resume a stream.
+//
 // # Other streams
 //
 // [LineStream] is the same newline-delimited framing over any reader and
