@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench integration fuzz clean
+.PHONY: demo test check bench integration fuzz clean conformance
 
 GO      ?= go
 BIN     := bin
@@ -76,3 +76,21 @@ integration: $(NPM_SERVERS)/.installed
 
 clean:
 	rm -rf $(BIN) .cache
+
+# The official MCP conformance suite, two versions side by side with the Node 22
+# it needs, pinned in conformance/ and installed into a local folder (hidden
+# from the go tool). Runs every client scenario against bin/conformance-client,
+# one at a time, and compares with conformance/expected-failures.txt.
+# Narrow it with e.g. make conformance CONFORMANCE_FLAGS='-only tools_call'.
+CONFORMANCE_DIR := .cache/conformance
+CONFORMANCE_FLAGS ?=
+$(CONFORMANCE_DIR)/.installed: conformance/package.json conformance/package-lock.json
+	mkdir -p $(CONFORMANCE_DIR)
+	cp conformance/package.json conformance/package-lock.json $(CONFORMANCE_DIR)/
+	cd $(CONFORMANCE_DIR) && npm ci --no-audit --no-fund
+	touch $@
+
+conformance: $(CONFORMANCE_DIR)/.installed | $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/conformance-client
+	$(GO) run ./conformance/runner -client $(BIN)/conformance-client -install $(CONFORMANCE_DIR) \
+		-keep $(CONFORMANCE_DIR)/results -out conformance/results.json $(CONFORMANCE_FLAGS)
