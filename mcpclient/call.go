@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // Call sends any request and decodes its result into result (nil discards
@@ -23,6 +25,24 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 // attaches a progress token when ctx asks for progress, and leaves
 // cancellation to the conn's OnAbandon hook.
 func (s *Session) call(ctx context.Context, method string, params, result any) error {
+	s.stateMu.Lock()
+	gen := s.sessionGen
+	s.stateMu.Unlock()
+	err := s.callOnce(ctx, method, params, result)
+	if errors.Is(err, transport.ErrSessionExpired) && method != "initialize" {
+		// The HTTP session expired: start a new one and replay the call,
+		// once. The request never reached a live session, so replaying
+		// it does not run it twice.
+		if rerr := s.reinitialize(ctx, gen); rerr != nil {
+			return fmt.Errorf("calling %s: %w; starting a new session: %w", method, err, rerr)
+		}
+		err = s.callOnce(ctx, method, params, result)
+	}
+	return err
+}
+
+// callOnce sends one request.
+func (s *Session) callOnce(ctx context.Context, method string, params, result any) error {
 	onProgress, _ := ctx.Value(progressKey{}).(func(Progress))
 	timeout := s.opts.requestTimeout()
 	if onProgress == nil && timeout == 0 {

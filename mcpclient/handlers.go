@@ -65,7 +65,42 @@ func (s *Session) elicit(ctx context.Context, p *ElicitParams) (*ElicitResult, e
 	if res == nil || (res.Action != "accept" && res.Action != "decline" && res.Action != "cancel") {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "elicitation handler returned no valid action")
 	}
+	if res.Action == "accept" && p.Mode != "url" {
+		res.Content = withDefaults(res.Content, p.RequestedSchema)
+	}
 	return res, nil
+}
+
+// withDefaults fills in, from a form's requested schema, the default of
+// every top-level field the user's answer left out (SEP-1034), so a form
+// accepted as it was shown carries the values it showed. Defaults keep
+// their JSON types; fields the user gave are never touched.
+func withDefaults(content map[string]any, schema json.RawMessage) map[string]any {
+	var s struct {
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return content
+	}
+	for name, prop := range s.Properties {
+		if len(prop.Default) == 0 || string(prop.Default) == "null" {
+			continue
+		}
+		if _, given := content[name]; given {
+			continue
+		}
+		var v any
+		if json.Unmarshal(prop.Default, &v) != nil {
+			continue
+		}
+		if content == nil {
+			content = map[string]any{}
+		}
+		content[name] = v
+	}
+	return content
 }
 
 func (s *Session) listRoots(ctx context.Context) (any, error) {

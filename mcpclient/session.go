@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // Protocol versions of the handshake era, oldest first.
@@ -63,11 +64,19 @@ var ErrClosed = jsonrpc.ErrClosed
 // are answered while calls are in flight.
 type Session struct {
 	conn      *jsonrpc.Conn
+	stream    jsonrpc.Stream
 	connReady chan struct{} // closed once conn is set: the read loop may need it sooner
 	opts      Options
-	log       *slog.Logger
+
+	// What the handshake established; a re-initialization after an
+	// expired HTTP session replaces it.
+	stateMu    sync.Mutex
+	sessionGen int // counts handshakes
+	reinitMu   sync.Mutex
+	log        *slog.Logger
 
 	era          Era
+	want         string // the version asked for
 	version      string
 	serverInfo   Implementation
 	capabilities ServerCapabilities
@@ -106,6 +115,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 		}
 		want = v
 	}
+	s.stream = stream
 	s.conn = jsonrpc.NewConn(stream, &jsonrpc.Options{
 		Handler:   s.handleRequest,
 		Notify:    s.handleNotification,
@@ -114,6 +124,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 		Logger:    s.opts.Logger,
 	})
 	close(s.connReady)
+	s.want = want
 	if err := s.initialize(ctx, want); err != nil {
 		s.conn.Close()
 		return nil, err
@@ -151,8 +162,16 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 		return fmt.Errorf("%w: asked for %s, server answered %q (plainmcp speaks %s)",
 			ErrUnsupportedVersion, want, got, strings.Join(SupportedVersions, ", "))
 	}
+	s.stateMu.Lock()
+	s.sessionGen++
 	s.era, s.version = EraHandshake, got
 	s.serverInfo, s.capabilities, s.instructions = res.ServerInfo, res.Capabilities, res.Instructions
+	s.stateMu.Unlock()
+	// An HTTP transport sends the version on every later request and, in
+	// this era, opens its stream for server-initiated messages.
+	if p, ok := s.stream.(protocolSetter); ok {
+		p.SetProtocol(transport.Protocol{Version: got})
+	}
 	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
@@ -160,21 +179,41 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 }
 
 // Era reports which generation of the protocol the session speaks.
-func (s *Session) Era() Era { return s.era }
+func (s *Session) Era() Era {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return s.era
+}
 
 // ProtocolVersion is the version agreed with the server.
-func (s *Session) ProtocolVersion() string { return s.version }
+func (s *Session) ProtocolVersion() string {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return s.version
+}
 
 // ServerInfo is the server's name, version and other details, as it sent
 // them. It is data from the server, not instructions.
-func (s *Session) ServerInfo() Implementation { return s.serverInfo }
+func (s *Session) ServerInfo() Implementation {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return s.serverInfo
+}
 
 // Capabilities are what the server declared it offers.
-func (s *Session) Capabilities() ServerCapabilities { return s.capabilities }
+func (s *Session) Capabilities() ServerCapabilities {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return s.capabilities
+}
 
 // Instructions is the server's optional usage hint for the host's model.
 // Treat it as untrusted data.
-func (s *Session) Instructions() string { return s.instructions }
+func (s *Session) Instructions() string {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	return s.instructions
+}
 
 // Done is closed when the session has ended: Close, or the server went away.
 func (s *Session) Done() <-chan struct{} { return s.conn.Done() }
@@ -219,6 +258,28 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)
 		}
 	}()
+}
+
+// protocolSetter is implemented by transports that shape requests by the
+// agreed protocol (the HTTP transports).
+type protocolSetter interface {
+	SetProtocol(transport.Protocol)
+}
+
+// reinitialize runs the handshake again after the server ended an HTTP
+// session, once however many calls noticed it at the same time: gen is the
+// handshake generation the caller's failed call belonged to.
+func (s *Session) reinitialize(ctx context.Context, gen int) error {
+	s.reinitMu.Lock()
+	defer s.reinitMu.Unlock()
+	s.stateMu.Lock()
+	current := s.sessionGen
+	s.stateMu.Unlock()
+	if current != gen {
+		return nil // someone else already did it
+	}
+	s.log.Info("mcpclient: the server ended the session; initializing a new one")
+	return s.initialize(ctx, s.want)
 }
 
 // discard is a slog.Handler that drops everything.

@@ -357,3 +357,34 @@ func TestServerGoneFailsCallsAtOnce(t *testing.T) {
 		t.Errorf("Err() = %v", s.Err())
 	}
 }
+
+func TestElicitationDefaultsFilledIn(t *testing.T) {
+	f := newFakeServer(t)
+	connect(t, f, &Options{Elicitation: func(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
+		if p.Message == "partial" {
+			return &ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "verified": false}}, nil
+		}
+		if p.Message == "decline" {
+			return &ElicitResult{Action: "decline"}, nil
+		}
+		return &ElicitResult{Action: "accept"}, nil
+	}})
+	schema := `{"type":"object","properties":{
+		"name":{"type":"string","default":"John Doe"},
+		"age":{"type":"integer","default":30},
+		"score":{"type":"number","default":95.5},
+		"status":{"type":"string","enum":["active","inactive","pending"],"default":"active"},
+		"verified":{"type":"boolean","default":true},
+		"nickname":{"type":"string"}}}`
+	for _, tc := range []struct{ message, want string }{
+		{"empty", `{"action":"accept","content":{"age":30,"name":"John Doe","score":95.5,"status":"active","verified":true}}`},
+		{"partial", `{"action":"accept","content":{"age":30,"name":"Ada","score":95.5,"status":"active","verified":false}}`},
+		{"decline", `{"action":"decline"}`},
+	} {
+		var raw json.RawMessage
+		err := f.conn.Call(ctx5s(t), "elicitation/create", map[string]any{"message": tc.message, "requestedSchema": json.RawMessage(schema)}, &raw)
+		if err != nil || string(raw) != tc.want {
+			t.Errorf("%s: got %s (%v)\nwant %s", tc.message, raw, err, tc.want)
+		}
+	}
+}

@@ -100,6 +100,7 @@ func validHeaderName(s string) bool {
 // httpBase is what both HTTP transports share: the endpoint, the client
 // whose round-tripper adds configured headers and credentials, and limits.
 type httpBase struct {
+	owned      *http.Transport // nil when the caller supplied the client
 	endpoint   *url.URL
 	client     *http.Client
 	timeout    time.Duration
@@ -121,14 +122,19 @@ func newHTTPBase(cfg *HTTPConfig) (*httpBase, error) {
 	if strings.ContainsAny(cfg.BearerToken, "\r\n\x00 ") {
 		return nil, fmt.Errorf("%w: the bearer token contains spaces or line breaks", ErrHeader)
 	}
-	base := http.DefaultTransport
+	// Without a client of the caller's, the transport owns its connection
+	// pool, so Close can release it.
+	var owned *http.Transport
+	var base http.RoundTripper
 	client := &http.Client{}
 	if cfg.Client != nil {
 		c := *cfg.Client // a copy: the caller's client is not modified
 		client = &c
-		if c.Transport != nil {
-			base = c.Transport
-		}
+		base = c.Transport
+	}
+	if base == nil {
+		owned = http.DefaultTransport.(*http.Transport).Clone()
+		base = owned
 	}
 	// Outermost first: configured headers and the bearer token, then the
 	// caller's authorization layer, then a guard that strips credentials
@@ -144,6 +150,7 @@ func newHTTPBase(cfg *HTTPConfig) (*httpBase, error) {
 		bearer:  cfg.BearerToken,
 	}
 	return &httpBase{
+		owned:      owned,
 		endpoint:   u,
 		client:     client,
 		timeout:    orDefault(cfg.RequestTimeout, 60*time.Second),
@@ -211,4 +218,11 @@ func redactURL(u *url.URL) string {
 		c.RawQuery = "…"
 	}
 	return c.String()
+}
+
+// release closes the idle connections of a pool the transport owns.
+func (b *httpBase) release() {
+	if b.owned != nil {
+		b.owned.CloseIdleConnections()
+	}
 }

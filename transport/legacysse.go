@@ -210,6 +210,7 @@ func (s *SSE) Close() error {
 		close(s.done)
 		s.cancel()
 		s.body.Close()
+		s.base.release()
 	})
 	return nil
 }
@@ -237,10 +238,7 @@ func statusError(resp *http.Response, method, where string) error {
 	}
 	defer resp.Body.Close()
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, excerptLen))
-	if len(head) == 0 {
-		return fmt.Errorf("transport: %s %s: %s", method, where, resp.Status)
-	}
-	return fmt.Errorf("transport: %s %s: %s: %q", method, where, resp.Status, head)
+	return &HTTPError{Method: method, URL: where, StatusCode: resp.StatusCode, Body: excerpt(head)}
 }
 
 // urlErrorCause drops the *url.Error around a client error: its message

@@ -106,7 +106,17 @@ func (s *legacyServer) get(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, ev)
 			w.(http.Flusher).Flush()
 		case <-s.end:
-			return
+			// Write what was queued first: select picks at random among
+			// ready cases.
+			for {
+				select {
+				case ev := <-s.out:
+					io.WriteString(w, ev)
+				default:
+					w.(http.Flusher).Flush()
+					return
+				}
+			}
 		case <-s.quit:
 			return
 		case <-r.Context().Done():

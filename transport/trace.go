@@ -52,6 +52,14 @@ func (t *traced) Write(ctx context.Context, frame []byte) error {
 
 func (t *traced) Close() error { return t.s.Close() }
 
+// SetProtocol passes the agreed protocol on to an HTTP transport under the
+// trace; other streams have no use for it.
+func (t *traced) SetProtocol(p Protocol) {
+	if ps, ok := t.s.(interface{ SetProtocol(Protocol) }); ok {
+		ps.SetProtocol(p)
+	}
+}
+
 // print writes one trace line. Line breaks inside the frame become spaces,
 // so that a pretty-printed frame still takes one line.
 func (t *traced) print(arrow string, frame []byte) {

@@ -1,0 +1,301 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+const (
+	deleteTimeout  = 2 * time.Second
+	defaultRetry   = time.Second // when a server gave no retry: field
+	maxResumes     = 10          // reconnects for one request's stream
+	maxListenRetry = 30 * time.Second
+)
+
+type headersKey struct{}
+
+// WithHeaders returns a context whose requests carry extra HTTP headers on
+// the HTTP transports: mcpclient uses it for the Mcp-Param-{Name} headers
+// a tool's input schema asks for. Other transports ignore it.
+func WithHeaders(ctx context.Context, h http.Header) context.Context {
+	return context.WithValue(ctx, headersKey{}, h)
+}
+
+// newPost builds the POST for message m, and returns the session id it
+// carries.
+func (h *HTTP) newPost(ctx context.Context, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpoint.String(), bytes.NewReader(frame))
+	if err != nil {
+		return nil, "", fmt.Errorf("transport: %w", err)
+	}
+	h.mu.Lock()
+	session, proto := h.session, h.proto
+	h.mu.Unlock()
+	h.setCommonHeaders(req, session)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if proto.Stateless && m.Method != "" {
+		req.Header.Set("Mcp-Method", m.Method)
+		if name, ok := nameOf(m); ok {
+			req.Header.Set("Mcp-Name", EncodeHeaderValue(name))
+		}
+	}
+	if extra, ok := ctx.Value(headersKey{}).(http.Header); ok {
+		for k, v := range extra {
+			req.Header[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+	return req, session, nil
+}
+
+// setCommonHeaders adds the session and protocol version headers.
+func (h *HTTP) setCommonHeaders(req *http.Request, session string) {
+	h.mu.Lock()
+	version := h.proto.Version
+	h.mu.Unlock()
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+}
+
+// nameOf returns what Mcp-Name mirrors: params.name of tools/call and
+// prompts/get, params.uri of resources/read.
+func nameOf(m *jsonrpc.Message) (string, bool) {
+	var p struct {
+		Name *string `json:"name"`
+		URI  *string `json:"uri"`
+	}
+	switch m.Method {
+	case "tools/call", "prompts/get":
+		if json.Unmarshal(m.Params, &p) == nil && p.Name != nil {
+			return *p.Name, true
+		}
+	case "resources/read":
+		if json.Unmarshal(m.Params, &p) == nil && p.URI != nil {
+			return *p.URI, true
+		}
+	}
+	return "", false
+}
+
+// noteSession keeps the session id a handshake-era server assigns.
+func (h *HTTP) noteSession(resp *http.Response) {
+	id := resp.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		return
+	}
+	h.mu.Lock()
+	if h.session == "" && !h.proto.Stateless {
+		h.session = id
+	}
+	h.mu.Unlock()
+}
+
+// forgetSession drops an expired session so the next initialize starts a
+// new one.
+func (h *HTTP) forgetSession(id string) {
+	h.mu.Lock()
+	if h.session == id {
+		h.session = ""
+	}
+	h.mu.Unlock()
+}
+
+// followStream reads the SSE answer to request id and hands every message
+// to Read. If the stream ends before the response, a handshake-era stream
+// that gave event ids is resumed with GET and Last-Event-ID after the
+// server's retry delay; otherwise the response is reported lost.
+func (h *HTTP) followStream(ctx context.Context, body io.ReadCloser, id jsonrpc.ID) {
+	var last string
+	retry := defaultRetry
+	for attempt := 0; ; attempt++ {
+		got, err := h.consume(body, id, &last, &retry)
+		body.Close()
+		if got || ctx.Err() != nil {
+			return
+		}
+		h.mu.Lock()
+		stateless := h.proto.Stateless
+		h.mu.Unlock()
+		reason := "the stream ended before the response"
+		if err != nil {
+			reason = fmt.Sprintf("the stream broke before the response: %v", err)
+		}
+		if stateless || last == "" || attempt >= maxResumes {
+			h.lost(id, reason)
+			return
+		}
+		select {
+		case <-time.After(retry):
+		case <-ctx.Done():
+			return
+		}
+		if body, err = h.get(ctx, last); err != nil {
+			if ctx.Err() == nil {
+				h.lost(id, fmt.Sprintf("%s, and resuming it failed: %v", reason, err))
+			}
+			return
+		}
+	}
+}
+
+// consume delivers the messages of one SSE stream until it ends or carries
+// the response to want (the zero ID waits for nothing). It keeps the last
+// event id and retry delay across reconnects.
+func (h *HTTP) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration) (bool, error) {
+	r := NewSSEReader(body, h.b.maxMessage)
+	defer func() {
+		if id := r.LastEventID(); id != "" {
+			*last = id
+		}
+		if d, ok := r.Retry(); ok {
+			*retry = d
+		}
+	}()
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if ev.Type != "" && ev.Type != "message" {
+			continue
+		}
+		data := bytes.TrimSpace([]byte(ev.Data))
+		if len(data) == 0 {
+			continue // a priming event: only an id and a retry delay
+		}
+		if !h.deliver(data) {
+			return false, nil
+		}
+		if want.IsValid() && isResponseTo(data, want) {
+			return true, nil
+		}
+	}
+}
+
+// isResponseTo reports whether frame is the response to id.
+func isResponseTo(frame []byte, id jsonrpc.ID) bool {
+	m, err := jsonrpc.Decode(frame)
+	return err == nil && m.IsResponse() && m.ID == id
+}
+
+// lost delivers an error response standing in for one that cannot arrive.
+func (h *HTTP) lost(id jsonrpc.ID, reason string) {
+	h.logDebug("transport: response lost", "id", id, "reason", reason)
+	h.deliver(jsonrpc.AppendError(nil, id, &jsonrpc.Error{Code: CodeResponseLost, Message: "transport: " + reason}))
+}
+
+// get opens an SSE stream with GET, resuming after lastEventID if set.
+func (h *HTTP) get(ctx context.Context, lastEventID string) (io.ReadCloser, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.b.endpoint.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	h.setCommonHeaders(req, h.SessionID())
+	req.Header.Set("Accept", "text/event-stream")
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	resp, err := h.b.client.Do(req)
+	if err != nil {
+		return nil, urlErrorCause(err)
+	}
+	if resp.StatusCode != http.StatusOK || mediaType(resp) != "text/event-stream" {
+		body, _ := readBody(resp.Body, 4<<10)
+		return nil, &HTTPError{Method: http.MethodGet, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode, Body: excerpt(body)}
+	}
+	return resp.Body, nil
+}
+
+// listen keeps the optional GET stream open for messages the server sends
+// on its own. 405 means the server has none. When the stream ends it is
+// reopened after the server's retry delay (or a growing backoff); it stops
+// on a client error status or Close. Its failures never touch the POSTs.
+func (h *HTTP) listen() {
+	defer h.wg.Done()
+	var last string
+	retry := time.Duration(0)
+	backoff := defaultRetry
+	for {
+		body, err := h.get(h.ctx, last)
+		if err != nil {
+			if h.ctx.Err() != nil {
+				return
+			}
+			var he *HTTPError
+			if errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 {
+				h.logDebug("transport: no GET stream", "status", he.StatusCode)
+				return
+			}
+			h.logDebug("transport: GET stream failed", "error", err)
+		} else {
+			got := time.Now()
+			h.consume(body, jsonrpc.ID{}, &last, &retry)
+			body.Close()
+			if time.Since(got) > time.Minute {
+				backoff = defaultRetry // it was healthy for a while
+			}
+		}
+		wait := backoff
+		if retry > 0 {
+			wait = retry
+		} else {
+			backoff = min(backoff*2, maxListenRetry)
+		}
+		select {
+		case <-time.After(wait):
+		case <-h.ctx.Done():
+			return
+		}
+	}
+}
+
+// readBody reads at most limit bytes of body and closes it.
+func readBody(body io.ReadCloser, limit int) ([]byte, error) {
+	defer body.Close()
+	b, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("message larger than %d bytes", limit)
+	}
+	return b, nil
+}
+
+// drain reads a little of body, so the connection can be reused, and
+// closes it.
+func drain(body io.ReadCloser) {
+	io.Copy(io.Discard, io.LimitReader(body, 64<<10))
+	body.Close()
+}
+
+// excerpt is the start of a body for an error message, on one line.
+func excerpt(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return strings.ToValidUTF8(s, "?")
+}
+
+func (h *HTTP) logDebug(msg string, args ...any) {
+	if h.b.log != nil {
+		h.b.log.Debug(msg, args...)
+	}
+}

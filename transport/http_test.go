@@ -1,0 +1,447 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// mcpHTTP is a scriptable Streamable HTTP server: answer decides how each
+// POSTed request is answered; the requests are recorded.
+type mcpHTTP struct {
+	t      *testing.T
+	srv    *httptest.Server
+	answer func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)
+	get    func(w http.ResponseWriter, r *http.Request)
+
+	mu       sync.Mutex
+	posts    []*http.Request
+	bodies   []*jsonrpc.Message
+	deletes  int
+	gets     []*http.Request
+	getTimes []time.Time
+}
+
+func newMCPHTTP(t *testing.T) *mcpHTTP {
+	f := &mcpHTTP{t: t}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *mcpHTTP) serve(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		body, _ := io.ReadAll(r.Body)
+		m, err := jsonrpc.Decode(body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		f.mu.Lock()
+		f.posts = append(f.posts, r)
+		f.bodies = append(f.bodies, m)
+		f.mu.Unlock()
+		if !m.IsRequest() {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		f.answer(w, r, m)
+	case http.MethodGet:
+		f.mu.Lock()
+		f.gets = append(f.gets, r)
+		f.getTimes = append(f.getTimes, time.Now())
+		get := f.get
+		f.mu.Unlock()
+		if get == nil {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		get(w, r)
+	case http.MethodDelete:
+		f.mu.Lock()
+		f.deletes++
+		f.mu.Unlock()
+	}
+}
+
+func jsonAnswer(w http.ResponseWriter, m *jsonrpc.Message, result string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
+}
+
+func sseHeader(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+}
+
+func sseEvent(w http.ResponseWriter, id, data string) {
+	if id != "" {
+		fmt.Fprintf(w, "id: %s\n", id)
+	}
+	fmt.Fprintf(w, "data: %s\n\n", data)
+	w.(http.Flusher).Flush()
+}
+
+// dialHTTP makes a transport and a jsonrpc.Conn over it.
+func dialHTTP(t *testing.T, f *mcpHTTP, cfg HTTPConfig, opts *jsonrpc.Options) (*HTTP, *jsonrpc.Conn) {
+	t.Helper()
+	cfg.URL = f.srv.URL + "/mcp"
+	h, err := NewHTTP(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonrpc.NewConn(h, opts)
+	t.Cleanup(func() { c.Close() })
+	return h, c
+}
+
+func ctx5(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestHTTPJSONAndSSEAnswers(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		switch m.Method {
+		case "initialize":
+			w.Header().Set("Mcp-Session-Id", "sess-1")
+			jsonAnswer(w, m, `{"protocolVersion":"2025-11-25"}`)
+		case "tools/call":
+			sseHeader(w)
+			sseEvent(w, "", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
+			sseEvent(w, "", `{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}`)
+			// wait for the client's answer to our request, then respond
+			time.Sleep(50 * time.Millisecond)
+			sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"content":[]}`))))
+		}
+	}
+	var notes []string
+	var mu sync.Mutex
+	h, c := dialHTTP(t, f, HTTPConfig{Headers: http.Header{"X-Tenant": {"acme"}}, BearerToken: "s3cret"}, &jsonrpc.Options{
+		Notify: func(_ context.Context, n *jsonrpc.Request) { mu.Lock(); notes = append(notes, n.Method); mu.Unlock() },
+		Handler: func(_ context.Context, r *jsonrpc.Request) (any, error) {
+			return map[string]string{"model": "m"}, nil
+		},
+	})
+	var res map[string]any
+	if err := c.Call(ctx5(t), "initialize", map[string]any{}, &res); err != nil || res["protocolVersion"] != "2025-11-25" {
+		t.Fatalf("initialize: %v %v", res, err)
+	}
+	if h.SessionID() != "sess-1" {
+		t.Errorf("session %q", h.SessionID())
+	}
+	h.SetProtocol(Protocol{Version: "2025-11-25"})
+	if err := c.Call(ctx5(t), "tools/call", map[string]any{"name": "x"}, &res); err != nil {
+		t.Fatalf("tools/call: %v", err)
+	}
+	c.Close()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	first, last := f.posts[0], f.posts[len(f.posts)-1]
+	if first.Header.Get("Mcp-Session-Id") != "" || first.Header.Get("MCP-Protocol-Version") != "" {
+		t.Errorf("initialize carried session or version headers: %v", first.Header)
+	}
+	for _, p := range f.posts {
+		if p.Header.Get("Authorization") != "Bearer s3cret" || p.Header.Get("X-Tenant") != "acme" ||
+			p.Header.Get("Accept") != "application/json, text/event-stream" || p.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("POST headers: %v", p.Header)
+		}
+	}
+	if last.Header.Get("Mcp-Session-Id") != "sess-1" || last.Header.Get("MCP-Protocol-Version") != "2025-11-25" {
+		t.Errorf("later POST headers: %v", last.Header)
+	}
+	// The client answered the sampling request by POST.
+	var answered bool
+	for _, m := range f.bodies {
+		if m.IsResponse() && m.ID == jsonrpc.StringID("s1") && strings.Contains(string(m.Result), `"model"`) {
+			answered = true
+		}
+	}
+	if !answered {
+		t.Error("the server's request was not answered")
+	}
+	if f.deletes != 1 {
+		t.Errorf("%d DELETEs on Close, want 1", f.deletes)
+	}
+	if len(f.gets) != 1 || f.gets[0].Header.Get("Mcp-Session-Id") != "sess-1" {
+		t.Errorf("GET stream requests: %d", len(f.gets))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(notes) != 1 || notes[0] != "notifications/progress" {
+		t.Errorf("notifications: %v", notes)
+	}
+}
+
+func TestHTTPResumesWithLastEventID(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	var pending *jsonrpc.Message
+	var closedAt time.Time
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		if m.Method == "initialize" {
+			w.Header().Set("Mcp-Session-Id", "s")
+			jsonAnswer(w, m, `{}`)
+			return
+		}
+		f.mu.Lock()
+		pending = m
+		f.mu.Unlock()
+		sseHeader(w)
+		fmt.Fprint(w, "id: ev-1\nretry: 300\ndata: \n\n")
+		w.(http.Flusher).Flush()
+		time.Sleep(20 * time.Millisecond)
+		f.mu.Lock()
+		closedAt = time.Now()
+		f.mu.Unlock()
+	}
+	f.get = func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Last-Event-ID") == "" {
+			w.WriteHeader(http.StatusMethodNotAllowed) // no standalone stream
+			return
+		}
+		sseHeader(w)
+		f.mu.Lock()
+		m := pending
+		f.mu.Unlock()
+		sseEvent(w, "ev-2", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
+	}
+	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	if err := c.Call(ctx5(t), "initialize", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.SetProtocol(Protocol{Version: "2025-11-25"})
+	var got string
+	if err := c.Call(ctx5(t), "tools/call", nil, &got); err != nil || got != "resumed" {
+		t.Fatalf("call: %q %v", got, err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	last := f.gets[len(f.gets)-1]
+	if last.Header.Get("Last-Event-ID") != "ev-1" {
+		t.Errorf("Last-Event-ID %q", last.Header.Get("Last-Event-ID"))
+	}
+	if d := f.getTimes[len(f.getTimes)-1].Sub(closedAt); d < 280*time.Millisecond || d > 600*time.Millisecond {
+		t.Errorf("reconnected %v after the stream closed, want the server's 300ms", d)
+	}
+}
+
+func TestHTTPStreamLostWithoutEventIDs(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		sseHeader(w)
+		sseEvent(w, "", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
+	}
+	_, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	err := c.Call(ctx5(t), "tools/call", nil, nil)
+	if !errors.Is(err, &jsonrpc.Error{Code: CodeResponseLost}) || !strings.Contains(err.Error(), "ended before the response") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestHTTPSessionExpired(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		if m.Method == "initialize" {
+			w.Header().Set("Mcp-Session-Id", "old")
+			jsonAnswer(w, m, `{}`)
+			return
+		}
+		http.NotFound(w, r)
+	}
+	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	c.Call(ctx5(t), "initialize", nil, nil)
+	err := c.Call(ctx5(t), "tools/list", nil, nil)
+	if !errors.Is(err, ErrSessionExpired) {
+		t.Fatalf("err = %v", err)
+	}
+	if h.SessionID() != "" {
+		t.Error("expired session id kept")
+	}
+	// Without a session, a 404 is just an HTTP error (the legacy fallback
+	// looks at it).
+	err = c.Call(ctx5(t), "tools/list", nil, nil)
+	var he *HTTPError
+	if !errors.As(err, &he) || he.StatusCode != 404 {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestHTTPErrorBodies(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		switch m.Method {
+		case "modern":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}`))
+		case "plain":
+			http.Error(w, "no such endpoint\nat all", http.StatusMethodNotAllowed)
+		case "html":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>"))
+		}
+	}
+	_, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	err := c.Call(ctx5(t), "modern", nil, nil)
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) || e.Code != jsonrpc.CodeUnsupportedVersion || string(e.Data) != `{"supported":["2026-07-28"]}` {
+		t.Errorf("modern error: %v", err)
+	}
+	err = c.Call(ctx5(t), "plain", nil, nil)
+	var he *HTTPError
+	if !errors.As(err, &he) || he.StatusCode != 405 || he.Body != "no such endpoint at all" {
+		t.Errorf("plain: %v", err)
+	}
+	if err := c.Call(ctx5(t), "html", nil, nil); err == nil || !strings.Contains(err.Error(), "text/html") {
+		t.Errorf("html: %v", err)
+	}
+}
+
+func TestHTTPStatelessHeaders(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		w.Header().Set("Mcp-Session-Id", "must-be-ignored")
+		jsonAnswer(w, m, `{}`)
+	}
+	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	h.SetProtocol(Protocol{Version: "2026-07-28", Stateless: true})
+	ctx := WithHeaders(ctx5(t), http.Header{"Mcp-Param-Region": {"us-west1"}})
+	calls := []struct{ method, params, name string }{
+		{"tools/call", `{"name":"get_weather"}`, "get_weather"},
+		{"prompts/get", `{"name":"Grüße"}`, "=?base64?R3LDvMOfZQ==?="},
+		{"resources/read", `{"uri":"file:///a b"}`, "file:///a b"},
+		{"tools/list", `{}`, ""},
+	}
+	for _, tc := range calls {
+		if err := c.Call(ctx, tc.method, json.RawMessage(tc.params), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, tc := range calls {
+		hd := f.posts[i].Header
+		if hd.Get("Mcp-Method") != tc.method || hd.Get("Mcp-Name") != tc.name || hd.Get("MCP-Protocol-Version") != "2026-07-28" ||
+			hd.Get("Mcp-Session-Id") != "" || hd.Get("Mcp-Param-Region") != "us-west1" {
+			t.Errorf("%s headers: %v", tc.method, hd)
+		}
+	}
+	if len(f.gets) != 0 {
+		t.Error("a GET stream was opened in the stateless era")
+	}
+}
+
+func TestEncodeHeaderValue(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"us-west1", "us-west1"},
+		{"Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="},
+		{" padded ", "=?base64?IHBhZGRlZCA=?="},
+		{"line1\nline2", "=?base64?bGluZTEKbGluZTI=?="},
+		{"=?base64?literal?=", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="},
+		{"inner space", "inner space"},
+		{"", ""},
+	} {
+		if got := EncodeHeaderValue(tc.in); got != tc.want {
+			t.Errorf("EncodeHeaderValue(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestHTTPConfigChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  HTTPConfig
+		want string
+	}{
+		{"no scheme", HTTPConfig{URL: "localhost:8080/mcp"}, "http or https"},
+		{"reserved header", HTTPConfig{URL: "http://x", Headers: http.Header{"Mcp-Session-Id": {"a"}}}, "set by the transport"},
+		{"param header", HTTPConfig{URL: "http://x", Headers: http.Header{"Mcp-Param-X": {"a"}}}, "set by the transport"},
+		{"line break", HTTPConfig{URL: "http://x", Headers: http.Header{"X-A": {"a\r\nInjected: yes"}}}, "line break"},
+		{"bad name", HTTPConfig{URL: "http://x", Headers: http.Header{"X A": {"a"}}}, "name"},
+		{"token with newline", HTTPConfig{URL: "http://x", BearerToken: "a\nb"}, "bearer"},
+	} {
+		if _, err := NewHTTP(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestBearerNotSentAcrossOrigins(t *testing.T) {
+	checkLeaks(t)
+	var mu sync.Mutex
+	var seen []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, "other:"+r.Header.Get("Authorization")+":"+r.Header.Get("X-Tenant"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	}))
+	defer other.Close()
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		mu.Lock()
+		seen = append(seen, "home:"+r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusTemporaryRedirect)
+	}
+	_, c := dialHTTP(t, f, HTTPConfig{BearerToken: "s3cret", Headers: http.Header{"X-Tenant": {"acme"}}}, nil)
+	c.Call(ctx5(t), "tools/list", nil, nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 2 || seen[0] != "home:Bearer s3cret" || seen[1] != "other::" {
+		t.Errorf("requests: %q", seen)
+	}
+}
+
+func TestHTTPCloseEndsStreams(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	release := make(chan struct{})
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		sseHeader(w)
+		sseEvent(w, "1", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}
+	defer close(release)
+	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	errs := make(chan error, 1)
+	go func() { errs <- c.Call(context.Background(), "tools/call", nil, nil) }()
+	time.Sleep(50 * time.Millisecond)
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Add(1)
+		go func() { defer wg.Done(); h.Close() }()
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		if !errors.Is(err, jsonrpc.ErrClosed) {
+			t.Errorf("pending call: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not end the pending call")
+	}
+}
