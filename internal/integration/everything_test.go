@@ -86,7 +86,12 @@ func ctx30s(t *testing.T) context.Context {
 
 func TestIntegrationEverything(t *testing.T) {
 	h := &hostRecorder{}
-	s := startEverything(t, "PLAINMCP_EVERYTHING", h)
+	exerciseEverything(t, startEverything(t, "PLAINMCP_EVERYTHING", h), h)
+}
+
+// exerciseEverything runs every check against a server-everything session,
+// whatever its transport.
+func exerciseEverything(t *testing.T, s *mcpclient.Session, h *hostRecorder) {
 	ctx := ctx30s(t)
 
 	if s.ProtocolVersion() != mcpclient.LatestVersion || s.ServerInfo().Name == "" || s.Capabilities().Tools == nil {

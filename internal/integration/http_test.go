@@ -1,0 +1,76 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// serveEverything runs server-everything as an HTTP server in mode
+// ("streamableHttp" or "sse") on a free local port and returns its base URL.
+func serveEverything(t *testing.T, mode string) string {
+	t.Helper()
+	entry := os.Getenv("PLAINMCP_EVERYTHING")
+	if entry == "" {
+		t.Skip("PLAINMCP_EVERYTHING not set: run `make integration`")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command("node", entry, mode)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return "http://" + addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server-everything %s did not listen on %s: %s", mode, addr, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func connectHTTP(t *testing.T, url string, h *hostRecorder) *mcpclient.Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := mcpclient.ConnectHTTP(ctx, transport.HTTPConfig{URL: url}, h.options())
+	if err != nil {
+		t.Fatalf("ConnectHTTP %s: %v", url, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestIntegrationEverythingStreamableHTTP(t *testing.T) {
+	h := &hostRecorder{}
+	exerciseEverything(t, connectHTTP(t, serveEverything(t, "streamableHttp")+"/mcp", h), h)
+}
+
+// TestIntegrationEverythingSSE reaches the legacy HTTP+SSE endpoint: the
+// Streamable HTTP POST is refused and ConnectHTTP falls back.
+func TestIntegrationEverythingSSE(t *testing.T) {
+	h := &hostRecorder{}
+	exerciseEverything(t, connectHTTP(t, serveEverything(t, "sse")+"/sse", h), h)
+}
