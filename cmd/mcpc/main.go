@@ -4,6 +4,7 @@
 // scripts.
 //
 //	mcpc [flags] --stdio 'command args…' <command> [arguments]
+//	mcpc [flags] --url https://host/mcp <command> [arguments]
 //
 // Commands:
 //
@@ -21,6 +22,9 @@
 //
 //	--stdio CMD      the server to run, as a command line (split like a shell would, never run by one)
 //	--env K=V        an environment variable for the server (repeatable)
+//	--url URL        an HTTP server: Streamable HTTP, falling back to the legacy HTTP+SSE transport
+//	--header 'N: v'  a header for every HTTP request (repeatable)
+//	--bearer-env VAR send the token in $VAR as "Authorization: Bearer …" (never on the command line)
 //	--json           print results as JSON
 //	--trace          print every JSON-RPC frame sent and received to stderr
 //	--timeout D      per-request timeout (default 60s)

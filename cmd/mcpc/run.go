@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ const (
 // config is what the flags say.
 type config struct {
 	stdio       string
+	url         string
+	headers     []string
+	bearerEnv   string
 	env         []string
 	json        bool
 	trace       bool
@@ -50,6 +54,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcpc", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.stdio, "stdio", "", "server command line")
+	fs.StringVar(&cfg.url, "url", "", "server URL (Streamable HTTP, or legacy HTTP+SSE)")
+	fs.Var((*listFlag)(&cfg.headers), "header", `"Name: value" for every HTTP request (repeatable)`)
+	fs.StringVar(&cfg.bearerEnv, "bearer-env", "", "name of the environment variable holding a bearer token")
 	fs.Var((*listFlag)(&cfg.env), "env", "K=V for the server (repeatable)")
 	fs.BoolVar(&cfg.json, "json", false, "print JSON")
 	fs.BoolVar(&cfg.trace, "trace", false, "print frames to stderr")
@@ -90,8 +97,8 @@ func runCommand(ctx context.Context, cfg *config, args []string, stdout, stderr 
 	if n := len(args) - 1; n < cmd.minArgs || n > cmd.maxArgs {
 		return usageError{fmt.Sprintf("usage: mcpc %s %s", args[0], cmd.usage)}
 	}
-	if cfg.stdio == "" {
-		return usageError{"no server: give --stdio 'command args…'"}
+	if (cfg.stdio == "") == (cfg.url == "") {
+		return usageError{"give one server: --stdio 'command args…' or --url URL"}
 	}
 	s, err := connect(ctx, cfg, stderr)
 	if err != nil {
@@ -102,9 +109,19 @@ func runCommand(ctx context.Context, cfg *config, args []string, stdout, stderr 
 	return cmd.run(ctx, &env{session: s, out: out, cfg: cfg, stderr: stderr}, args[1:])
 }
 
-// connect starts the server and opens a session with the handlers the
-// flags ask for.
+// connect starts or reaches the server and opens a session with the
+// handlers the flags ask for.
 func connect(ctx context.Context, cfg *config, stderr io.Writer) (*mcpclient.Session, error) {
+	opts := &mcpclient.Options{
+		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
+		RequestTimeout: cfg.timeout,
+	}
+	if err := wireHandlers(cfg, opts); err != nil {
+		return nil, err
+	}
+	if cfg.url != "" {
+		return connectURL(ctx, cfg, opts, stderr)
+	}
 	words, err := splitWords(cfg.stdio)
 	if err != nil {
 		return nil, usageError{fmt.Sprintf("--stdio: %v", err)}
@@ -120,19 +137,37 @@ func connect(ctx context.Context, cfg *config, stderr io.Writer) (*mcpclient.Ses
 	if cfg.trace {
 		stream = transport.Trace(proc, stderr, words[0])
 	}
-	opts := &mcpclient.Options{
-		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
-		RequestTimeout: cfg.timeout,
-	}
-	if err := wireHandlers(cfg, opts); err != nil {
-		proc.Close()
-		return nil, err
-	}
 	s, err := mcpclient.Connect(ctx, stream, opts)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", words[0], err)
 	}
 	return s, nil
+}
+
+// connectURL reaches an HTTP server. With --trace, the Streamable HTTP
+// transport is traced (the legacy fallback is not).
+func connectURL(ctx context.Context, cfg *config, opts *mcpclient.Options, stderr io.Writer) (*mcpclient.Session, error) {
+	hc := transport.HTTPConfig{URL: cfg.url, RequestTimeout: cfg.timeout, Headers: http.Header{}}
+	for _, h := range cfg.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok {
+			return nil, usageError{fmt.Sprintf(`--header %q: want "Name: value"`, h)}
+		}
+		hc.Headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	if cfg.bearerEnv != "" {
+		if hc.BearerToken = os.Getenv(cfg.bearerEnv); hc.BearerToken == "" {
+			return nil, usageError{fmt.Sprintf("--bearer-env: $%s is empty", cfg.bearerEnv)}
+		}
+	}
+	if !cfg.trace {
+		return mcpclient.ConnectHTTP(ctx, hc, opts)
+	}
+	h, err := transport.NewHTTP(hc)
+	if err != nil {
+		return nil, err
+	}
+	return mcpclient.Connect(ctx, transport.Trace(h, stderr, cfg.url), opts)
 }
 
 // oneLine squeezes a multi-line error (stderr tails) onto one line.
