@@ -214,6 +214,43 @@ func BenchmarkCallToolStdioFloor(b *testing.B) {
 	}
 }
 
+// BenchmarkCallToolStdioFloorReadLoop is the floor with one change: lines
+// are read on a goroutine of their own and handed to the caller over a
+// channel, as jsonrpc.Conn's read loop does so that calls can overlap. The
+// gap between it and the floor is the price of that design: one more
+// goroutine wake-up per response.
+func BenchmarkCallToolStdioFloorReadLoop(b *testing.B) {
+	f := startFloor(b)
+	lines := make(chan []byte, 1)
+	go func() {
+		defer close(lines)
+		for {
+			line, err := f.out.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			lines <- line
+		}
+	}()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f.id++
+		req := floorRequest{JSONRPC: "2.0", ID: f.id, Method: "tools/call", Params: floorToolCall{Name: "echo", Arguments: echoArgs{Text: echoText}}}
+		if err := f.enc.Encode(req); err != nil {
+			b.Fatal(err)
+		}
+		var res floorCallResult
+		resp := floorResponse{Result: &res}
+		if err := json.Unmarshal(<-lines, &resp); err != nil {
+			b.Fatal(err)
+		}
+		if resp.ID != f.id || resp.Error != nil || len(res.Content) != 1 || res.Content[0].Text != echoText {
+			b.Fatalf("got %+v", res)
+		}
+	}
+}
+
 func BenchmarkCallTool1MiBFloor(b *testing.B) {
 	f := startFloor(b)
 	b.SetBytes(benchBigText)
