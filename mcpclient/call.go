@@ -21,13 +21,17 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 	return s.call(ctx, method, params, result)
 }
 
-// call is the one path every request takes. It applies the default timeout,
-// attaches a progress token when ctx asks for progress, and leaves
-// cancellation to the conn's OnAbandon hook.
+// call is the one path every request takes: in the stateless era through
+// statelessCall (per-request metadata, input-required rounds), in the
+// handshake era straight to callOnce, replaying a call whose HTTP session
+// expired after starting a new one.
 func (s *Session) call(ctx context.Context, method string, params, result any) error {
 	s.stateMu.Lock()
-	gen := s.sessionGen
+	gen, era := s.sessionGen, s.era
 	s.stateMu.Unlock()
+	if era == EraStateless {
+		return s.statelessCall(ctx, method, params, result)
+	}
 	err := s.callOnce(ctx, method, params, result)
 	if errors.Is(err, transport.ErrSessionExpired) && method != "initialize" {
 		// The HTTP session expired: start a new one and replay the call,
@@ -41,10 +45,15 @@ func (s *Session) call(ctx context.Context, method string, params, result any) e
 	return err
 }
 
-// callOnce sends one request.
+// callOnce sends one request. It applies the default timeout, attaches a
+// progress token when ctx asks for progress, and leaves cancellation to the
+// conn's OnAbandon hook.
 func (s *Session) callOnce(ctx context.Context, method string, params, result any) error {
 	onProgress, _ := ctx.Value(progressKey{}).(func(Progress))
 	timeout := s.opts.requestTimeout()
+	if ctx.Value(noTimeoutKey{}) != nil {
+		timeout = 0
+	}
 	if onProgress == nil && timeout == 0 {
 		return s.conn.Call(ctx, method, params, result)
 	}
@@ -220,6 +229,26 @@ func withProgressToken(params any, token string) (json.RawMessage, error) {
 		}
 	}
 	meta["progressToken"] = json.RawMessage(token)
-	obj["_meta"], _ = json.Marshal(meta)
-	return json.Marshal(obj)
+	var err error
+	if obj["_meta"], err = marshalPlain(meta); err != nil {
+		return nil, err
+	}
+	return marshalPlain(obj)
 }
+
+// marshalPlain marshals v without HTML escaping: a json.RawMessage inside
+// (an opaque requestState, a schema) must go out byte for byte, and
+// json.Marshal would rewrite <, > and & in its strings.
+func marshalPlain(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
+// noTimeoutKey marks a context whose requests are exempt from the default
+// timeout: a subscriptions/listen stream lives as long as the session.
+type noTimeoutKey struct{}

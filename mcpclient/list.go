@@ -58,12 +58,38 @@ type ListResourceTemplatesResult struct {
 }
 
 // ListTools fetches one page of tools; cursor "" asks for the first.
+//
+// In the stateless era a tool whose x-mcp-header annotations break the
+// rules is left out (and reported to the logger): a client must not call
+// it. For the others, CallTool sends the Mcp-Param headers they ask for.
 func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResult, error) {
 	var res ListToolsResult
 	if err := s.call(ctx, "tools/list", pageParams{cursor}, &res); err != nil {
 		return nil, err
 	}
-	return &res, checkItems(res.Tools, "tools/list", func(t *Tool) string { return t.Name })
+	if err := checkItems(res.Tools, "tools/list", func(t *Tool) string { return t.Name }); err != nil {
+		return nil, err
+	}
+	if s.Era() == EraStateless {
+		res.Tools = s.keepValidTools(res.Tools)
+	}
+	return &res, nil
+}
+
+// keepValidTools drops tools with invalid x-mcp-header annotations and
+// remembers the headers of the rest.
+func (s *Session) keepValidTools(tools []*Tool) []*Tool {
+	kept := tools[:0]
+	for _, t := range tools {
+		h, err := paramHeadersOf(t.InputSchema)
+		if err != nil {
+			s.log.Warn("mcpclient: leaving out a tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err)
+			continue
+		}
+		s.headers.set(t.Name, h)
+		kept = append(kept, t)
+	}
+	return kept
 }
 
 // ListPrompts fetches one page of prompts.

@@ -3,7 +3,11 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 type callToolParams struct {
@@ -25,7 +29,15 @@ type callToolWire struct {
 // tool, invalid arguments (as a *jsonrpc.Error), timeout, lost connection.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
 	var raw json.RawMessage
-	if err := s.call(ctx, "tools/call", callToolParams{Name: name, Arguments: args}, &raw); err != nil {
+	err := s.call(s.paramHeaders(ctx, name, args), "tools/call", callToolParams{Name: name, Arguments: args}, &raw)
+	if errors.Is(err, &jsonrpc.Error{Code: jsonrpc.CodeHeaderMismatch}) && s.Era() == EraStateless {
+		// The tool's annotations may have changed: list again, then retry
+		// with the headers the new schema asks for.
+		if _, lerr := Collect(s.Tools(ctx)); lerr == nil {
+			err = s.call(s.paramHeaders(ctx, name, args), "tools/call", callToolParams{Name: name, Arguments: args}, &raw)
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	var w callToolWire
@@ -42,6 +54,19 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToo
 		res.Content = []Content{}
 	}
 	return res, nil
+}
+
+// paramHeaders returns ctx carrying the Mcp-Param headers a stateless-era
+// call of tool asks for.
+func (s *Session) paramHeaders(ctx context.Context, tool string, args any) context.Context {
+	if s.Era() != EraStateless {
+		return ctx
+	}
+	h, err := paramHeaderValues(s.headers.get(tool), args)
+	if err != nil || len(h) == 0 {
+		return ctx
+	}
+	return transport.WithHeaders(ctx, h)
 }
 
 type getPromptParams struct {
@@ -82,13 +107,23 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 }
 
 // Subscribe asks for notifications/resources/updated when the resource at
-// uri changes (see Options.OnResourceUpdated).
+// uri changes (see Options.OnResourceUpdated): resources/subscribe in the
+// handshake era, the resource added to the session's subscriptions/listen
+// request in the stateless era.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if s.Era() == EraStateless {
+		s.subscribeStateless(uri, true)
+		return nil
+	}
 	return s.call(ctx, "resources/subscribe", uriParams{uri}, nil)
 }
 
 // Unsubscribe cancels a Subscribe.
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	if s.Era() == EraStateless {
+		s.subscribeStateless(uri, false)
+		return nil
+	}
 	return s.call(ctx, "resources/unsubscribe", uriParams{uri}, nil)
 }
 
@@ -106,14 +141,25 @@ func (s *Session) Complete(ctx context.Context, p *CompleteParams) (*Completion,
 
 // SetLogLevel asks the server to send log messages at level and above
 // ("debug", "info", "notice", "warning", "error", "critical", "alert",
-// "emergency") as notifications/message.
+// "emergency") as notifications/message: logging/setLevel in the handshake
+// era; in the stateless era every later request carries the level.
 func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	if s.Era() == EraStateless {
+		s.stateMu.Lock()
+		s.logLevel = level
+		s.stateMu.Unlock()
+		return nil
+	}
 	return s.call(ctx, "logging/setLevel", struct {
 		Level string `json:"level"`
 	}{level}, nil)
 }
 
-// Ping checks that the server is alive.
+// Ping checks that the server is alive: ping in the handshake era,
+// server/discover in the stateless era (which has no ping).
 func (s *Session) Ping(ctx context.Context) error {
+	if s.Era() == EraStateless {
+		return s.call(ctx, "server/discover", nil, nil)
+	}
 	return s.call(ctx, "ping", nil, nil)
 }

@@ -32,10 +32,19 @@ type Options struct {
 	// ClientInfo names this client to the server. Zero means plainmcp's own.
 	ClientInfo Implementation
 
-	// ProtocolVersion pins the version to ask for; the server must answer
-	// with exactly it. Empty asks for the latest and accepts any version
-	// plainmcp speaks.
+	// Era pins the protocol era: EraHandshake always runs initialize,
+	// EraStateless never does. Zero detects it: Connect probes with
+	// server/discover and falls back to initialize.
+	Era Era
+
+	// ProtocolVersion pins the version (and with it the era); the server
+	// must speak exactly it. Empty means the newest the server speaks.
 	ProtocolVersion string
+
+	// DiscoverTimeout bounds the server/discover probe when the era is
+	// detected; a server silent for that long is taken for a handshake-era
+	// one. Zero means 5s.
+	DiscoverTimeout time.Duration
 
 	Sampling SamplingHandler
 	// SamplingTools declares sampling.tools: the Sampling handler can take
@@ -123,4 +132,11 @@ func (o *Options) capabilities() map[string]any {
 		caps["roots"] = map[string]any{"listChanged": true}
 	}
 	return caps
+}
+
+func (o *Options) discoverTimeout() time.Duration {
+	if o.DiscoverTimeout <= 0 {
+		return defaultDiscoverTimeout
+	}
+	return o.DiscoverTimeout
 }

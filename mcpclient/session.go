@@ -3,10 +3,7 @@ package mcpclient
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,20 +11,6 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
-
-// Protocol versions of the handshake era, oldest first.
-const (
-	Version20241105 = "2024-11-05"
-	Version20250326 = "2025-03-26"
-	Version20250618 = "2025-06-18"
-	Version20251125 = "2025-11-25"
-)
-
-// LatestVersion is the version a Session asks for unless pinned.
-const LatestVersion = Version20251125
-
-// SupportedVersions lists the versions plainmcp speaks, oldest first.
-var SupportedVersions = []string{Version20241105, Version20250326, Version20250618, Version20251125}
 
 // Era is the generation of the protocol a session speaks. It decides how
 // requests are framed; the Session API is the same in both.
@@ -77,6 +60,7 @@ type Session struct {
 
 	era          Era
 	want         string // the version asked for
+	logLevel     string // stateless era: sent with every request
 	version      string
 	serverInfo   Implementation
 	capabilities ServerCapabilities
@@ -86,96 +70,12 @@ type Session struct {
 	progressMu  sync.Mutex
 	progress    map[string]*progressWatch // by progress token
 
+	listen  listener    // stateless era: the subscriptions/listen request
+	headers toolHeaders // stateless era: Mcp-Param headers per tool
+
 	bgMu       sync.Mutex
 	closed     bool
 	background sync.WaitGroup // cancellation notices in flight
-}
-
-// Connect starts a session over stream: it runs the handshake (initialize,
-// then notifications/initialized) within ctx and returns a Session that
-// lives until Close, whatever happens to ctx afterwards. The Session owns
-// the stream; if Connect fails, the stream is closed.
-func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Session, error) {
-	s := &Session{progress: make(map[string]*progressWatch), connReady: make(chan struct{})}
-	if opts != nil {
-		s.opts = *opts
-	}
-	s.log = s.opts.Logger
-	if s.log == nil {
-		s.log = slog.New(discard{})
-	}
-	if s.opts.ClientInfo.Name == "" {
-		s.opts.ClientInfo = Implementation{Name: "plainmcp", Version: moduleVersion}
-	}
-	want := LatestVersion
-	if v := s.opts.ProtocolVersion; v != "" {
-		if !slices.Contains(SupportedVersions, v) {
-			stream.Close()
-			return nil, fmt.Errorf("%w: cannot pin %q; plainmcp speaks %s", ErrUnsupportedVersion, v, strings.Join(SupportedVersions, ", "))
-		}
-		want = v
-	}
-	s.stream = stream
-	s.conn = jsonrpc.NewConn(stream, &jsonrpc.Options{
-		Handler:   s.handleRequest,
-		Notify:    s.handleNotification,
-		Intercept: s.intercept,
-		OnAbandon: s.abandoned,
-		Logger:    s.opts.Logger,
-	})
-	close(s.connReady)
-	s.want = want
-	if err := s.initialize(ctx, want); err != nil {
-		s.conn.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-type initializeParams struct {
-	ProtocolVersion string         `json:"protocolVersion"`
-	Capabilities    map[string]any `json:"capabilities"`
-	ClientInfo      Implementation `json:"clientInfo"`
-}
-
-type initializeResult struct {
-	ProtocolVersion string             `json:"protocolVersion"`
-	Capabilities    ServerCapabilities `json:"capabilities"`
-	ServerInfo      Implementation     `json:"serverInfo"`
-	Instructions    string             `json:"instructions,omitempty"`
-}
-
-// initialize runs the handshake-era lifecycle: initialize, version check,
-// notifications/initialized.
-func (s *Session) initialize(ctx context.Context, want string) error {
-	var res initializeResult
-	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(), ClientInfo: s.opts.ClientInfo}
-	if err := s.call(ctx, "initialize", params, &res); err != nil {
-		return fmt.Errorf("mcpclient: initializing: %w", err)
-	}
-	got := res.ProtocolVersion
-	acceptable := slices.Contains(SupportedVersions, got)
-	if s.opts.ProtocolVersion != "" {
-		acceptable = got == want
-	}
-	if !acceptable {
-		return fmt.Errorf("%w: asked for %s, server answered %q (plainmcp speaks %s)",
-			ErrUnsupportedVersion, want, got, strings.Join(SupportedVersions, ", "))
-	}
-	s.stateMu.Lock()
-	s.sessionGen++
-	s.era, s.version = EraHandshake, got
-	s.serverInfo, s.capabilities, s.instructions = res.ServerInfo, res.Capabilities, res.Instructions
-	s.stateMu.Unlock()
-	// An HTTP transport sends the version on every later request and, in
-	// this era, opens its stream for server-initiated messages.
-	if p, ok := s.stream.(protocolSetter); ok {
-		p.SetProtocol(transport.Protocol{Version: got})
-	}
-	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
-		return fmt.Errorf("mcpclient: initializing: %w", err)
-	}
-	return nil
 }
 
 // Era reports which generation of the protocol the session speaks.
@@ -229,6 +129,7 @@ func (s *Session) Close() error {
 	s.bgMu.Lock()
 	s.closed = true
 	s.bgMu.Unlock()
+	s.stopListening()
 	err := s.conn.Close()
 	s.background.Wait() // they fail at once now that the conn is closed
 	return err
@@ -240,8 +141,8 @@ const cancelNoticeTimeout = 5 * time.Second
 // abandoned tells the server we gave up on a request. The spec forbids
 // cancelling initialize.
 func (s *Session) abandoned(id jsonrpc.ID, method string) {
-	if method == "initialize" {
-		return
+	if method == "initialize" || method == "server/discover" {
+		return // never cancel the lifecycle (the probe may be a legacy server's first message)
 	}
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
@@ -264,22 +165,6 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 // agreed protocol (the HTTP transports).
 type protocolSetter interface {
 	SetProtocol(transport.Protocol)
-}
-
-// reinitialize runs the handshake again after the server ended an HTTP
-// session, once however many calls noticed it at the same time: gen is the
-// handshake generation the caller's failed call belonged to.
-func (s *Session) reinitialize(ctx context.Context, gen int) error {
-	s.reinitMu.Lock()
-	defer s.reinitMu.Unlock()
-	s.stateMu.Lock()
-	current := s.sessionGen
-	s.stateMu.Unlock()
-	if current != gen {
-		return nil // someone else already did it
-	}
-	s.log.Info("mcpclient: the server ended the session; initializing a new one")
-	return s.initialize(ctx, s.want)
 }
 
 // discard is a slog.Handler that drops everything.

@@ -96,16 +96,17 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 }
 
 // SetProtocol records what the session agreed on. In the handshake era,
-// once the server gave a session (or none) it also opens the GET stream
-// on which the server may send requests and notifications; a server
-// without one answers 405 and nothing more is tried.
+// once a version is agreed it also opens the GET stream on which the
+// server may send requests and notifications; a server without one answers
+// 405 and nothing more is tried. The zero Protocol resets the transport
+// for a handshake (no version header yet).
 func (h *HTTP) SetProtocol(p Protocol) {
 	h.mu.Lock()
 	h.proto = p
 	if p.Stateless {
 		h.session = ""
 	}
-	listen := !p.Stateless && !h.listening && !h.closed
+	listen := !p.Stateless && p.Version != "" && !h.listening && !h.closed
 	if listen {
 		h.listening = true
 		h.wg.Add(1)
@@ -114,6 +115,12 @@ func (h *HTTP) SetProtocol(p Protocol) {
 	if listen {
 		go h.listen()
 	}
+}
+
+func (h *HTTP) stateless() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.proto.Stateless
 }
 
 // SessionID is the server's Mcp-Session-Id, or "" when it gave none.
@@ -192,6 +199,12 @@ func (h *HTTP) Write(ctx context.Context, frame []byte) error {
 	case <-h.done:
 		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
 	default:
+	}
+	if m.Method == "notifications/cancelled" && h.stateless() {
+		// On the stateless wire, closing a request's stream is its
+		// cancellation (the caller's context did that); the notification
+		// is not sent.
+		return nil
 	}
 	// The request's own context ends with the caller's or with Close.
 	ctx, cancel := context.WithCancel(ctx)

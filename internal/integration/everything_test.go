@@ -94,7 +94,7 @@ func TestIntegrationEverything(t *testing.T) {
 func exerciseEverything(t *testing.T, s *mcpclient.Session, h *hostRecorder) {
 	ctx := ctx30s(t)
 
-	if s.ProtocolVersion() != mcpclient.LatestVersion || s.ServerInfo().Name == "" || s.Capabilities().Tools == nil {
+	if s.ProtocolVersion() != mcpclient.LatestHandshakeVersion || s.Era() != mcpclient.EraHandshake || s.ServerInfo().Name == "" || s.Capabilities().Tools == nil {
 		t.Fatalf("session: %s %+v", s.ProtocolVersion(), s.ServerInfo())
 	}
 	if err := s.Ping(ctx); err != nil {

@@ -1,0 +1,299 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// Protocol versions plainmcp speaks.
+const (
+	Version20241105 = "2024-11-05" // handshake era
+	Version20250326 = "2025-03-26" // handshake era
+	Version20250618 = "2025-06-18" // handshake era
+	Version20251125 = "2025-11-25" // handshake era, the last
+	Version20260728 = "2026-07-28" // stateless era
+)
+
+// LatestVersion is the newest version plainmcp speaks: the stateless era.
+const LatestVersion = Version20260728
+
+// LatestHandshakeVersion is the version initialize asks for unless pinned.
+const LatestHandshakeVersion = Version20251125
+
+// SupportedVersions lists the versions plainmcp speaks, oldest first.
+var SupportedVersions = []string{Version20241105, Version20250326, Version20250618, Version20251125, Version20260728}
+
+// handshakeVersions are the versions negotiated by initialize.
+var handshakeVersions = SupportedVersions[:4]
+
+// statelessVersions are the versions carried per request.
+var statelessVersions = SupportedVersions[4:]
+
+// eraOf says which era a version belongs to.
+func eraOf(version string) Era {
+	if slices.Contains(statelessVersions, version) {
+		return EraStateless
+	}
+	return EraHandshake
+}
+
+// Connect starts a session over stream and returns it once the server's era
+// and version are known: it probes with server/discover and, unless the
+// answer is a modern one, runs the handshake (initialize, then
+// notifications/initialized) instead. Options.Era or Options.ProtocolVersion
+// skip the probe. ctx bounds all of this; the Session then lives until
+// Close, whatever happens to ctx. The Session owns the stream; if Connect
+// fails, the stream is closed.
+func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Session, error) {
+	s := &Session{progress: make(map[string]*progressWatch), connReady: make(chan struct{})}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(discard{})
+	}
+	if s.opts.ClientInfo.Name == "" {
+		s.opts.ClientInfo = Implementation{Name: "plainmcp", Version: moduleVersion}
+	}
+	era, err := s.opts.plannedEra()
+	if err != nil {
+		stream.Close()
+		return nil, err
+	}
+	s.stream = stream
+	s.conn = jsonrpc.NewConn(stream, &jsonrpc.Options{
+		Handler:   s.handleRequest,
+		Notify:    s.handleNotification,
+		Intercept: s.intercept,
+		OnAbandon: s.abandoned,
+		Logger:    s.opts.Logger,
+	})
+	close(s.connReady)
+	if err := s.open(ctx, era); err != nil {
+		s.conn.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// plannedEra checks the pins: which era to speak, or 0 to detect it.
+func (o *Options) plannedEra() (Era, error) {
+	v := o.ProtocolVersion
+	switch {
+	case v != "" && !slices.Contains(SupportedVersions, v):
+		return 0, fmt.Errorf("%w: cannot pin %q; plainmcp speaks %s", ErrUnsupportedVersion, v, strings.Join(SupportedVersions, ", "))
+	case v != "" && o.Era != 0 && eraOf(v) != o.Era:
+		return 0, fmt.Errorf("mcpclient: version %s is not of the %s era", v, o.Era)
+	case v != "":
+		return eraOf(v), nil
+	}
+	return o.Era, nil
+}
+
+// open settles the era: the pinned one, or what the server answers to
+// server/discover. Anything that is not a modern answer — an error that is
+// not one of the modern protocol errors, a result without supported
+// versions, silence past DiscoverTimeout — means a handshake-era server.
+func (s *Session) open(ctx context.Context, era Era) error {
+	if era == EraHandshake {
+		return s.initialize(ctx, s.handshakeVersion())
+	}
+	version := s.opts.ProtocolVersion
+	if version == "" {
+		version = LatestVersion
+	}
+	err := s.discover(ctx, version)
+	if err == nil || era == EraStateless || !errors.Is(err, errNotModern) {
+		return err
+	}
+	s.log.Debug("mcpclient: not a modern server; falling back to initialize", "reason", err)
+	if p, ok := s.stream.(protocolSetter); ok {
+		p.SetProtocol(transport.Protocol{}) // back to the handshake-era wire
+	}
+	return s.initialize(ctx, s.handshakeVersion())
+}
+
+func (s *Session) handshakeVersion() string {
+	if v := s.opts.ProtocolVersion; v != "" {
+		return v
+	}
+	return LatestHandshakeVersion
+}
+
+// errNotModern is wrapped when server/discover got an answer a modern
+// server would not give.
+var errNotModern = errors.New("not a modern MCP server")
+
+type discoverResult struct {
+	SupportedVersions []string            `json:"supportedVersions"`
+	Capabilities      *ServerCapabilities `json:"capabilities"`
+	ServerInfo        *Implementation     `json:"serverInfo"`
+	Instructions      string              `json:"instructions"`
+	Meta              struct {
+		ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
+}
+
+// discover asks a server what it speaks (server/discover, 2026-07-28) and,
+// if it is a modern server, opens a stateless session.
+func (s *Session) discover(ctx context.Context, version string) error {
+	s.setStateless(version)
+	dctx, cancel := context.WithTimeout(ctx, s.opts.discoverTimeout())
+	defer cancel()
+	var raw json.RawMessage
+	err := s.statelessCall(dctx, "server/discover", nil, &raw)
+	var rpcErr *jsonrpc.Error
+	switch {
+	case err == nil:
+	case errors.As(err, &rpcErr) && isModernError(rpcErr.Code):
+		return fmt.Errorf("mcpclient: server/discover: %w", err)
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return fmt.Errorf("%w: no answer to server/discover within %v", errNotModern, s.opts.discoverTimeout())
+	case errors.As(err, &rpcErr), isHTTPRefusal(err):
+		return fmt.Errorf("%w: server/discover: %v", errNotModern, err)
+	default:
+		return fmt.Errorf("mcpclient: server/discover: %w", err)
+	}
+	var res discoverResult
+	if json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 || res.Capabilities == nil {
+		return fmt.Errorf("%w: server/discover answered %s", errNotModern, truncate(string(raw), 80))
+	}
+	if !slices.Contains(res.SupportedVersions, s.ProtocolVersion()) {
+		v := pickVersion(res.SupportedVersions, statelessVersions)
+		if v == "" {
+			if slices.ContainsFunc(res.SupportedVersions, func(v string) bool { return slices.Contains(handshakeVersions, v) }) {
+				return fmt.Errorf("%w: it supports only %v", errNotModern, res.SupportedVersions)
+			}
+			return fmt.Errorf("%w: the server speaks %v; plainmcp speaks %s", ErrUnsupportedVersion, res.SupportedVersions, strings.Join(SupportedVersions, ", "))
+		}
+		s.setStateless(v)
+	}
+	info := res.Meta.ServerInfo
+	if info == nil {
+		info = res.ServerInfo
+	}
+	s.stateMu.Lock()
+	if info != nil {
+		s.serverInfo = *info
+	}
+	s.capabilities, s.instructions = *res.Capabilities, res.Instructions
+	s.sessionGen++
+	s.stateMu.Unlock()
+	s.relisten() // if a callback wants change notifications
+	return nil
+}
+
+// setStateless switches the session, and its transport, to the stateless
+// wire at version.
+func (s *Session) setStateless(version string) {
+	s.stateMu.Lock()
+	s.era, s.version = EraStateless, version
+	s.stateMu.Unlock()
+	if p, ok := s.stream.(protocolSetter); ok {
+		p.SetProtocol(transport.Protocol{Version: version, Stateless: true})
+	}
+}
+
+// isModernError reports whether code is one only a modern server sends.
+func isModernError(code int64) bool {
+	switch code {
+	case jsonrpc.CodeUnsupportedVersion, jsonrpc.CodeHeaderMismatch, jsonrpc.CodeMissingCapability:
+		return true
+	}
+	return false
+}
+
+// isHTTPRefusal reports an HTTP answer without a JSON-RPC body: what a
+// handshake-era server (or the legacy HTTP+SSE one) gives a modern request.
+func isHTTPRefusal(err error) bool {
+	var he *transport.HTTPError
+	return errors.As(err, &he)
+}
+
+// pickVersion returns the newest of ours that offered contains.
+func pickVersion(offered, ours []string) string {
+	for i := len(ours) - 1; i >= 0; i-- {
+		if slices.Contains(offered, ours[i]) {
+			return ours[i]
+		}
+	}
+	return ""
+}
+
+type initializeParams struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    map[string]any `json:"capabilities"`
+	ClientInfo      Implementation `json:"clientInfo"`
+}
+
+type initializeResult struct {
+	ProtocolVersion string             `json:"protocolVersion"`
+	Capabilities    ServerCapabilities `json:"capabilities"`
+	ServerInfo      Implementation     `json:"serverInfo"`
+	Instructions    string             `json:"instructions,omitempty"`
+}
+
+// initialize runs the handshake-era lifecycle: initialize, version check,
+// notifications/initialized.
+func (s *Session) initialize(ctx context.Context, want string) error {
+	s.stateMu.Lock()
+	s.era, s.want = EraHandshake, want
+	s.stateMu.Unlock()
+	var res initializeResult
+	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(), ClientInfo: s.opts.ClientInfo}
+	if err := s.call(ctx, "initialize", params, &res); err != nil {
+		return fmt.Errorf("mcpclient: initializing: %w", err)
+	}
+	got := res.ProtocolVersion
+	acceptable := slices.Contains(handshakeVersions, got)
+	if s.opts.ProtocolVersion != "" {
+		acceptable = got == want
+	}
+	if !acceptable {
+		return fmt.Errorf("%w: asked for %s, server answered %q (plainmcp speaks %s)",
+			ErrUnsupportedVersion, want, got, strings.Join(SupportedVersions, ", "))
+	}
+	s.stateMu.Lock()
+	s.sessionGen++
+	s.version = got
+	s.serverInfo, s.capabilities, s.instructions = res.ServerInfo, res.Capabilities, res.Instructions
+	s.stateMu.Unlock()
+	// An HTTP transport sends the version on every later request and, in
+	// this era, opens its stream for server-initiated messages.
+	if p, ok := s.stream.(protocolSetter); ok {
+		p.SetProtocol(transport.Protocol{Version: got})
+	}
+	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
+		return fmt.Errorf("mcpclient: initializing: %w", err)
+	}
+	return nil
+}
+
+// reinitialize runs the handshake again after the server ended an HTTP
+// session, once however many calls noticed it at the same time: gen is the
+// handshake generation the caller's failed call belonged to.
+func (s *Session) reinitialize(ctx context.Context, gen int) error {
+	s.reinitMu.Lock()
+	defer s.reinitMu.Unlock()
+	s.stateMu.Lock()
+	current, want := s.sessionGen, s.want
+	s.stateMu.Unlock()
+	if current != gen {
+		return nil // someone else already did it
+	}
+	s.log.Info("mcpclient: the server ended the session; initializing a new one")
+	return s.initialize(ctx, want)
+}
+
+// defaultDiscoverTimeout bounds the server/discover probe.
+const defaultDiscoverTimeout = 5 * time.Second

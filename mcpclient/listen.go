@@ -1,0 +1,111 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// In the stateless era there are no resources/subscribe requests and no
+// unsolicited notifications: a client that wants to hear about changes
+// keeps one subscriptions/listen request open, naming what it wants, and
+// the server streams those notifications on it. The session keeps that
+// request open whenever a callback wants change notifications or a
+// resource is subscribed, and reopens it when the set changes.
+
+// listener is the session's subscriptions/listen request.
+type listener struct {
+	mu     sync.Mutex
+	uris   []string           // subscribed resources
+	cancel context.CancelFunc // ends the running request
+	closed bool
+	wg     sync.WaitGroup
+}
+
+type subscriptionFilter struct {
+	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
+	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+}
+
+// relisten (re)opens the listen request for the current filter, or closes
+// it when nothing is wanted.
+func (s *Session) relisten() {
+	l := &s.listen
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
+	}
+	wantLists := s.opts.OnListChanged != nil
+	if l.closed || (!wantLists && len(l.uris) == 0) {
+		return
+	}
+	f := subscriptionFilter{
+		ToolsListChanged: wantLists, PromptsListChanged: wantLists, ResourcesListChanged: wantLists,
+		ResourceSubscriptions: slices.Clone(l.uris),
+	}
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), noTimeoutKey{}, true))
+	l.cancel = cancel
+	l.wg.Add(1)
+	go s.listenLoop(ctx, f)
+}
+
+// listenLoop keeps one listen request open until ctx ends, reopening it
+// with a growing pause if the server ends it or it fails. A server that
+// does not know the method is left alone.
+func (s *Session) listenLoop(ctx context.Context, f subscriptionFilter) {
+	defer s.listen.wg.Done()
+	pause := time.Second
+	for {
+		err := s.statelessCall(ctx, "subscriptions/listen", map[string]any{"notifications": f}, nil)
+		if ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, jsonrpc.ErrMethodNotFound) || errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, jsonrpc.ErrDisconnected) {
+			s.log.Debug("mcpclient: subscriptions/listen stopped", "error", err)
+			return
+		}
+		s.log.Debug("mcpclient: subscriptions/listen ended; reopening", "error", err, "after", pause)
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return
+		}
+		pause = min(2*pause, 30*time.Second)
+	}
+}
+
+// stopListening ends the listen request for good; Close calls it.
+func (s *Session) stopListening() {
+	l := &s.listen
+	l.mu.Lock()
+	l.closed = true
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
+	}
+	l.mu.Unlock()
+	l.wg.Wait()
+}
+
+// subscribeStateless adds or removes uri and reopens the listen request.
+func (s *Session) subscribeStateless(uri string, on bool) {
+	l := &s.listen
+	l.mu.Lock()
+	i := slices.Index(l.uris, uri)
+	switch {
+	case on && i < 0:
+		l.uris = append(l.uris, uri)
+	case !on && i >= 0:
+		l.uris = slices.Delete(l.uris, i, i+1)
+	}
+	l.mu.Unlock()
+	s.relisten()
+}
