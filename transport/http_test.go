@@ -445,3 +445,55 @@ func TestHTTPCloseEndsStreams(t *testing.T) {
 		t.Fatal("Close did not end the pending call")
 	}
 }
+
+func TestHTTPNoGETStreamBeforeAVersion(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) { jsonAnswer(w, m, `{}`) }
+	f.get = func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusMethodNotAllowed) }
+	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	h.SetProtocol(Protocol{}) // the reset before a handshake
+	c.Call(ctx5(t), "initialize", nil, nil)
+	f.mu.Lock()
+	n := len(f.gets)
+	f.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d GET requests before a version was agreed", n)
+	}
+	h.SetProtocol(Protocol{Version: "2025-11-25"})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		f.mu.Lock()
+		n = len(f.gets)
+		f.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no GET stream after the version was agreed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.SetProtocol(Protocol{Version: "2025-11-25"}) // opens no second one
+	time.Sleep(50 * time.Millisecond)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.gets) != 1 {
+		t.Errorf("%d GET requests, want 1", len(f.gets))
+	}
+}
+
+func TestHTTPStatelessDropsCancelledNotifications(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	h.SetProtocol(Protocol{Version: "2026-07-28", Stateless: true})
+	if err := c.Notify(ctx5(t), "notifications/cancelled", map[string]any{"requestId": 1}); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.posts) != 0 {
+		t.Error("notifications/cancelled was POSTed on the stateless wire")
+	}
+}

@@ -1,0 +1,354 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+const discoverOK = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}},
+	"instructions":"modern","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-server","version":"2"}}}`
+
+// modernServer is a fake stateless-era server.
+func modernServer(t *testing.T) *fakeServer {
+	f := newFakeServer(t)
+	f.result("server/discover", discoverOK)
+	return f
+}
+
+// requests returns the params of every request the server got for method.
+func (f *fakeServer) paramsOf(method string) []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []map[string]any
+	for _, r := range f.requests {
+		if r.Method == method {
+			var p map[string]any
+			json.Unmarshal(r.Params, &p)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (f *fakeServer) count(method string) int { return len(f.paramsOf(method)) }
+
+func TestEraDetection(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		discover jsonrpc.Handler // nil: method not found
+		opts     Options
+		era      Era
+		err      error
+		discovers, initializes int
+	}{
+		{name: "modern server", discover: answer(discoverOK), era: EraStateless, discovers: 1},
+		{name: "method not found", era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "empty result", discover: answer(`{}`), era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "result without capabilities", discover: answer(`{"supportedVersions":["2026-07-28"]}`), era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "other error", discover: fail(-32000, "Bad Request: no session"), era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "silence", discover: hang, opts: Options{DiscoverTimeout: 100 * time.Millisecond}, era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "only handshake versions", discover: answer(`{"supportedVersions":["2025-11-25"],"capabilities":{}}`), era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "unknown versions", discover: answer(`{"supportedVersions":["2099-01-01"],"capabilities":{}}`), err: ErrUnsupportedVersion, discovers: 1},
+		{name: "version error then fine", discover: firstFails(), era: EraStateless, discovers: 2},
+		{name: "pinned handshake", opts: Options{Era: EraHandshake}, era: EraHandshake, initializes: 1},
+		{name: "pinned handshake version", opts: Options{ProtocolVersion: "2025-06-18"}, era: EraHandshake, initializes: 1},
+		{name: "pinned stateless, legacy server", opts: Options{Era: EraStateless}, err: errNotModern, discovers: 1},
+		{name: "pinned stateless version", discover: answer(discoverOK), opts: Options{ProtocolVersion: "2026-07-28"}, era: EraStateless, discovers: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkGoroutines(t)
+			f := newFakeServer(t)
+			if tc.discover != nil {
+				f.handle("server/discover", tc.discover)
+			}
+			a, b := transport.Pipe()
+			f.serve(b)
+			defer f.conn.Close()
+			opts := tc.opts
+			s, err := Connect(ctx5s(t), a, &opts)
+			if tc.err != nil {
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("err = %v, want %v", err, tc.err)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			} else {
+				defer s.Close()
+				if s.Era() != tc.era {
+					t.Errorf("era %v, want %v", s.Era(), tc.era)
+				}
+			}
+			if got := f.count("server/discover"); got != tc.discovers {
+				t.Errorf("%d server/discover requests, want %d", got, tc.discovers)
+			}
+			if got := f.count("initialize"); got != tc.initializes {
+				t.Errorf("%d initialize requests, want %d", got, tc.initializes)
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			for _, n := range f.notes {
+				if n.Method == "notifications/cancelled" {
+					t.Error("the probe was cancelled: a legacy server must not see notifications before initialize")
+				}
+			}
+		})
+	}
+}
+
+func answer(result string) jsonrpc.Handler {
+	return func(context.Context, *jsonrpc.Request) (any, error) { return json.RawMessage(result), nil }
+}
+
+func fail(code int64, msg string) jsonrpc.Handler {
+	return func(context.Context, *jsonrpc.Request) (any, error) { return nil, jsonrpc.NewError(code, "%s", msg) }
+}
+
+func hang(ctx context.Context, _ *jsonrpc.Request) (any, error) { <-ctx.Done(); return nil, ctx.Err() }
+
+// firstFails answers the first discover with -32022 (as a server that
+// rejects a first request may), then normally.
+func firstFails() jsonrpc.Handler {
+	var mu sync.Mutex
+	n := 0
+	return func(context.Context, *jsonrpc.Request) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n++; n == 1 {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeUnsupportedVersion, Message: "Unsupported protocol version",
+				Data: json.RawMessage(`{"supported":["2026-07-28"],"requested":"2026-07-28"}`)}
+		}
+		return json.RawMessage(discoverOK), nil
+	}
+}
+
+func TestStatelessSession(t *testing.T) {
+	f := modernServer(t)
+	f.result("tools/list", `{"resultType":"complete","tools":[{"name":"a","inputSchema":{}}],"ttlMs":1000,"cacheScope":"public"}`)
+	f.result("tools/call", `{"content":[{"type":"text","text":"no resultType: complete"}]}`)
+	s := connect(t, f, &Options{
+		ClientInfo: Implementation{Name: "host", Version: "3"},
+		Sampling:   func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) { return nil, nil },
+		OnLog:      func(LogMessage) {},
+	})
+	if s.Era() != EraStateless || s.ProtocolVersion() != "2026-07-28" || s.ServerInfo().Name != "modern-server" ||
+		s.Instructions() != "modern" || !s.Capabilities().Tools.ListChanged {
+		t.Fatalf("session: %v %v %+v %q", s.Era(), s.ProtocolVersion(), s.ServerInfo(), s.Instructions())
+	}
+	ctx := WithProgress(ctx5s(t), func(Progress) {})
+	if _, err := Collect(s.Tools(ctx)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.CallTool(ctx5s(t), "a", map[string]int{"x": 1})
+	if err != nil || res.Text() != "no resultType: complete" {
+		t.Fatalf("CallTool: %+v %v", res, err)
+	}
+	if err := s.SetLogLevel(ctx5s(t), "debug"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(ctx5s(t)); err != nil {
+		t.Fatal(err)
+	}
+	if f.count("initialize")+f.count("logging/setLevel")+f.count("ping") != 0 {
+		t.Error("a handshake-era method was sent in the stateless era")
+	}
+	wantMeta := func(level string) map[string]any {
+		return map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "host", "version": "3"},
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{"sampling": map[string]any{}},
+			"io.modelcontextprotocol/logLevel":           level,
+		}
+	}
+	list := f.paramsOf("tools/list")[0]["_meta"].(map[string]any)
+	if list["progressToken"] == nil {
+		t.Error("the progress token was lost from _meta")
+	}
+	delete(list, "progressToken")
+	if diff := cmp.Diff(wantMeta("info"), list); diff != "" {
+		t.Errorf("tools/list _meta (-want +got):\n%s", diff)
+	}
+	call := f.paramsOf("tools/call")[0]
+	if diff := cmp.Diff(wantMeta("info"), call["_meta"]); diff != "" || call["name"] != "a" {
+		t.Errorf("tools/call params %v (-want +got _meta):\n%s", call, diff)
+	}
+	discovers := f.paramsOf("server/discover")
+	if diff := cmp.Diff(wantMeta("debug"), discovers[len(discovers)-1]["_meta"]); diff != "" {
+		t.Errorf("after SetLogLevel (-want +got):\n%s", diff)
+	}
+}
+
+func TestInputRequiredRounds(t *testing.T) {
+	f := modernServer(t)
+	// requestState with characters json.Marshal would escape, and escapes of
+	// its own: it must come back byte for byte.
+	const state = `"st<a>te&\u00e9\/x"`
+	var mu sync.Mutex
+	var rounds []*jsonrpc.Request
+	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		mu.Lock()
+		rounds = append(rounds, r)
+		n := len(rounds)
+		mu.Unlock()
+		switch n {
+		case 1:
+			return json.RawMessage(`{"resultType":"input_required","requestState":` + state + `,"inputRequests":{
+				"who":{"method":"elicitation/create","params":{"message":"name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string","default":"Ada"}}}}},
+				"llm":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"2+2"}}],"maxTokens":5}},
+				"dirs":{"method":"roots/list"}}}`), nil
+		case 2:
+			return json.RawMessage(`{"resultType":"input_required","inputRequests":{"again":{"method":"roots/list"}}}`), nil
+		}
+		return json.RawMessage(`{"resultType":"complete","content":[{"type":"text","text":"done"}]}`), nil
+	})
+	s := connect(t, f, &Options{
+		Elicitation: func(context.Context, *ElicitParams) (*ElicitResult, error) { return &ElicitResult{Action: "accept"}, nil },
+		Sampling: func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) {
+			return &CreateMessageResult{Role: "assistant", Model: "m", Content: ContentList{{Type: "text", Text: "4"}}}, nil
+		},
+		Roots: func(context.Context) ([]Root, error) { return []Root{{URI: "file:///w"}}, nil },
+	})
+	res, err := s.CallTool(ctx5s(t), "t", map[string]any{"k": "v"})
+	if err != nil || res.Text() != "done" {
+		t.Fatalf("CallTool: %+v %v", res, err)
+	}
+	if len(rounds) != 3 {
+		t.Fatalf("%d rounds, want 3", len(rounds))
+	}
+	if rounds[0].ID == rounds[1].ID || rounds[1].ID == rounds[2].ID {
+		t.Error("a retry reused the request id")
+	}
+	retry := string(rounds[1].Params)
+	if !strings.Contains(retry, `"requestState":`+state) {
+		t.Errorf("requestState not echoed byte for byte: %s", retry)
+	}
+	var p struct {
+		Name           string                     `json:"name"`
+		Arguments      map[string]string          `json:"arguments"`
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		RequestState   *string                    `json:"requestState"`
+	}
+	json.Unmarshal(rounds[1].Params, &p)
+	want := map[string]string{
+		"who":  `{"action":"accept","content":{"n":"Ada"}}`,
+		"llm":  `{"role":"assistant","content":{"type":"text","text":"4"},"model":"m"}`,
+		"dirs": `{"roots":[{"uri":"file:///w"}]}`,
+	}
+	for k, v := range want {
+		if string(p.InputResponses[k]) != v {
+			t.Errorf("inputResponses[%s] = %s, want %s", k, p.InputResponses[k], v)
+		}
+	}
+	if p.Name != "t" || p.Arguments["k"] != "v" {
+		t.Errorf("the retry lost the original params: %s", retry)
+	}
+	// The second round gave no requestState: the third must carry none,
+	// and only that round's responses.
+	var third struct {
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		RequestState   *json.RawMessage           `json:"requestState"`
+	}
+	json.Unmarshal(rounds[2].Params, &third)
+	if third.RequestState != nil || len(third.InputResponses) != 1 || third.InputResponses["again"] == nil {
+		t.Errorf("third round: %s", rounds[2].Params)
+	}
+	// Nothing leaks into the next, unrelated call.
+	f.result("tools/list", `{"tools":[]}`)
+	s.ListTools(ctx5s(t), "")
+	if l := f.paramsOf("tools/list")[0]; l["inputResponses"] != nil || l["requestState"] != nil {
+		t.Errorf("round data leaked into tools/list: %v", l)
+	}
+}
+
+func TestInputRequiredFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name, method, result string
+		want                 string
+	}{
+		{"unknown resultType", "tools/call", `{"resultType":"partial"}`, `resultType "partial"`},
+		{"not allowed here", "tools/list", `{"resultType":"input_required","requestState":"x"}`, "only tools/call"},
+		{"no handler", "tools/call", `{"resultType":"input_required","inputRequests":{"a":{"method":"sampling/createMessage","params":{}}}}`, "no handler"},
+		{"unknown input method", "tools/call", `{"resultType":"input_required","inputRequests":{"a":{"method":"files/delete"}}}`, "unknown input request"},
+		{"endless rounds", "tools/call", `{"resultType":"input_required","requestState":"again"}`, "after 10 rounds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := modernServer(t)
+			f.result(tc.method, tc.result)
+			s := connect(t, f, nil)
+			var err error
+			if tc.method == "tools/call" {
+				_, err = s.CallTool(ctx5s(t), "t", nil)
+			} else {
+				_, err = s.ListTools(ctx5s(t), "")
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLostResponseIsReissued(t *testing.T) {
+	f := modernServer(t)
+	var mu sync.Mutex
+	var ids []jsonrpc.ID
+	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ids = append(ids, r.ID); len(ids) == 1 {
+			return nil, &jsonrpc.Error{Code: transport.CodeResponseLost, Message: "transport: the stream broke"}
+		}
+		return json.RawMessage(`{"content":[]}`), nil
+	})
+	s := connect(t, f, nil)
+	if _, err := s.CallTool(ctx5s(t), "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 2 || ids[0] == ids[1] {
+		t.Errorf("ids %v: want a re-issue under a new id", ids)
+	}
+}
+
+func TestListenForChanges(t *testing.T) {
+	f := modernServer(t)
+	listening := make(chan map[string]any, 4)
+	f.handle("subscriptions/listen", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		var p map[string]any
+		json.Unmarshal(r.Params, &p)
+		listening <- p["notifications"].(map[string]any)
+		f.conn.Notify(ctx, "notifications/tools/list_changed", nil)
+		f.conn.Notify(ctx, "notifications/resources/updated", map[string]string{"uri": "file:///a"})
+		<-ctx.Done() // the stream stays open until the client closes it
+		return nil, ctx.Err()
+	})
+	changed := make(chan string, 4)
+	s := connect(t, f, &Options{
+		OnListChanged:     func(kind string) { changed <- kind },
+		OnResourceUpdated: func(uri string) { changed <- uri },
+	})
+	filter := <-listening
+	if filter["toolsListChanged"] != true || filter["resourceSubscriptions"] != nil {
+		t.Errorf("first filter %v", filter)
+	}
+	if got := <-changed; got != "tools" {
+		t.Errorf("got %q", got)
+	}
+	if err := s.Subscribe(ctx5s(t), "file:///a"); err != nil {
+		t.Fatal(err)
+	}
+	filter = <-listening
+	if diff := cmp.Diff([]any{"file:///a"}, filter["resourceSubscriptions"]); diff != "" {
+		t.Errorf("filter after Subscribe (-want +got):\n%s", diff)
+	}
+	if f.count("resources/subscribe") != 0 {
+		t.Error("resources/subscribe sent in the stateless era")
+	}
+}
