@@ -43,11 +43,11 @@ func (f *fakeServer) count(method string) int { return len(f.paramsOf(method)) }
 
 func TestEraDetection(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		discover jsonrpc.Handler // nil: method not found
-		opts     Options
-		era      Era
-		err      error
+		name                   string
+		discover               jsonrpc.Handler // nil: method not found
+		opts                   Options
+		era                    Era
+		err                    error
 		discovers, initializes int
 	}{
 		{name: "modern server", discover: answer(discoverOK), era: EraStateless, discovers: 1},
@@ -210,7 +210,9 @@ func TestInputRequiredRounds(t *testing.T) {
 		return json.RawMessage(`{"resultType":"complete","content":[{"type":"text","text":"done"}]}`), nil
 	})
 	s := connect(t, f, &Options{
-		Elicitation: func(context.Context, *ElicitParams) (*ElicitResult, error) { return &ElicitResult{Action: "accept"}, nil },
+		Elicitation: func(context.Context, *ElicitParams) (*ElicitResult, error) {
+			return &ElicitResult{Action: "accept"}, nil
+		},
 		Sampling: func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) {
 			return &CreateMessageResult{Role: "assistant", Model: "m", Content: ContentList{{Type: "text", Text: "4"}}}, nil
 		},
