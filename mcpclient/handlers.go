@@ -172,8 +172,12 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 			return
 		}
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
+		kind := n.Method[len("notifications/") : len(n.Method)-len("/list_changed")]
+		s.cache.forget(kind + "/list")
+		if kind == "resources" {
+			s.cache.forget("resources/templates/list")
+		}
 		if s.opts.OnListChanged != nil {
-			kind := n.Method[len("notifications/") : len(n.Method)-len("/list_changed")]
 			s.opts.OnListChanged(kind)
 			return
 		}

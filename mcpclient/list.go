@@ -64,7 +64,7 @@ type ListResourceTemplatesResult struct {
 // it. For the others, CallTool sends the Mcp-Param headers they ask for.
 func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResult, error) {
 	var res ListToolsResult
-	if err := s.call(ctx, "tools/list", pageParams{cursor}, &res); err != nil {
+	if err := s.listPage(ctx, "tools/list", cursor, &res); err != nil {
 		return nil, err
 	}
 	if err := checkItems(res.Tools, "tools/list", func(t *Tool) string { return t.Name }); err != nil {
@@ -95,7 +95,7 @@ func (s *Session) keepValidTools(tools []*Tool) []*Tool {
 // ListPrompts fetches one page of prompts.
 func (s *Session) ListPrompts(ctx context.Context, cursor string) (*ListPromptsResult, error) {
 	var res ListPromptsResult
-	if err := s.call(ctx, "prompts/list", pageParams{cursor}, &res); err != nil {
+	if err := s.listPage(ctx, "prompts/list", cursor, &res); err != nil {
 		return nil, err
 	}
 	return &res, checkItems(res.Prompts, "prompts/list", func(p *Prompt) string { return p.Name })
@@ -104,7 +104,7 @@ func (s *Session) ListPrompts(ctx context.Context, cursor string) (*ListPromptsR
 // ListResources fetches one page of resources.
 func (s *Session) ListResources(ctx context.Context, cursor string) (*ListResourcesResult, error) {
 	var res ListResourcesResult
-	if err := s.call(ctx, "resources/list", pageParams{cursor}, &res); err != nil {
+	if err := s.listPage(ctx, "resources/list", cursor, &res); err != nil {
 		return nil, err
 	}
 	return &res, checkItems(res.Resources, "resources/list", func(r *Resource) string { return r.URI })
@@ -114,7 +114,7 @@ func (s *Session) ListResources(ctx context.Context, cursor string) (*ListResour
 // that answers method-not-found simply has none: the result is empty.
 func (s *Session) ListResourceTemplates(ctx context.Context, cursor string) (*ListResourceTemplatesResult, error) {
 	var res ListResourceTemplatesResult
-	err := s.call(ctx, "resources/templates/list", pageParams{cursor}, &res)
+	err := s.listPage(ctx, "resources/templates/list", cursor, &res)
 	if errors.Is(err, jsonrpc.ErrMethodNotFound) {
 		return &ListResourceTemplatesResult{}, nil
 	}

@@ -354,3 +354,38 @@ func TestListenForChanges(t *testing.T) {
 		t.Error("resources/subscribe sent in the stateless era")
 	}
 }
+
+func TestListCacheHonoursTTL(t *testing.T) {
+	f := modernServer(t)
+	var mu sync.Mutex
+	served := 0
+	f.handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		var p struct{ Cursor string }
+		json.Unmarshal(r.Params, &p)
+		mu.Lock()
+		served++
+		mu.Unlock()
+		if p.Cursor == "" {
+			return json.RawMessage(`{"tools":[{"name":"a","inputSchema":{}}],"nextCursor":"2","ttlMs":60000,"cacheScope":"private"}`), nil
+		}
+		return json.RawMessage(`{"tools":[{"name":"b","inputSchema":{}}],"ttlMs":0}`), nil
+	})
+	s := connect(t, f, nil)
+	count := func() int { mu.Lock(); defer mu.Unlock(); return served }
+	for range 3 {
+		tools, err := Collect(s.Tools(ctx5s(t)))
+		if err != nil || len(tools) != 2 || tools[0].Name != "a" || tools[1].Name != "b" {
+			t.Fatalf("%v %v", tools, err)
+		}
+	}
+	// The first page (60s) came from the cache; the second (ttl 0) never.
+	if got := count(); got != 4 {
+		t.Errorf("%d tools/list requests, want 1 + 3", got)
+	}
+	f.conn.Notify(ctx5s(t), "notifications/tools/list_changed", nil)
+	time.Sleep(50 * time.Millisecond)
+	Collect(s.Tools(ctx5s(t)))
+	if got := count(); got != 6 {
+		t.Errorf("%d requests after list_changed, want 6", got)
+	}
+}
