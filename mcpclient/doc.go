@@ -15,20 +15,33 @@
 //	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "hi"})
 //	fmt.Println(res.Text(), res.IsError)
 //
+// # Two eras, one API
+//
+// MCP has two generations. In the handshake era (2024-11-05, 2025-03-26,
+// 2025-06-18, 2025-11-25) a session starts with initialize; in the
+// stateless era (2026-07-28) there is no handshake and every request
+// carries its own metadata. [Connect] finds out which one a server speaks,
+// as the specification's versioning page says: it asks server/discover
+// and, unless the answer is a modern one, falls back to initialize
+// ([Options].Era or ProtocolVersion skip the probe). [Session.Era] says
+// what it found; every method below works the same in both.
+//
 // # Lifecycle
 //
-// In the handshake era (protocol versions 2024-11-05, 2025-03-26, 2025-06-18
-// and 2025-11-25) [Connect] sends initialize with the newest version, the
-// client's capabilities and clientInfo. The server answers with the version
-// it will speak — any of the four is accepted, anything else fails Connect
-// with [ErrUnsupportedVersion] naming both — its capabilities, serverInfo
-// and optional instructions. The client then sends
-// notifications/initialized and the session is open until [Session.Close]
-// or until the server goes away ([Session.Done], [Session.Err]).
+// In the handshake era [Connect] sends initialize with the newest
+// handshake version, the client's capabilities and clientInfo. The server
+// answers with the version it will speak — any of the four is accepted,
+// anything else fails Connect with [ErrUnsupportedVersion] naming both —
+// its capabilities, serverInfo and optional instructions. The client then
+// sends notifications/initialized and the session is open until
+// [Session.Close] or until the server goes away ([Session.Done],
+// [Session.Err]). Over HTTP, a session the server ends is started again
+// transparently and the call that noticed is replayed.
 //
-// The era is a property of the session ([Session.Era]): the stateless
-// 2026-07-28 protocol (no handshake, per-request metadata) uses the same
-// methods and the same handlers.
+// In the stateless era the server/discover answer gives the same
+// information, and every request carries _meta with the protocol
+// version, the client's capabilities and clientInfo. A server that
+// rejects the version (-32022) is asked again with one it offers.
 //
 // # Lists and pagination
 //
@@ -55,7 +68,11 @@
 // [Options].Sampling, Elicitation or Roots and the matching capability is
 // declared; leave one nil and the server is told the method does not exist.
 // Each request runs on its own goroutine with a context that ends if the
-// server cancels it. A handler error goes back to the server as a JSON-RPC
+// server cancels it. In the stateless era the server asks inside a result
+// instead (input_required); the session runs the same handlers, then sends
+// the request again with their answers and the server's requestState,
+// untouched. An accepted form is completed with the defaults of the fields
+// the user left out. A handler error goes back to the server as a JSON-RPC
 // error (return a *jsonrpc.Error to pick the code); the session lives on.
 //
 // Notifications — log messages, list changes, resource updates — go to the

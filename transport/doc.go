@@ -56,6 +56,36 @@
 // on. The stderr tail is bounded too. Nothing here logs unless it is given
 // a *slog.Logger.
 //
+// # Streamable HTTP
+//
+// [HTTP] is the HTTP transport of 2025-03-26 and later. Every message is
+// its own POST to the MCP endpoint; a request is answered with one JSON
+// message or with an event stream that may carry the server's
+// notifications and requests before the response, all of which Read
+// hands on in order. [HTTP.SetProtocol], called by the session once the
+// protocol is agreed, shapes what follows:
+//
+//   - Handshake era: the MCP-Protocol-Version header on every request, the
+//     server's Mcp-Session-Id kept and sent back, a GET stream opened for
+//     server-initiated messages (405 means the server has none), a stream
+//     that breaks before its response resumed with GET and Last-Event-ID
+//     after exactly the server's retry delay, a 404 on a live session
+//     reported as [ErrSessionExpired], and the session DELETEd on Close.
+//   - Stateless era (2026-07-28): no session and no GET stream;
+//     Mcp-Method and Mcp-Name headers on every request (values outside
+//     plain ASCII as "=?base64?…?="; see [EncodeHeaderValue]), extra
+//     headers such as Mcp-Param-{Name} taken from the context
+//     ([WithHeaders]); a stream that breaks is reported as an error
+//     response with code [CodeResponseLost], so the request is sent again
+//     under a new id; closing the stream is the cancellation.
+//
+// A non-2xx answer whose body holds a JSON-RPC error becomes that
+// request's error response (modern servers answer 400 with -32022 and
+// its list of versions); any other becomes an [HTTPError], which the
+// session's era detection and the HTTP+SSE fallback look at. [HTTPConfig]
+// holds the URL, headers, bearer token, client and authorization hook of
+// both HTTP transports; credentials only ever go to the server's origin.
+//
 // # HTTP+SSE (2024-11-05)
 //
 // [DialSSE] speaks the HTTP transport of protocol version 2024-11-05, which
