@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -97,8 +98,9 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 
 // SetProtocol records what the session agreed on. In the handshake era,
 // once a version is agreed it also opens the GET stream on which the
-// server may send requests and notifications; a server without one answers
-// 405 and nothing more is tried. The zero Protocol resets the transport
+// server may send requests and notifications, waiting up to a second for
+// the server's answer; a server without one answers 405 and nothing more
+// is tried. The zero Protocol resets the transport
 // for a handshake (no version header yet).
 func (h *HTTP) SetProtocol(p Protocol) {
 	h.mu.Lock()
@@ -113,7 +115,16 @@ func (h *HTTP) SetProtocol(p Protocol) {
 	}
 	h.mu.Unlock()
 	if listen {
-		go h.listen()
+		// Wait, briefly, for the server to answer the GET: then the stream
+		// is in place before the session's next request, and a server
+		// that sends on it at once is not missed.
+		ready := make(chan struct{})
+		go h.listen(ready)
+		select {
+		case <-ready:
+		case <-time.After(listenWait):
+		case <-h.done:
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ const (
 	defaultRetry   = time.Second // when a server gave no retry: field
 	maxResumes     = 10          // reconnects for one request's stream
 	maxListenRetry = 30 * time.Second
+	listenWait     = time.Second // SetProtocol's wait for the GET stream
 )
 
 type headersKey struct{}
@@ -226,13 +227,17 @@ func (h *HTTP) get(ctx context.Context, lastEventID string) (io.ReadCloser, erro
 // on its own. 405 means the server has none. When the stream ends it is
 // reopened after the server's retry delay (or a growing backoff); it stops
 // on a client error status or Close. Its failures never touch the POSTs.
-func (h *HTTP) listen() {
+func (h *HTTP) listen(ready chan struct{}) {
 	defer h.wg.Done()
 	var last string
 	retry := time.Duration(0)
 	backoff := defaultRetry
 	for {
 		body, err := h.get(h.ctx, last)
+		if ready != nil {
+			close(ready) // the first answer is in
+			ready = nil
+		}
 		if err != nil {
 			if h.ctx.Err() != nil {
 				return
