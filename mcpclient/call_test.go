@@ -70,9 +70,10 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 		opts    Options
 		wantErr bool
 	}{
-		{"progress keeps a slow call alive", Options{RequestTimeout: 150 * time.Millisecond, ResetTimeoutOnProgress: true}, false},
-		{"without reset it times out", Options{RequestTimeout: 150 * time.Millisecond}, true},
-		{"the hard cap wins", Options{RequestTimeout: 150 * time.Millisecond, ResetTimeoutOnProgress: true, MaxRequestTimeout: 250 * time.Millisecond}, true},
+		// The server takes 8 steps of 50ms: 400ms in all.
+		{"progress keeps a slow call alive", Options{RequestTimeout: 300 * time.Millisecond, ResetTimeoutOnProgress: true}, false},
+		{"without reset it times out", Options{RequestTimeout: 300 * time.Millisecond}, true},
+		{"the hard cap wins", Options{RequestTimeout: 300 * time.Millisecond, ResetTimeoutOnProgress: true, MaxRequestTimeout: 250 * time.Millisecond}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeServer(t)
