@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // Call sends a request and waits for its response, decoding the result into
@@ -37,32 +38,34 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	n := c.lastID.Add(1)
 	id := Int64ID(n)
-	ch := make(chan *Message, 1)
+	ch := replyPool.Get().(chan *Message)
 
 	// Register before writing: the response may arrive before Write returns.
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
+		replyPool.Put(ch)
 		return nil, fmt.Errorf("calling %s: %w", method, err)
 	}
 	c.pending[n] = ch
 	c.mu.Unlock()
-	defer c.forget(n)
+	received := false
+	defer func() { c.forget(n, ch, received) }()
 
-	buf := getBuffer()
-	frame, err := appendRequestParams(*buf, id, method, params)
+	f := getFrame()
+	frame, err := f.request(id, method, params)
 	if err == nil {
 		err = c.stream.Write(ctx, frame)
 	}
-	*buf = frame
-	putBuffer(buf)
+	putFrame(f)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", method, c.writeError(err))
 	}
 
 	select {
 	case m := <-ch:
+		received = true
 		return response(method, m)
 	case <-ctx.Done():
 		if c.opts.OnAbandon != nil {
@@ -73,6 +76,7 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 		// A response delivered just before the stop still counts.
 		select {
 		case m := <-ch:
+			received = true
 			return response(method, m)
 		default:
 		}
@@ -101,10 +105,22 @@ func (c *Conn) writeError(err error) error {
 	}
 }
 
-func (c *Conn) forget(n int64) {
+// replyPool recycles the 1-buffered channels calls wait on.
+var replyPool = sync.Pool{New: func() any { return make(chan *Message, 1) }}
+
+// forget removes a call from the pending map and recycles its channel,
+// empty. If the read loop took the entry first, its send is on the way
+// (deliver sends as soon as it lets go of the lock): unless the call
+// received it, wait for it.
+func (c *Conn) forget(n int64, ch chan *Message, received bool) {
 	c.mu.Lock()
+	_, waiting := c.pending[n]
 	delete(c.pending, n)
 	c.mu.Unlock()
+	if !waiting && !received {
+		<-ch
+	}
+	replyPool.Put(ch)
 }
 
 // Notify sends a notification. It returns once the frame is handed to the
@@ -113,13 +129,12 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	if err := c.Err(); err != nil {
 		return fmt.Errorf("notifying %s: %w", method, err)
 	}
-	buf := getBuffer()
-	frame, err := appendRequestParams(*buf, ID{}, method, params)
+	f := getFrame()
+	frame, err := f.request(ID{}, method, params)
 	if err == nil {
 		err = c.stream.Write(ctx, frame)
 	}
-	*buf = frame
-	putBuffer(buf)
+	putFrame(f)
 	if err != nil {
 		return fmt.Errorf("notifying %s: %w", method, c.writeError(err))
 	}

@@ -6,35 +6,46 @@ import (
 	"sync"
 )
 
-// bufferPool recycles frame buffers: a Stream must not keep a frame after
-// Write returns, so the buffer is free again as soon as it does.
-var bufferPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
-func getBuffer() *[]byte { b := bufferPool.Get().(*[]byte); *b = (*b)[:0]; return b }
-
-func putBuffer(b *[]byte) {
-	if cap(*b) > 1<<20 { // let very large frames go back to the GC
-		return
-	}
-	bufferPool.Put(b)
+// frameBuffer is a pooled frame buffer with an encoder writing into it: a
+// Stream must not keep a frame after Write returns, so the buffer is free
+// again as soon as it does. Pooling the encoder with its buffer saves the
+// allocation of a fresh bytes.Buffer per request.
+type frameBuffer struct {
+	bytes.Buffer
+	enc *json.Encoder
 }
 
-// appendRequestParams appends a request whose params are any Go value,
-// marshalling them straight into b.
-func appendRequestParams(b []byte, id ID, method string, params any) ([]byte, error) {
+var framePool = sync.Pool{New: func() any {
+	f := new(frameBuffer)
+	f.Grow(512)
+	f.enc = json.NewEncoder(&f.Buffer)
+	f.enc.SetEscapeHTML(false)
+	return f
+}}
+
+func getFrame() *frameBuffer { f := framePool.Get().(*frameBuffer); f.Reset(); return f }
+
+func putFrame(f *frameBuffer) {
+	if f.Cap() > 1<<20 { // let very large frames go back to the GC
+		return
+	}
+	framePool.Put(f)
+}
+
+// request writes a request whose params are any Go value, marshalling them
+// straight into f, and returns the frame, which is valid until f is reused.
+func (f *frameBuffer) request(id ID, method string, params any) ([]byte, error) {
 	raw, isRaw := rawParams(params)
 	if isRaw || params == nil {
-		return AppendRequest(b, id, method, raw), nil
+		f.Write(AppendRequest(f.AvailableBuffer(), id, method, raw))
+		return f.Bytes(), nil
 	}
-	b = AppendRequest(b, id, method, json.RawMessage("null"))
-	b = b[:len(b)-len("null}")]
-	w := bytes.NewBuffer(b)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(params); err != nil {
-		return b, err
+	f.Write(AppendRequest(f.AvailableBuffer(), id, method, json.RawMessage("null")))
+	f.Truncate(f.Len() - len("null}"))
+	if err := f.enc.Encode(params); err != nil {
+		return nil, err
 	}
-	b = w.Bytes()
+	b := f.Bytes()
 	b[len(b)-1] = '}' // replace the newline Encode writes
 	return b, nil
 }

@@ -71,6 +71,14 @@ func skipLiteral(b []byte, i int, lit string) (int, error) {
 func skipString(b []byte, i int) (end int, plain bool, err error) {
 	plain = true
 	for j := i + 1; j < len(b); {
+		// Most bytes of most strings need no decision: skip them in a tight
+		// loop.
+		for j < len(b) && plainByte[b[j]] {
+			j++
+		}
+		if j >= len(b) {
+			break
+		}
 		c := b[j]
 		switch {
 		case c == '"':
@@ -104,6 +112,14 @@ func skipString(b []byte, i int) (end int, plain bool, err error) {
 	}
 	return len(b), false, errors.New("unexpected end of input in string")
 }
+
+// plainByte marks printable ASCII other than '"' and '\\'.
+var plainByte = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex4(b []byte) bool {
 	for _, c := range b {

@@ -112,10 +112,22 @@ func (w *contentWire) content(raw []byte) Content {
 	return c
 }
 
-// decodeContent converts a decoded []contentWire. Items of unknown type need
+// contentIn is contentWire for decoding: its plain Text shadows the
+// embedded pointer, which would cost an allocation per item.
+type contentIn struct {
+	contentWire
+	Text string `json:"text"`
+}
+
+func (w *contentIn) content(raw []byte) Content {
+	w.contentWire.Text = &w.Text
+	return w.contentWire.content(raw)
+}
+
+// decodeContent converts a decoded []contentIn. Items of unknown type need
 // their raw JSON, which is taken from the enclosing object (rare path:
 // decoded a second time only when such an item exists).
-func decodeContent(items []contentWire, enclosing []byte, member string) []Content {
+func decodeContent(items []contentIn, enclosing []byte, member string) []Content {
 	if items == nil {
 		return nil
 	}
@@ -123,9 +135,7 @@ func decodeContent(items []contentWire, enclosing []byte, member string) []Conte
 	var raws []json.RawMessage
 	for i := range items {
 		if !knownContentTypes[items[i].Type] && raws == nil {
-			var all map[string]json.RawMessage
-			_ = json.Unmarshal(enclosing, &all)
-			_ = json.Unmarshal(all[member], &raws)
+			raws = rawItems(enclosing, member)
 		}
 		var raw []byte
 		if i < len(raws) {
@@ -134,6 +144,15 @@ func decodeContent(items []contentWire, enclosing []byte, member string) []Conte
 		out[i] = items[i].content(raw)
 	}
 	return out
+}
+
+// rawItems returns the items of the array member of enclosing, raw.
+func rawItems(enclosing []byte, member string) []json.RawMessage {
+	var all map[string]json.RawMessage
+	var raws []json.RawMessage
+	_ = json.Unmarshal(enclosing, &all)
+	_ = json.Unmarshal(all[member], &raws)
+	return raws
 }
 
 // MarshalJSON writes the fields that belong to the item's type; required

@@ -63,10 +63,11 @@ type ListResourceTemplatesResult struct {
 // rules is left out (and reported to the logger): a client must not call
 // it. For the others, CallTool sends the Mcp-Param headers they ask for.
 func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResult, error) {
-	var res ListToolsResult
-	if err := s.listPage(ctx, "tools/list", cursor, &res); err != nil {
+	var page toolsPage
+	if err := s.listPage(ctx, "tools/list", cursor, &page); err != nil {
 		return nil, err
 	}
+	res := ListToolsResult{Tools: pointers(page.Tools), NextCursor: page.NextCursor, Meta: page.Meta}
 	if err := checkItems(res.Tools, "tools/list", func(t *Tool) string { return t.Name }); err != nil {
 		return nil, err
 	}
@@ -74,6 +75,27 @@ func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResul
 		res.Tools = s.keepValidTools(res.Tools)
 	}
 	return &res, nil
+}
+
+// toolsPage decodes a page into one array of tools rather than one
+// allocation per tool; ListTools hands out pointers into it.
+type toolsPage struct {
+	Tools      []Tool          `json:"tools"`
+	NextCursor string          `json:"nextCursor,omitempty"`
+	Meta       json.RawMessage `json:"_meta,omitempty"`
+}
+
+// pointers returns a pointer to each item, or nil for nil. A null item
+// becomes a zero value, which checkItems rejects as it would a nil.
+func pointers[T any](items []T) []*T {
+	if items == nil {
+		return nil
+	}
+	ptrs := make([]*T, len(items))
+	for i := range items {
+		ptrs[i] = &items[i]
+	}
+	return ptrs
 }
 
 // keepValidTools drops tools with invalid x-mcp-header annotations and

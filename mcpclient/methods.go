@@ -17,7 +17,7 @@ type callToolParams struct {
 
 // callToolWire decodes a tools/call result in one pass (see contentWire).
 type callToolWire struct {
-	Content           []contentWire   `json:"content"`
+	Content           []contentIn     `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
 	Meta              json.RawMessage `json:"_meta,omitempty"`

@@ -19,6 +19,9 @@ const DefaultMaxLine = 128 << 20
 // straight out of it; longer lines are accumulated.
 const readBufSize = 64 << 10
 
+// keepAcc is the most storage a LineReader keeps between long lines.
+const keepAcc = 4 << 20
+
 // previewLen bounds the excerpt of a dropped line that goes into a report.
 const previewLen = 80
 
@@ -58,7 +61,10 @@ type LineReader struct {
 	// The line in progress when it spans more than one buffer. It lives
 	// here, not in Next's frame, so that a read error (a deadline, say)
 	// leaves it intact and the next call resumes the line instead of
-	// mistaking its second half for a line of its own.
+	// mistaking its second half for a line of its own. A finished line is
+	// copied out at its exact size and the storage (up to keepAcc) is kept
+	// for the next long line, so a long line costs one allocation once
+	// the storage has grown, and the growth doubles.
 	acc     []byte
 	dropped int    // > 0 while draining an oversized line: its length so far
 	preview string // the start of the line being drained
@@ -101,7 +107,7 @@ func (lr *LineReader) Next() ([]byte, error) {
 		case err == nil:
 			chunk = chunk[:len(chunk)-1]
 		case err == io.EOF:
-			if len(chunk) == 0 && lr.acc == nil && lr.dropped == 0 {
+			if len(chunk) == 0 && len(lr.acc) == 0 && lr.dropped == 0 {
 				return nil, io.EOF
 			}
 			// A last line without '\n' counts; the next call reports io.EOF.
@@ -113,10 +119,12 @@ func (lr *LineReader) Next() ([]byte, error) {
 		// chunk points into bufio's buffer and is valid only until the next
 		// read; a line that spanned buffers is already ours.
 		line, owned := chunk, false
-		if lr.acc != nil || lr.dropped > 0 {
-			lr.add(chunk)
-			line, owned = lr.acc, true
-			lr.acc = nil
+		if len(lr.acc) > 0 || lr.dropped > 0 {
+			if lr.dropped == 0 && len(lr.acc)+len(chunk) <= lr.max+1 {
+				line, owned = lr.take(chunk), true
+			} else {
+				lr.add(chunk)
+			}
 		}
 		if lr.dropped > 0 {
 			lr.reportOversized(lr.dropped, lr.preview)
@@ -157,9 +165,30 @@ func (lr *LineReader) add(chunk []byte) {
 		}
 		lr.preview = preview(head)
 		lr.dropped = len(lr.acc) + len(chunk)
-		lr.acc = nil
+		lr.empty()
 	case len(chunk) > 0:
+		if n := len(lr.acc) + len(chunk); n > cap(lr.acc) {
+			lr.acc = append(make([]byte, 0, max(n, 2*cap(lr.acc))), lr.acc...)
+		}
 		lr.acc = append(lr.acc, chunk...)
+	}
+}
+
+// take returns a copy of the line in progress followed by last, and
+// empties the storage, keeping it unless it is large.
+func (lr *LineReader) take(last []byte) []byte {
+	line := make([]byte, 0, len(lr.acc)+len(last))
+	line = append(append(line, lr.acc...), last...)
+	lr.empty()
+	return line
+}
+
+// empty forgets the line in progress, keeping its storage unless large.
+func (lr *LineReader) empty() {
+	if cap(lr.acc) > keepAcc {
+		lr.acc = nil
+	} else {
+		lr.acc = lr.acc[:0]
 	}
 }
 

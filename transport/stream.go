@@ -29,7 +29,13 @@ type LineStream struct {
 	// wsem holds a token while a Write is writing. It is a channel rather
 	// than a mutex so that a Write waiting its turn still honours ctx.
 	wsem chan struct{}
-	torn bool // guarded by wsem: the last write stopped mid-line
+	torn bool   // guarded by wsem: the last write stopped mid-line
+	wbuf []byte // guarded by wsem: the line being written, reused
+
+	// interrupt fails a write in progress when its ctx ends and then
+	// signals interrupted (1-buffered). Made once: writes take turns.
+	interrupt   func()
+	interrupted chan struct{}
 
 	done      chan struct{} // closed by Close
 	closeOnce sync.Once
@@ -37,6 +43,9 @@ type LineStream struct {
 }
 
 var _ jsonrpc.Stream = (*LineStream)(nil)
+
+// maxKeptWrite bounds the write buffer a LineStream keeps between frames.
+const maxKeptWrite = 64 << 10
 
 type writeDeadliner interface {
 	SetWriteDeadline(t time.Time) error
@@ -62,6 +71,11 @@ func NewLineStream(r io.Reader, w io.Writer, opts *LineOptions) *LineStream {
 	// Files that are not pipes or sockets accept the method but fail it.
 	if d, ok := w.(writeDeadliner); ok && d.SetWriteDeadline(time.Time{}) == nil {
 		s.wdl = d
+		s.interrupted = make(chan struct{}, 1)
+		s.interrupt = func() {
+			d.SetWriteDeadline(time.Unix(1, 0)) // in the past: fail the write now
+			s.interrupted <- struct{}{}
+		}
 	}
 	return s
 }
@@ -108,7 +122,7 @@ func (s *LineStream) Write(ctx context.Context, frame []byte) error {
 	}
 
 	// One buffer, one write: a small frame reaches a pipe in one piece.
-	buf := make([]byte, 0, len(frame)+2)
+	buf := s.wbuf[:0]
 	if s.torn {
 		// End the line a cancelled write left half done, so the peer drops
 		// that fragment instead of gluing it to this frame.
@@ -119,6 +133,9 @@ func (s *LineStream) Write(ctx context.Context, frame []byte) error {
 	n, err := s.write(ctx, buf)
 	if n > 0 {
 		s.torn = n < len(buf)
+	}
+	if cap(buf) <= maxKeptWrite {
+		s.wbuf = buf
 	}
 	switch {
 	case err == nil:
@@ -137,15 +154,11 @@ func (s *LineStream) write(ctx context.Context, buf []byte) (int, error) {
 	if s.wdl == nil || ctx.Done() == nil {
 		return s.w.Write(buf)
 	}
-	interrupted := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		s.wdl.SetWriteDeadline(time.Unix(1, 0)) // in the past: fail the write now
-		close(interrupted)
-	})
+	stop := context.AfterFunc(ctx, s.interrupt)
 	n, err := s.w.Write(buf)
 	if !stop() {
 		// The deadline was (or is being) set; clear it for the next write.
-		<-interrupted
+		<-s.interrupted
 		s.wdl.SetWriteDeadline(time.Time{})
 	}
 	return n, err
