@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
 )
 
 // memStream is one end of an in-memory frame pipe, just enough for this
@@ -88,24 +89,7 @@ func (p rawPeer) recv() string {
 	}
 }
 
-// checkGoroutines fails the test if goroutines started during it are still
-// running shortly after it ends.
-func checkGoroutines(t *testing.T) {
-	t.Helper()
-	base := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(2 * time.Second)
-		for runtime.NumGoroutine() > base {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				n := runtime.Stack(buf, true)
-				t.Errorf("goroutines: %d at start, %d now:\n%s", base, runtime.NumGoroutine(), buf[:n])
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	})
-}
+func checkGoroutines(t *testing.T) { t.Helper(); leakcheck.Check(t) }
 
 // logSink collects log records as text for assertions.
 type logSink struct {

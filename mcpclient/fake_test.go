@@ -3,11 +3,11 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -125,23 +125,7 @@ func connect(t *testing.T, f *fakeServer, opts *Options) *Session {
 	return s
 }
 
-// checkGoroutines fails the test if goroutines it started outlive it.
-func checkGoroutines(t *testing.T) {
-	t.Helper()
-	base := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(3 * time.Second)
-		for runtime.NumGoroutine() > base {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				n := runtime.Stack(buf, true)
-				t.Errorf("goroutines: %d at start, %d now:\n%s", base, runtime.NumGoroutine(), buf[:n])
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	})
-}
+func checkGoroutines(t *testing.T) { t.Helper(); leakcheck.Check(t) }
 
 func ctx5s(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -3,6 +3,7 @@
 #  1. non-test code imports the standard library and this module only;
 #  2. the layers import one way, tests included:
 #     jsonrpc <- transport <- mcpclient <- toolreg, bridge <- cmd
+#     (internal/leakcheck, a std-only test helper, may be used by any of them)
 set -euo pipefail
 mod=$(go list -m)
 fail=0
@@ -26,7 +27,7 @@ check() {
     fi
   done
 }
-check jsonrpc transport mcpclient toolreg bridge cmd internal
+check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/integration
 check transport mcpclient toolreg bridge cmd internal/demoserver
 check mcpclient toolreg bridge cmd
 check toolreg bridge cmd

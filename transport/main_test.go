@@ -8,12 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -175,21 +175,4 @@ func readWithin(t *testing.T, s jsonrpc.Stream, d time.Duration) ([]byte, error)
 	}
 }
 
-// checkLeaks fails the test if, after its cleanups, more goroutines run than
-// when it started. Call it first, so that its cleanup runs last.
-func checkLeaks(t *testing.T) {
-	t.Helper()
-	base := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(2 * time.Second)
-		for runtime.NumGoroutine() > base {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				n := runtime.Stack(buf, true)
-				t.Errorf("goroutines: got %d, want at most %d\n%s", runtime.NumGoroutine(), base, buf[:n])
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	})
-}
+func checkLeaks(t *testing.T) { t.Helper(); leakcheck.Check(t) }

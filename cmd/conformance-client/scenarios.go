@@ -12,77 +12,77 @@ var scenarios = map[string]func(ctx context.Context, sc *scenarioEnv) error{
 	"initialize":                          listTools,
 	"tools_call":                          callAddNumbers,
 	"elicitation-sep1034-client-defaults": elicitationDefaults,
-	"sse-retry":                           callFirstTool,
+	"sse-retry":                           callTools,
+}
+
+// withSession connects with opts, runs fn and closes the session.
+func (sc *scenarioEnv) withSession(ctx context.Context, opts *mcpclient.Options, fn func(*mcpclient.Session) error) error {
+	s, err := sc.connect(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return fn(s)
 }
 
 // listTools connects and lists the tools: the handshake (or its stateless
 // equivalent) is what is checked.
 func listTools(ctx context.Context, sc *scenarioEnv) error {
-	s, err := sc.connect(ctx, nil)
-	if err != nil {
+	return sc.withSession(ctx, nil, func(s *mcpclient.Session) error {
+		_, err := mcpclient.Collect(s.Tools(ctx))
 		return err
-	}
-	defer s.Close()
-	_, err = mcpclient.Collect(s.Tools(ctx))
-	return err
+	})
 }
 
-// callAddNumbers lists the tools and calls add_numbers with two numbers.
-func callAddNumbers(ctx context.Context, sc *scenarioEnv) error {
-	s, err := sc.connect(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	if _, err := findTool(ctx, s, "add_numbers"); err != nil {
-		return err
-	}
-	res, err := s.CallTool(ctx, "add_numbers", map[string]any{"a": 5, "b": 3})
-	if err != nil {
-		return err
-	}
-	if res.IsError {
-		return fmt.Errorf("add_numbers failed: %s", res.Text())
-	}
-	return nil
-}
-
-// callFirstTool lists the tools and calls the first one with no arguments.
-func callFirstTool(ctx context.Context, sc *scenarioEnv) error {
-	s, err := sc.connect(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
+// callAll lists the tools and calls each with no arguments.
+func callAll(ctx context.Context, s *mcpclient.Session) error {
 	tools, err := mcpclient.Collect(s.Tools(ctx))
 	if err != nil {
 		return err
 	}
-	if len(tools) == 0 {
-		return fmt.Errorf("the server lists no tools")
+	for _, t := range tools {
+		if _, err := s.CallTool(ctx, t.Name, map[string]any{}); err != nil {
+			return err
+		}
 	}
-	_, err = s.CallTool(ctx, tools[0].Name, map[string]any{})
-	return err
+	return nil
+}
+
+// callAddNumbers lists the tools and calls add_numbers with two numbers.
+func callAddNumbers(ctx context.Context, sc *scenarioEnv) error {
+	return sc.withSession(ctx, nil, func(s *mcpclient.Session) error {
+		if _, err := findTool(ctx, s, "add_numbers"); err != nil {
+			return err
+		}
+		res, err := s.CallTool(ctx, "add_numbers", map[string]any{"a": 5, "b": 3})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("add_numbers failed: %s", res.Text())
+		}
+		return err
+	})
+}
+
+// callTools lists the tools and calls each of them with no arguments.
+func callTools(ctx context.Context, sc *scenarioEnv) error {
+	return sc.withSession(ctx, nil, func(s *mcpclient.Session) error { return callAll(ctx, s) })
 }
 
 // elicitationDefaults accepts the server's form without filling anything
 // in: the session must complete it with the schema's defaults.
 func elicitationDefaults(ctx context.Context, sc *scenarioEnv) error {
-	s, err := sc.connect(ctx, &mcpclient.Options{
+	opts := &mcpclient.Options{
 		Elicitation: func(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
 			return &mcpclient.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
 		},
+	}
+	return sc.withSession(ctx, opts, func(s *mcpclient.Session) error {
+		name := "test_client_elicitation_defaults"
+		if _, err := findTool(ctx, s, name); err != nil {
+			return err
+		}
+		_, err := s.CallTool(ctx, name, map[string]any{})
+		return err
 	})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	name := "test_client_elicitation_defaults"
-	if _, err := findTool(ctx, s, name); err != nil {
-		return err
-	}
-	_, err = s.CallTool(ctx, name, map[string]any{})
-	return err
 }
 
 // findTool lists the tools and returns the one named name.

@@ -16,47 +16,40 @@ func init() {
 	scenarios["json-schema-ref-no-deref"] = listTools
 	scenarios["http-standard-headers"] = exerciseEverything
 	scenarios["http-custom-headers"] = customHeaderCalls
-	scenarios["http-invalid-tool-headers"] = callValidTool
+	// The session leaves out tools with invalid x-mcp-header annotations,
+	// so calling every listed tool calls only the valid one.
+	scenarios["http-invalid-tool-headers"] = callTools
 	scenarios["json-schema-2020-12-preservation"] = echoSchema
 	scenarios["sep-2322-client-request-state"] = inputRequiredRounds
 }
 
-// exerciseEverything lists tools, resources and prompts and uses the first
-// of each, so every request that carries standard headers is sent.
+// exerciseEverything uses every tool, resource and prompt, so every
+// request that carries standard headers is sent.
 func exerciseEverything(ctx context.Context, sc *scenarioEnv) error {
-	s, err := sc.connect(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	tools, err := mcpclient.Collect(s.Tools(ctx))
-	if err != nil {
-		return err
-	}
-	for _, t := range tools {
-		if _, err := s.CallTool(ctx, t.Name, map[string]any{}); err != nil {
+	return sc.withSession(ctx, nil, func(s *mcpclient.Session) error {
+		if err := callAll(ctx, s); err != nil {
 			return err
 		}
-	}
-	resources, err := mcpclient.Collect(s.Resources(ctx))
-	if err != nil {
-		return err
-	}
-	for _, r := range resources {
-		if _, err := s.ReadResource(ctx, r.URI); err != nil {
+		resources, err := mcpclient.Collect(s.Resources(ctx))
+		if err != nil {
 			return err
 		}
-	}
-	prompts, err := mcpclient.Collect(s.Prompts(ctx))
-	if err != nil {
-		return err
-	}
-	for _, p := range prompts {
-		if _, err := s.GetPrompt(ctx, p.Name, nil); err != nil {
+		for _, r := range resources {
+			if _, err := s.ReadResource(ctx, r.URI); err != nil {
+				return err
+			}
+		}
+		prompts, err := mcpclient.Collect(s.Prompts(ctx))
+		if err != nil {
 			return err
 		}
-	}
-	return nil
+		for _, p := range prompts {
+			if _, err := s.GetPrompt(ctx, p.Name, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // customHeaderCalls makes the tool calls MCP_CONFORMANCE_CONTEXT lists.
@@ -68,55 +61,29 @@ func customHeaderCalls(ctx context.Context, sc *scenarioEnv) error {
 	if err := json.Unmarshal(sc.context["toolCalls"], &calls); err != nil {
 		return fmt.Errorf("MCP_CONFORMANCE_CONTEXT.toolCalls: %w", err)
 	}
-	s, err := sc.connect(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	if _, err := mcpclient.Collect(s.Tools(ctx)); err != nil {
-		return err
-	}
-	for _, c := range calls {
-		if _, err := s.CallTool(ctx, c.Name, c.Arguments); err != nil {
+	return sc.withSession(ctx, nil, func(s *mcpclient.Session) error {
+		if _, err := mcpclient.Collect(s.Tools(ctx)); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// callValidTool calls every tool the session lists: the session must have
-// left out those with invalid x-mcp-header annotations.
-func callValidTool(ctx context.Context, sc *scenarioEnv) error {
-	s, err := sc.connect(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	tools, err := mcpclient.Collect(s.Tools(ctx))
-	if err != nil {
-		return err
-	}
-	for _, t := range tools {
-		if _, err := s.CallTool(ctx, t.Name, map[string]any{}); err != nil {
-			return err
+		for _, c := range calls {
+			if _, err := s.CallTool(ctx, c.Name, c.Arguments); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // echoSchema sends a tool's input schema back as it was received.
 func echoSchema(ctx context.Context, sc *scenarioEnv) error {
-	s, err := sc.connect(ctx, nil)
-	if err != nil {
+	return sc.withSession(ctx, nil, func(s *mcpclient.Session) error {
+		focal, err := findTool(ctx, s, "json_schema_2020_12_tool")
+		if err != nil {
+			return err
+		}
+		_, err = s.CallTool(ctx, "json_schema_echo", map[string]any{"schema": focal.InputSchema})
 		return err
-	}
-	defer s.Close()
-	focal, err := findTool(ctx, s, "json_schema_2020_12_tool")
-	if err != nil {
-		return err
-	}
-	_, err = s.CallTool(ctx, "json_schema_echo", map[string]any{"schema": focal.InputSchema})
-	return err
+	})
 }
 
 // inputRequiredRounds calls the tools that answer input_required. While the

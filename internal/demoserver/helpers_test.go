@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -224,21 +224,4 @@ func wantCode(t *testing.T, err error, code int64, parts ...string) *jsonrpc.Err
 	return e
 }
 
-// checkGoroutines fails the test if goroutines started during it are still
-// running shortly after it ends.
-func checkGoroutines(t *testing.T) {
-	t.Helper()
-	base := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(2 * time.Second)
-		for runtime.NumGoroutine() > base {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				n := runtime.Stack(buf, true)
-				t.Errorf("goroutines: %d at start, %d now:\n%s", base, runtime.NumGoroutine(), buf[:n])
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	})
-}
+func checkGoroutines(t *testing.T) { t.Helper(); leakcheck.Check(t) }
