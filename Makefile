@@ -61,6 +61,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./conformance/runner
 	$(GO) test -run '^$$' -fuzz FuzzSplitWords -fuzztime $(FUZZTIME) ./cmd/mcpc
 	$(GO) test -run '^$$' -fuzz FuzzCursor -fuzztime $(FUZZTIME) ./internal/demoserver
+	$(GO) test -run '^$$' -fuzz FuzzQualify -fuzztime $(FUZZTIME) ./toolreg
+	$(GO) test -run '^$$' -fuzz FuzzBuildNames -fuzztime $(FUZZTIME) ./toolreg
+	$(GO) test -run '^$$' -fuzz FuzzMatchGlob -fuzztime $(FUZZTIME) ./toolreg
+	$(GO) test -run '^$$' -fuzz FuzzExpand -fuzztime $(FUZZTIME) ./toolreg
+	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./toolreg
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).

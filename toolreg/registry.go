@@ -1,0 +1,214 @@
+package toolreg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// Options configures a Registry. A nil *Options is valid.
+type Options struct {
+	// Session is the base of every server's session options: the host's
+	// handlers (sampling, elicitation, roots), callbacks and client info.
+	// OnListChanged is wrapped so the registry also hears of changes.
+	Session *mcpclient.Options
+
+	// StartupTimeout bounds connecting to one server when its config gives
+	// no timeout. Zero means 30s.
+	StartupTimeout time.Duration
+
+	// Strict makes New fail if any enabled server fails to connect; by
+	// default the registry keeps the servers that came up and reports the
+	// others in Servers.
+	Strict bool
+
+	// Reserved are the host's own tool names; no server tool is exposed
+	// under one of them (compared without regard to case).
+	Reserved []string
+
+	// Approve, if set, is consulted before every call; an error refuses
+	// it and is returned to the caller.
+	Approve func(ctx context.Context, call Call) error
+
+	// OnConnect, OnDisconnect and OnToolCall report what happens. A hook
+	// that panics is logged and otherwise ignored.
+	OnConnect    func(server string)
+	OnDisconnect func(server string, err error)
+	OnToolCall   func(call Call, d time.Duration, err error)
+
+	// Logger receives what the registry reports; nil is silent.
+	Logger *slog.Logger
+}
+
+// Call describes one tool call, for the approver and the hooks.
+type Call struct {
+	Name   string // the exposed name, mcp__server__tool
+	Server string
+	Tool   string // the tool's own name on its server
+	Args   any
+}
+
+// ErrUnknownTool is returned by Call for a name no listing produced.
+var ErrUnknownTool = errors.New("toolreg: unknown tool")
+
+// ErrRefused is wrapped by the error of a call the approver refused.
+var ErrRefused = errors.New("toolreg: call refused")
+
+// Registry holds one MCP session per configured server and exposes all
+// their tools under one namespace. All methods are safe for concurrent use.
+type Registry struct {
+	opts Options
+	log  *slog.Logger
+
+	mu      sync.Mutex
+	servers map[string]*server
+	order   []string
+	names   *NameTable // from the last listing
+	closed  bool
+}
+
+// New connects every enabled server of cfg in parallel, each within its
+// own startup timeout (ctx bounds them all). One server's failure never
+// touches another's: unless opts.Strict, the registry keeps the servers
+// that came up and reports the rest in Servers.
+func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
+	r := &Registry{servers: map[string]*server{}}
+	if opts != nil {
+		r.opts = *opts
+	}
+	r.log = r.opts.Logger
+	if r.log == nil {
+		r.log = slog.New(discardHandler{})
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(cfg.Servers))
+	for i, sc := range cfg.Servers {
+		srv := r.newServer(sc)
+		r.servers[sc.Name] = srv
+		r.order = append(r.order, sc.Name)
+		if sc.Disabled {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = srv.connect(ctx)
+		}()
+	}
+	wg.Wait()
+	if r.opts.Strict {
+		if err := errors.Join(errs...); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Add connects one more server and adds it. If it cannot connect, the
+// registry is left as it was and the error is returned.
+func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return fmt.Errorf("toolreg: adding %q: the registry is closed", sc.Name)
+	}
+	if _, dup := r.servers[sc.Name]; dup {
+		r.mu.Unlock()
+		return fmt.Errorf("toolreg: adding %q: a server of that name exists", sc.Name)
+	}
+	r.mu.Unlock()
+	srv := r.newServer(sc)
+	if err := srv.connect(ctx); err != nil {
+		srv.close()
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.servers[sc.Name]; dup || r.closed {
+		srv.close()
+		return fmt.Errorf("toolreg: adding %q: the registry changed meanwhile", sc.Name)
+	}
+	r.servers[sc.Name] = srv
+	r.order = append(r.order, sc.Name)
+	r.names = nil
+	return nil
+}
+
+// Remove closes a server's session and removes it.
+func (r *Registry) Remove(name string) error {
+	r.mu.Lock()
+	srv, ok := r.servers[name]
+	if ok {
+		delete(r.servers, name)
+		for i, n := range r.order {
+			if n == name {
+				r.order = append(r.order[:i:i], r.order[i+1:]...)
+				break
+			}
+		}
+		r.names = nil
+	}
+	r.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("toolreg: no server %q", name)
+	}
+	srv.close()
+	return nil
+}
+
+// Close closes every session, in parallel, each bounded by its transport's
+// own shutdown. It is idempotent.
+func (r *Registry) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	servers := make([]*server, 0, len(r.servers))
+	for _, s := range r.servers {
+		servers = append(servers, s)
+	}
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.close() }()
+	}
+	wg.Wait()
+	return nil
+}
+
+// snapshot returns the servers in config order.
+func (r *Registry) snapshot() []*server {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*server, 0, len(r.order))
+	for _, n := range r.order {
+		out = append(out, r.servers[n])
+	}
+	return out
+}
+
+// hook runs a host hook, containing its panics.
+func (r *Registry) hook(name string, fn func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("toolreg: a hook panicked", "hook", name, "panic", p)
+		}
+	}()
+	fn()
+}
+
+type discardHandler struct{}
+
+func (discardHandler) Enabled(context.Context, slog.Level) bool  { return false }
+func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
+func (d discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return d }
+func (d discardHandler) WithGroup(string) slog.Handler           { return d }

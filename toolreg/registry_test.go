@@ -1,0 +1,228 @@
+package toolreg
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+)
+
+// demoConfig is a stdio server entry running the demo server.
+func demoConfig(name string) *ServerConfig {
+	return &ServerConfig{Name: name, Type: "stdio", Command: os.Args[0],
+		Env: map[string]string{demoEnv: "1", "GORACE": "atexit_sleep_ms=0"}}
+}
+
+func ctx10(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func newRegistry(t *testing.T, opts *Options, servers ...*ServerConfig) *Registry {
+	t.Helper()
+	r, err := New(ctx10(t), &Config{Servers: servers}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func TestRegistryConnectsListsAndRoutes(t *testing.T) {
+	leakcheck.Check(t)
+	broken := &ServerConfig{Name: "broken", Type: "stdio", Command: "/nonexistent/mcp-server"}
+	off := demoConfig("off")
+	off.Disabled = true
+	narrow := demoConfig("narrow")
+	narrow.Allow, narrow.Deny = []string{"e*", "add"}, []string{"elicit"}
+	var mu sync.Mutex
+	var connected []string
+	r := newRegistry(t, &Options{OnConnect: func(s string) { mu.Lock(); connected = append(connected, s); mu.Unlock() }},
+		demoConfig("alpha"), broken, off, narrow)
+
+	status := map[string]string{}
+	for _, s := range r.Servers() {
+		status[s.Name] = s.State
+		if s.Name == "broken" && (s.Err == nil || !strings.Contains(s.Err.Error(), "broken")) {
+			t.Errorf("broken server's error: %v", s.Err)
+		}
+	}
+	if diff := cmp.Diff(map[string]string{"alpha": StateConnected, "broken": StateFailed, "off": StateDisabled, "narrow": StateConnected}, status); diff != "" {
+		t.Errorf("states (-want +got):\n%s", diff)
+	}
+	tools, err := r.Tools(ctx10(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+	}
+	for _, want := range []string{"mcp__alpha__echo", "mcp__alpha__add", "mcp__narrow__echo", "mcp__narrow__add"} {
+		if !contains(names, want) {
+			t.Errorf("%s missing from %v", want, names)
+		}
+	}
+	for _, not := range []string{"mcp__narrow__elicit", "mcp__narrow__slow"} {
+		if contains(names, not) {
+			t.Errorf("%s should be filtered out", not)
+		}
+	}
+	res, err := r.Call(ctx10(t), "mcp__narrow__echo", map[string]string{"text": "routed"})
+	if err != nil || res.Text() != "routed" || res.Server != "narrow" || res.Tool != "echo" || res.Duration <= 0 {
+		t.Fatalf("Call: %+v %v", res, err)
+	}
+	if _, err := r.Call(ctx10(t), "mcp__narrow__slow", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("filtered tool: %v", err)
+	}
+	if _, err := r.Call(ctx10(t), "mcp__nobody__echo", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("unknown tool: %v", err)
+	}
+	mu.Lock()
+	if len(connected) != 2 {
+		t.Errorf("OnConnect for %v", connected)
+	}
+	mu.Unlock()
+}
+
+func TestRegistryStrict(t *testing.T) {
+	leakcheck.Check(t)
+	_, err := New(ctx10(t), &Config{Servers: []*ServerConfig{demoConfig("ok"),
+		{Name: "broken", Type: "stdio", Command: "/nonexistent/mcp-server"}}}, &Options{Strict: true})
+	if err == nil || !strings.Contains(err.Error(), `"broken"`) {
+		t.Errorf("strict: %v", err)
+	}
+}
+
+func TestRegistryToolErrorsApproverAndHooks(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var log []string
+	r := newRegistry(t, &Options{
+		Approve: func(ctx context.Context, c Call) error {
+			switch c.Tool {
+			case "add":
+				return errors.New("not today")
+			case "mixed":
+				panic("approver bug")
+			}
+			return nil
+		},
+		OnToolCall: func(c Call, d time.Duration, err error) {
+			mu.Lock()
+			log = append(log, c.Server+"/"+c.Tool+":"+errString(err))
+			mu.Unlock()
+			panic("a hook bug must not break the registry")
+		},
+	}, demoConfig("s"))
+	res, err := r.Call(ctx10(t), "mcp__s__fail", nil)
+	if err != nil || !res.IsError || res.Err == nil || res.Err.Server != "s" || res.Err.Tool != "fail" || res.Err.Message == "" {
+		t.Fatalf("fail tool: %+v %v", res, err)
+	}
+	if _, err := r.Call(ctx10(t), "mcp__s__add", map[string]int{"a": 1, "b": 2}); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "not today") {
+		t.Errorf("refused: %v", err)
+	}
+	if _, err := r.Call(ctx10(t), "mcp__s__mixed", nil); !errors.Is(err, ErrRefused) {
+		t.Errorf("a panicking approver must refuse: %v", err)
+	}
+	if res, err := r.Call(ctx10(t), "mcp__s__echo", map[string]string{"text": "still fine"}); err != nil || res.Text() != "still fine" {
+		t.Errorf("after hook panics: %+v %v", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(log) != 2 || !strings.HasPrefix(log[0], "s/fail:tool") || log[1] != "s/echo:" {
+		t.Errorf("OnToolCall: %q", log)
+	}
+}
+
+func TestRegistryRefreshesAfterListChanged(t *testing.T) {
+	leakcheck.Check(t)
+	r := newRegistry(t, nil, demoConfig("d"))
+	tools, _ := r.Tools(ctx10(t))
+	if hasTool(tools, "mcp__d__dynamic") {
+		t.Fatal("dynamic listed before change")
+	}
+	if _, err := r.Call(ctx10(t), "mcp__d__change", nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		tools, _ = r.Tools(ctx10(t))
+		if hasTool(tools, "mcp__d__dynamic") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the listing never picked up the change")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Many concurrent callers share one refresh and all see the same list.
+	r.Call(ctx10(t), "mcp__d__change", nil)
+	time.Sleep(100 * time.Millisecond)
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := r.Tools(ctx10(t)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestRegistryAddRemove(t *testing.T) {
+	leakcheck.Check(t)
+	r := newRegistry(t, nil)
+	if err := r.Add(ctx10(t), &ServerConfig{Name: "bad", Type: "stdio", Command: "/nonexistent/x"}); err == nil {
+		t.Fatal("adding a broken server succeeded")
+	}
+	if len(r.Servers()) != 0 {
+		t.Error("a failed Add left a trace")
+	}
+	if err := r.Add(ctx10(t), demoConfig("late")); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := r.Call(ctx10(t), "mcp__late__echo", map[string]string{"text": "hi"}); err != nil || res.Text() != "hi" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if err := r.Remove("late"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Call(ctx10(t), "mcp__late__echo", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("after Remove: %v", err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTool(tools []Tool, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
