@@ -1,0 +1,306 @@
+package toolreg
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// configParser holds what every part of one file's parse needs.
+type configParser struct {
+	source string
+	env    func(string) (string, bool)
+}
+
+// errorf makes an ErrConfig error located at the file, the server (if
+// any) and the key (if any).
+func (p *configParser) errorf(server, key, format string, args ...any) error {
+	var loc []string
+	if p.source != "" {
+		loc = append(loc, p.source)
+	}
+	if server != "" {
+		loc = append(loc, "server "+strconv.Quote(server))
+	}
+	if key != "" {
+		loc = append(loc, key)
+	}
+	loc = append(loc, fmt.Sprintf(format, args...))
+	return &configError{msg: strings.Join(loc, ": ")}
+}
+
+// jsonError describes a JSON syntax error by line and column.
+func jsonError(data []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return "invalid JSON: " + err.Error()
+	}
+	// Offset counts the bytes read, the bad one included.
+	before := data[:max(0, min(int(se.Offset)-1, len(data)))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, se.Error())
+}
+
+// serverKeys are the keys of a server that plainmcp reads.
+var serverKeys = map[string]bool{
+	"type": true, "command": true, "args": true, "env": true, "cwd": true,
+	"url": true, "headers": true, "timeout": true, "toolTimeout": true,
+	"disabled": true, "allow": true, "deny": true,
+}
+
+// server parses, expands and checks the server called name.
+func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, error) {
+	fail := func(key, format string, args ...any) error {
+		return p.errorf(name, key, format, args...)
+	}
+	if name == "" {
+		return nil, p.errorf("", "", `server "": want a non-empty name`)
+	}
+	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return nil, fail("", "want a name without control characters")
+	}
+	fields, ok := objectFields(raw)
+	if !ok {
+		return nil, fail("", "want an object")
+	}
+	s := &ServerConfig{Name: name, Type: "stdio", Source: p.source}
+	var env, headers []stringMember
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if !serverKeys[f.key] {
+			if s.Extra == nil {
+				s.Extra = map[string]json.RawMessage{}
+			}
+			s.Extra[f.key] = f.val // a repeated key: the last one, as encoding/json does
+			continue
+		}
+		if seen[f.key] {
+			return nil, fail(f.key, "appears twice")
+		}
+		seen[f.key] = true
+		if isJSONNull(f.val) {
+			continue
+		}
+		var err error
+		switch f.key {
+		case "type":
+			var t string
+			if json.Unmarshal(f.val, &t) != nil {
+				return nil, fail(f.key, "want a string")
+			}
+			switch t {
+			case "stdio", "http", "sse":
+				s.Type = t
+			case "streamable-http", "streamableHttp": // as some other clients write it
+				s.Type = "http"
+			default:
+				return nil, fail(f.key, "%q is not a known transport; want stdio, http or sse", t)
+			}
+		case "command":
+			err = decodeString(f.val, &s.Command)
+		case "cwd":
+			err = decodeString(f.val, &s.Cwd)
+		case "url":
+			err = decodeString(f.val, &s.URL)
+		case "disabled":
+			if json.Unmarshal(f.val, &s.Disabled) != nil {
+				return nil, fail(f.key, "want true or false")
+			}
+		case "args":
+			s.Args, err = p.stringList(name, f.key, f.val)
+		case "allow":
+			s.Allow, err = p.stringList(name, f.key, f.val)
+		case "deny":
+			s.Deny, err = p.stringList(name, f.key, f.val)
+		case "env":
+			env, err = p.stringMap(name, f.key, f.val)
+		case "headers":
+			headers, err = p.stringMap(name, f.key, f.val)
+		case "timeout":
+			s.Timeout, err = decodeDuration(f.val)
+		case "toolTimeout":
+			s.ToolTimeout, err = decodeDuration(f.val)
+		}
+		if errors.Is(err, ErrConfig) {
+			return nil, err
+		}
+		if err != nil {
+			return nil, fail(f.key, "%v", err)
+		}
+	}
+
+	// Expand in a fixed order, so the same file always gives the same
+	// first error. Env and header names are not expanded, only values.
+	var err error
+	x := func(key string, v *string) {
+		if err != nil {
+			return
+		}
+		out, refs, xerr := expandVars(*v, p.env)
+		if xerr != nil {
+			err = fail(key, "%v", xerr)
+			return
+		}
+		if refs {
+			if s.templates == nil {
+				s.templates = map[string]string{}
+			}
+			s.templates[key] = *v
+		}
+		*v = out
+	}
+	x("command", &s.Command)
+	for i := range s.Args {
+		x("args["+strconv.Itoa(i)+"]", &s.Args[i])
+	}
+	for i := range env {
+		x("env."+env[i].key, &env[i].val)
+	}
+	x("cwd", &s.Cwd)
+	x("url", &s.URL)
+	for i := range headers {
+		x("headers."+headers[i].key, &headers[i].val)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.Env, err = p.checkEnv(name, env); err != nil {
+		return nil, err
+	}
+	if s.Headers, err = p.checkHeaders(name, headers); err != nil {
+		return nil, err
+	}
+	if err := p.check(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// check validates what depends on the server's type, and the values that
+// need no expansion.
+func (p *configParser) check(s *ServerConfig) error {
+	fail := func(key, format string, args ...any) error {
+		return p.errorf(s.Name, key, format, args...)
+	}
+	if s.Type == "stdio" {
+		switch {
+		case s.Command == "" && !s.Disabled && s.URL != "":
+			return fail("command", `missing; a server with a url needs "type": "http" or "sse"`)
+		case s.Command == "" && !s.Disabled:
+			return fail("command", "missing or empty")
+		case s.URL != "":
+			return fail("url", "applies only to http and sse servers")
+		case len(s.Headers) > 0:
+			return fail("headers", "apply only to http and sse servers")
+		}
+	} else {
+		switch {
+		case s.Command != "":
+			return fail("command", "applies only to stdio servers")
+		case len(s.Args) > 0:
+			return fail("args", "apply only to stdio servers")
+		case len(s.Env) > 0:
+			return fail("env", "applies only to stdio servers")
+		case s.Cwd != "":
+			return fail("cwd", "applies only to stdio servers")
+		case s.URL == "" && !s.Disabled:
+			return fail("url", "missing or empty")
+		}
+	}
+	if strings.ContainsRune(s.Command, 0) {
+		return fail("command", "contains a NUL byte")
+	}
+	for i, a := range s.Args {
+		if strings.ContainsRune(a, 0) {
+			return fail("args["+strconv.Itoa(i)+"]", "contains a NUL byte")
+		}
+	}
+	if strings.ContainsRune(s.Cwd, 0) {
+		return fail("cwd", "contains a NUL byte")
+	}
+	if s.URL != "" {
+		// The URL may hold a key, so the message does not quote it.
+		u, err := url.Parse(s.URL)
+		switch {
+		case err != nil:
+			return fail("url", "not a valid URL")
+		case u.Scheme != "http" && u.Scheme != "https":
+			return fail("url", "want an http or https URL")
+		case u.Host == "":
+			return fail("url", "no host")
+		}
+	}
+	for _, list := range []struct {
+		key      string
+		patterns []string
+	}{{"allow", s.Allow}, {"deny", s.Deny}} {
+		for i, pat := range list.patterns {
+			if pat == "" {
+				return fail(list.key+"["+strconv.Itoa(i)+"]", "an empty pattern")
+			}
+		}
+	}
+	return nil
+}
+
+// checkEnv checks the expanded env entries and makes them a map.
+func (p *configParser) checkEnv(server string, env []stringMember) (map[string]string, error) {
+	if env == nil {
+		return nil, nil
+	}
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		switch {
+		case kv.key == "":
+			return nil, p.errorf(server, "env", "a variable name is empty")
+		case strings.ContainsAny(kv.key, "=\x00"):
+			return nil, p.errorf(server, "env", "the name %q contains = or a NUL byte", kv.key)
+		case strings.ContainsRune(kv.val, 0):
+			return nil, p.errorf(server, "env."+kv.key, "the value contains a NUL byte")
+		}
+		m[kv.key] = kv.val
+	}
+	return m, nil
+}
+
+// checkHeaders checks the expanded headers and makes them a map.
+func (p *configParser) checkHeaders(server string, headers []stringMember) (map[string]string, error) {
+	if headers == nil {
+		return nil, nil
+	}
+	m := make(map[string]string, len(headers))
+	names := map[string]bool{}
+	for _, h := range headers {
+		key := "headers." + h.key
+		lower := strings.ToLower(h.key)
+		switch {
+		case !isHeaderToken(h.key):
+			return nil, p.errorf(server, "headers", "%q is not a valid header name", h.key)
+		case names[lower]:
+			return nil, p.errorf(server, key, "appears twice (names ignore case)")
+		case strings.ContainsAny(h.val, "\r\n\x00"):
+			return nil, p.errorf(server, key, "the value contains a line break or NUL byte")
+		}
+		names[lower] = true
+		m[h.key] = h.val
+	}
+	return m, nil
+}
+
+// isHeaderToken reports whether s is an HTTP token (RFC 9110).
+func isHeaderToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
