@@ -41,6 +41,13 @@ type Options struct {
 	OnDisconnect func(server string, err error)
 	OnToolCall   func(call Call, d time.Duration, err error)
 
+	// Dial, if set, opens the session of every server in place of the
+	// built-in stdio, http and sse transports: for in-process servers,
+	// custom transports, or a host that wraps the stream (tracing, say).
+	// opts are the session options the registry made for this server;
+	// pass them on to mcpclient.Connect.
+	Dial func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error)
+
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
 }
@@ -56,6 +63,9 @@ type Call struct {
 // ErrUnknownTool is returned by Call for a name no listing produced.
 var ErrUnknownTool = errors.New("toolreg: unknown tool")
 
+// ErrUnknownServer is returned for a server name that is not configured.
+var ErrUnknownServer = errors.New("toolreg: unknown server")
+
 // ErrRefused is wrapped by the error of a call the approver refused.
 var ErrRefused = errors.New("toolreg: call refused")
 
@@ -65,11 +75,12 @@ type Registry struct {
 	opts Options
 	log  *slog.Logger
 
-	mu      sync.Mutex
-	servers map[string]*server
-	order   []string
-	names   *NameTable // from the last listing
-	closed  bool
+	mu          sync.Mutex
+	servers     map[string]*server
+	order       []string
+	names       *NameTable // tools, from the last listing
+	promptNames *NameTable // prompts, from the last listing
+	closed      bool
 }
 
 // New connects every enabled server of cfg in parallel, each within its
@@ -136,7 +147,7 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 	}
 	r.servers[sc.Name] = srv
 	r.order = append(r.order, sc.Name)
-	r.names = nil
+	r.names, r.promptNames = nil, nil
 	return nil
 }
 
@@ -152,7 +163,7 @@ func (r *Registry) Remove(name string) error {
 				break
 			}
 		}
-		r.names = nil
+		r.names, r.promptNames = nil, nil
 	}
 	r.mu.Unlock()
 	if !ok {

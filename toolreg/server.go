@@ -40,17 +40,11 @@ type server struct {
 	failures  int
 	nextTry   time.Time
 	closed    bool
-	tools     []*mcpclient.Tool // the last listing, filtered; nil until listed
-	stale     bool
-	flight    *listing // the listing in progress, if any
-}
 
-// listing is one tools/list in flight, shared by every caller that wants
-// it (single flight).
-type listing struct {
-	done  chan struct{}
-	tools []*mcpclient.Tool
-	err   error
+	tools     catalog[*mcpclient.Tool] // filtered
+	prompts   catalog[*mcpclient.Prompt]
+	resources catalog[*mcpclient.Resource]
+	templates catalog[*mcpclient.ResourceTemplate]
 }
 
 func (r *Registry) newServer(sc *ServerConfig) *server {
@@ -80,14 +74,23 @@ func (s *server) connect(ctx context.Context) error {
 	}
 	userChanged := opts.OnListChanged
 	opts.OnListChanged = func(kind string) {
-		if kind == "tools" {
-			s.markStale()
-		}
+		s.markStale(kind)
 		if userChanged != nil {
 			userChanged(kind)
 		}
 	}
-	session, transport, err := dial(ctx, s.cfg, &opts)
+	var session *mcpclient.Session
+	var transport string
+	var err error
+	if dialer := s.r.opts.Dial; dialer != nil {
+		session, err = dialer(ctx, s.cfg, &opts)
+		transport = s.cfg.Type
+		if session == nil && err == nil {
+			err = fmt.Errorf("the Dial option returned no session")
+		}
+	} else {
+		session, transport, err = dial(ctx, s.cfg, &opts)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.transport = transport
@@ -102,7 +105,7 @@ func (s *server) connect(ctx context.Context) error {
 		return fmt.Errorf("server %q: removed while connecting", s.cfg.Name)
 	}
 	s.session, s.state, s.lastErr, s.failures = session, StateConnected, nil, 0
-	s.stale = true
+	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale = true, true, true, true
 	go s.watch(session)
 	s.r.hook("OnConnect", func() {
 		if s.r.opts.OnConnect != nil {
@@ -162,65 +165,79 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	return s.session, nil
 }
 
-// markStale makes the next listing ask the server again.
-func (s *server) markStale() {
+// markStale makes the next listing of kind ("tools", "prompts" or
+// "resources", as in notifications/<kind>/list_changed) ask the server again.
+func (s *server) markStale(kind string) {
 	s.mu.Lock()
-	s.stale = true
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	switch kind {
+	case "tools":
+		s.tools.stale = true
+	case "prompts":
+		s.prompts.stale = true
+	case "resources": // templates have no notification of their own
+		s.resources.stale, s.templates.stale = true, true
+	}
 }
 
-// listTools returns the server's tools, filtered: the cached listing while
-// it is fresh, else one tools/list shared by all concurrent callers.
+// listTools returns the server's tools that its filter permits.
 func (s *server) listTools(ctx context.Context) ([]*mcpclient.Tool, error) {
-	s.mu.Lock()
-	if s.tools != nil && !s.stale && s.state == StateConnected {
-		t := s.tools
-		s.mu.Unlock()
-		return t, nil
-	}
-	f := s.flight
-	if f == nil {
-		f = &listing{done: make(chan struct{})}
-		s.flight = f
-		s.stale = false // a change during the listing marks it again
-		s.mu.Unlock()
-		f.tools, f.err = s.fetchTools(ctx)
-		s.mu.Lock()
-		if f.err == nil {
-			s.tools = f.tools
-		} else {
-			s.stale = true
+	return cachedList(ctx, s, &s.tools, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Tool, error) {
+		all, err := mcpclient.Collect(session.Tools(ctx))
+		if err != nil {
+			return nil, fmt.Errorf("server %q: listing tools: %w", s.cfg.Name, err)
 		}
-		s.flight = nil
-		s.mu.Unlock()
-		close(f.done)
-		return f.tools, f.err
-	}
-	s.mu.Unlock()
-	select {
-	case <-f.done:
-		return f.tools, f.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+		kept := make([]*mcpclient.Tool, 0, len(all))
+		for _, t := range all {
+			if s.filter.Permits(t.Name) {
+				kept = append(kept, t)
+			}
+		}
+		return kept, nil
+	})
 }
 
-func (s *server) fetchTools(ctx context.Context) ([]*mcpclient.Tool, error) {
-	session, err := s.live(ctx)
-	if err != nil {
-		return nil, err
-	}
-	all, err := mcpclient.Collect(session.Tools(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("server %q: listing tools: %w", s.cfg.Name, err)
-	}
-	kept := all[:0]
-	for _, t := range all {
-		if s.filter.Permits(t.Name) {
-			kept = append(kept, t)
+// listPrompts returns the server's prompts; none if it offers none.
+func (s *server) listPrompts(ctx context.Context) ([]*mcpclient.Prompt, error) {
+	return cachedList(ctx, s, &s.prompts, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Prompt, error) {
+		if session.Capabilities().Prompts == nil {
+			return []*mcpclient.Prompt{}, nil
 		}
-	}
-	return kept, nil
+		all, err := mcpclient.Collect(session.Prompts(ctx))
+		if err != nil {
+			return nil, fmt.Errorf("server %q: listing prompts: %w", s.cfg.Name, err)
+		}
+		return all, nil
+	})
+}
+
+// listResources returns the server's resources; none if it offers none.
+func (s *server) listResources(ctx context.Context) ([]*mcpclient.Resource, error) {
+	return cachedList(ctx, s, &s.resources, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Resource, error) {
+		if session.Capabilities().Resources == nil {
+			return []*mcpclient.Resource{}, nil
+		}
+		all, err := mcpclient.Collect(session.Resources(ctx))
+		if err != nil {
+			return nil, fmt.Errorf("server %q: listing resources: %w", s.cfg.Name, err)
+		}
+		return all, nil
+	})
+}
+
+// listTemplates returns the server's resource templates; none if it
+// offers no resources.
+func (s *server) listTemplates(ctx context.Context) ([]*mcpclient.ResourceTemplate, error) {
+	return cachedList(ctx, s, &s.templates, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.ResourceTemplate, error) {
+		if session.Capabilities().Resources == nil {
+			return []*mcpclient.ResourceTemplate{}, nil
+		}
+		all, err := mcpclient.Collect(session.ResourceTemplates(ctx))
+		if err != nil {
+			return nil, fmt.Errorf("server %q: listing resource templates: %w", s.cfg.Name, err)
+		}
+		return all, nil
+	})
 }
 
 // close ends the session for good.

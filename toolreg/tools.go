@@ -2,11 +2,8 @@ package toolreg
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -26,25 +23,8 @@ type Tool struct {
 // only when ctx ends.
 func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 	servers := r.snapshot()
-	lists := make([][]*mcpclient.Tool, len(servers))
-	var wg sync.WaitGroup
-	for i, s := range servers {
-		if s.cfg.Disabled {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tools, err := s.listTools(ctx)
-			if err != nil {
-				r.log.Warn("toolreg: listing tools failed", "server", s.cfg.Name, "error", err)
-				return
-			}
-			lists[i] = tools
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	lists, err := listAll(ctx, r, servers, (*server).listTools)
+	if err != nil {
 		return nil, err
 	}
 	var refs []Ref
@@ -65,41 +45,6 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 		}
 	}
 	return out, nil
-}
-
-// ToolError is a tool's own failure (a result with isError): the model
-// should see Message; the server and tool names are there for audit.
-type ToolError struct {
-	Server, Tool string
-	Message      string
-}
-
-func (e *ToolError) Error() string {
-	return fmt.Sprintf("tool %q of server %q failed: %s", e.Tool, e.Server, e.Message)
-}
-
-// Result is a tool call's outcome, normalized for hosts.
-type Result struct {
-	Server, Tool string // where the call went
-	Content      []mcpclient.Content
-	Structured   json.RawMessage
-	IsError      bool
-	Err          *ToolError // set when IsError
-	Duration     time.Duration
-}
-
-// Text returns the text items, joined by newlines.
-func (r *Result) Text() string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if c.Type == "text" {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(c.Text)
-		}
-	}
-	return b.String()
 }
 
 // Call routes a call by its exposed name to the server that listed the
@@ -180,36 +125,4 @@ func (r *Registry) callServer(ctx context.Context, srv *server, tool string, arg
 		out.Err = &ToolError{Server: srv.cfg.Name, Tool: tool, Message: msg}
 	}
 	return out, nil
-}
-
-// ServerStatus is what Servers reports of one server. Title and
-// Instructions come from the server: data, never instructions to follow.
-type ServerStatus struct {
-	Name            string
-	State           string // StateConnected, StateFailed, StateReconnecting, StateDisabled
-	Err             error  // the last error, for failed and reconnecting servers
-	Tools           int    // tools in the last listing (after filtering)
-	Transport       string // stdio, http, sse
-	ProtocolVersion string
-	Title           string
-	Instructions    string
-	Source          string // the config file
-}
-
-// Servers reports every configured server, in config order.
-func (r *Registry) Servers() []ServerStatus {
-	var out []ServerStatus
-	for _, s := range r.snapshot() {
-		s.mu.Lock()
-		st := ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.lastErr, Tools: len(s.tools),
-			Transport: s.transport, Source: s.cfg.Source}
-		session := s.session
-		s.mu.Unlock()
-		if session != nil && st.State == StateConnected {
-			info := session.ServerInfo()
-			st.ProtocolVersion, st.Title, st.Instructions = session.ProtocolVersion(), info.Title, session.Instructions()
-		}
-		out = append(out, st)
-	}
-	return out
 }

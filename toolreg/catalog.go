@@ -1,0 +1,85 @@
+package toolreg
+
+import (
+	"context"
+	"time"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// listTimeout bounds one refresh of a listing (all its pages, and the
+// reconnect it may need). It runs apart from the caller that started it,
+// whose leaving must not fail the others waiting for the same listing.
+const listTimeout = 2 * time.Minute
+
+// A catalog is one server's cached listing of one kind: its tools, its
+// prompts, its resources or its resource templates. A listing is asked for
+// again only when it went stale (a list_changed notification, a reconnect),
+// and then once, however many callers want it at the same time (single
+// flight). The server's mu guards it.
+type catalog[T any] struct {
+	items  []T
+	listed bool // items holds a complete listing
+	stale  bool // the server said it changed since
+	flight *flight[T]
+}
+
+// A flight is one refresh in progress, shared by every caller waiting for it.
+type flight[T any] struct {
+	done  chan struct{}
+	items []T
+	err   error
+}
+
+// fetcher asks a live session for a whole listing of one kind.
+type fetcher[T any] func(ctx context.Context, session *mcpclient.Session) ([]T, error)
+
+// cachedList returns c's items: the cached listing while it is fresh, else
+// the result of one refresh shared with every concurrent caller. Each caller
+// stops waiting when its own ctx ends; the refresh goes on for the others,
+// bounded by listTimeout and by the server's Close.
+func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetcher[T]) ([]T, error) {
+	s.mu.Lock()
+	if c.listed && !c.stale && s.state == StateConnected {
+		items := c.items
+		s.mu.Unlock()
+		return items, nil
+	}
+	f := c.flight
+	if f == nil {
+		f = &flight[T]{done: make(chan struct{})}
+		c.flight = f
+		c.stale = false // a change announced during the refresh marks it again
+		go refresh(ctx, s, c, f, fetch)
+	}
+	s.mu.Unlock()
+	select {
+	case <-f.done:
+		return f.items, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// refresh runs one flight and publishes its outcome.
+func refresh[T any](ctx context.Context, s *server, c *catalog[T], f *flight[T], fetch fetcher[T]) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), listTimeout)
+	defer cancel()
+	items, err := func() ([]T, error) {
+		session, err := s.live(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return fetch(ctx, session)
+	}()
+	s.mu.Lock()
+	if err == nil {
+		c.items, c.listed = items, true
+	} else {
+		c.stale = true
+	}
+	c.flight = nil
+	s.mu.Unlock()
+	f.items, f.err = items, err
+	close(f.done)
+}
