@@ -35,12 +35,13 @@ type flight[T any] struct {
 type fetcher[T any] func(ctx context.Context, session *mcpclient.Session) ([]T, error)
 
 // cachedList returns c's items: the cached listing while it is fresh, else
-// the result of one refresh shared with every concurrent caller. Each caller
+// the result of one refresh shared with every concurrent caller. When the
+// refresh fails, the error comes with the last listing, if there was one. Each caller
 // stops waiting when its own ctx ends; the refresh goes on for the others,
 // bounded by listTimeout and by the server's Close.
 func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetcher[T]) ([]T, error) {
 	s.mu.Lock()
-	if c.listed && !c.stale && s.state == StateConnected {
+	if c.listed && !c.stale && c.flight == nil && s.state == StateConnected {
 		items := c.items
 		s.mu.Unlock()
 		return items, nil
@@ -76,7 +77,9 @@ func refresh[T any](ctx context.Context, s *server, c *catalog[T], f *flight[T],
 	if err == nil {
 		c.items, c.listed = items, true
 	} else {
-		c.stale = true
+		// Keep offering what the server listed last: its names keep
+		// routing calls, and a call is what reconnects a dead server.
+		c.stale, items = true, c.items
 	}
 	c.flight = nil
 	s.mu.Unlock()

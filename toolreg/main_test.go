@@ -2,24 +2,49 @@ package toolreg
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
 // The registry's tests run real stdio servers: the test binary re-executes
-// itself as the demo server when this variable is set.
-const demoEnv = "PLAINMCP_TOOLREG_DEMO"
+// itself as the demo server when demoEnv is set. The other variables make
+// that server misbehave or report on itself.
+const (
+	demoEnv    = "PLAINMCP_TOOLREG_DEMO"
+	pidFileEnv = "PLAINMCP_TOOLREG_PIDFILE" // write the server's pid here
+	delayEnv   = "PLAINMCP_TOOLREG_DELAY"   // sleep this long (ms) before serving
+	crashEnv   = "PLAINMCP_TOOLREG_CRASH"   // print this to stderr and exit 3 at once
+)
 
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) != "" {
-		stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
-		if err := demoserver.New(nil).Serve(context.Background(), stream); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
+		os.Exit(serveDemo())
 	}
 	os.Exit(m.Run())
+}
+
+func serveDemo() int {
+	if msg := os.Getenv(crashEnv); msg != "" {
+		fmt.Fprintln(os.Stderr, msg)
+		return 3
+	}
+	if f := os.Getenv(pidFileEnv); f != "" {
+		if err := os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+			return 1
+		}
+	}
+	if ms, _ := strconv.Atoi(os.Getenv(delayEnv)); ms > 0 {
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	}
+	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
+	if err := demoserver.New(nil).Serve(context.Background(), stream); err != nil {
+		return 1
+	}
+	return 0
 }

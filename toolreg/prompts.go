@@ -18,8 +18,8 @@ type Prompt struct {
 // Prompts lists the prompts of every connected server, named as tools are
 // (see [Qualify]; the host's reserved names do not apply) and cached as
 // tools are, refreshed after notifications/prompts/list_changed. A server
-// that offers no prompts contributes none; one that cannot list is skipped
-// and logged. The error is non-nil only when ctx ends.
+// that offers no prompts contributes none; one that cannot list is logged
+// and contributes what it listed last. The error is non-nil only when ctx ends.
 func (r *Registry) Prompts(ctx context.Context) ([]Prompt, error) {
 	servers := r.snapshot()
 	lists, err := listAll(ctx, r, servers, (*server).listPrompts)
@@ -77,7 +77,8 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 }
 
 // listAll runs list on every enabled server in parallel. A server whose
-// listing fails is logged and left empty.
+// listing fails is logged and contributes its last listing: none if it
+// never listed, the tools it had if it died and is to be reconnected.
 func listAll[T any](ctx context.Context, r *Registry, servers []*server,
 	list func(*server, context.Context) ([]T, error)) ([][]T, error) {
 	lists := make([][]T, len(servers))
@@ -92,9 +93,8 @@ func listAll[T any](ctx context.Context, r *Registry, servers []*server,
 			items, err := list(s, ctx)
 			if err != nil {
 				r.log.Warn("toolreg: listing failed", "server", s.cfg.Name, "error", err)
-				return
 			}
-			lists[i] = items
+			lists[i] = items // the last listing, if the server is reconnecting
 		}()
 	}
 	wg.Wait()

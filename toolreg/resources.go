@@ -24,7 +24,8 @@ type ResourceTemplate struct {
 
 // Resources lists the resources of every connected server, cached and
 // refreshed as tools are. A server that offers no resources contributes
-// none; one that cannot list is skipped and logged. The error is non-nil
+// none; one that cannot list is logged and contributes what it listed
+// last. The error is non-nil
 // only when ctx ends.
 func (r *Registry) Resources(ctx context.Context) ([]Resource, error) {
 	servers := r.snapshot()

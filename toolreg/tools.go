@@ -19,8 +19,9 @@ type Tool struct {
 // Tools lists the tools of every connected server, fetching again only
 // the listings that went stale (a tools/list_changed, a reconnect), and
 // names them. The names route later calls: Call never parses a name. A
-// server that cannot list is skipped (see Servers); the error is non-nil
-// only when ctx ends.
+// server that cannot list contributes the tools it listed last, if any, so
+// a call can reconnect it (see Servers for its state); the error is
+// non-nil only when ctx ends.
 func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 	servers := r.snapshot()
 	lists, err := listAll(ctx, r, servers, (*server).listTools)

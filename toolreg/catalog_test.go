@@ -1,0 +1,132 @@
+package toolreg
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+)
+
+func TestRegistryRefreshIsOneRequestForManyCallers(t *testing.T) {
+	leakcheck.Check(t)
+	m := &inMemory{}
+	r := newInMemory(t, m, nil, "a", "b")
+	if _, err := r.Tools(ctx10(t)); err != nil {
+		t.Fatal(err)
+	}
+	if n := m.sent("a", "tools/list"); n != 1 {
+		t.Fatalf("first listing: %d tools/list requests", n)
+	}
+	// A fresh listing is served from the cache.
+	for range 10 {
+		r.Tools(ctx10(t))
+	}
+	if n := m.sent("a", "tools/list"); n != 1 {
+		t.Fatalf("cached listings sent %d tools/list requests", n)
+	}
+	if _, err := r.Call(ctx10(t), "mcp__a__change", nil); err != nil { // announces tools/list_changed
+		t.Fatal(err)
+	}
+	srv := r.snapshot()[0]
+	waitFor(t, "the change to mark the listing stale", func() bool {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		return srv.tools.stale
+	})
+	// The first caller gives up at once; the refresh it started goes on for
+	// the hundred others, which all share it.
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	r.Tools(gone)
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tools, err := r.Tools(ctx10(t))
+			if err == nil && !hasTool(tools, "mcp__a__dynamic") {
+				err = errors.New("a caller missed the change")
+			}
+			if err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := m.sent("a", "tools/list"); n != 2 {
+		t.Errorf("%d tools/list requests for 1 refresh and 101 callers, want 2 in all", n)
+	}
+	if n := m.sent("b", "tools/list"); n != 1 {
+		t.Errorf("server b, which did not change, was listed %d times", n)
+	}
+}
+
+func TestRegistryPromptsAndResources(t *testing.T) {
+	leakcheck.Check(t)
+	m := &inMemory{}
+	r := newInMemory(t, m, nil, "a", "b.docs")
+	prompts, err := r.Prompts(ctx10(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range prompts {
+		names = append(names, p.Name)
+	}
+	for _, want := range []string{"mcp__a__greeting", "mcp__b_docs__greeting", "mcp__b_docs__code-review"} {
+		if !contains(names, want) {
+			t.Errorf("%s missing from %v", want, names)
+		}
+	}
+	got, err := r.GetPrompt(ctx10(t), "mcp__b_docs__greeting", map[string]string{"name": "Ada"})
+	if err != nil || len(got.Messages) == 0 || !strings.Contains(got.Messages[0].Content.Text, "Ada") {
+		t.Fatalf("GetPrompt: %+v %v", got, err)
+	}
+	if m.sent("b.docs", "prompts/get") != 1 || m.sent("a", "prompts/get") != 0 {
+		t.Error("prompts/get went to the wrong server")
+	}
+	if _, err := r.GetPrompt(ctx10(t), "mcp__a__nope", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("unknown prompt: %v", err)
+	}
+	r.Prompts(ctx10(t))
+	if n := m.sent("a", "prompts/list"); n != 1 {
+		t.Errorf("prompts listed %d times, want 1 (cached)", n)
+	}
+
+	resources, err := r.Resources(ctx10(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perServer := map[string]int{}
+	for _, res := range resources {
+		perServer[res.Server]++
+	}
+	if perServer["a"] == 0 || perServer["a"] != perServer["b.docs"] {
+		t.Errorf("resources per server: %v", perServer)
+	}
+	templates, err := r.ResourceTemplates(ctx10(t))
+	if err != nil || len(templates) != 2 || templates[1].Server != "b.docs" {
+		t.Errorf("templates: %+v %v", templates, err)
+	}
+	read, err := r.ReadResource(ctx10(t), "b.docs", "demo://greetings/Bob") // from the template, never listed
+	if err != nil || len(read.Contents) != 1 || !strings.Contains(read.Contents[0].Text, "Bob") {
+		t.Fatalf("ReadResource: %+v %v", read, err)
+	}
+	if m.sent("b.docs", "resources/read") != 1 || m.sent("a", "resources/read") != 0 {
+		t.Error("resources/read went to the wrong server")
+	}
+	if _, err := r.ReadResource(ctx10(t), "c", "demo://docs/readme"); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("unknown server: %v", err)
+	}
+	if _, err := r.ReadResource(ctx10(t), "a", "demo://nothing/here"); err == nil || !strings.Contains(err.Error(), `server "a"`) {
+		t.Errorf("missing resource: %v", err)
+	}
+}

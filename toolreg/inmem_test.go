@@ -1,0 +1,97 @@
+package toolreg
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// inMemory serves every server of a registry in this process: the demo
+// server over an in-memory pipe, with as many extra tools as extra says
+// (by server name), counting the requests the registry sends.
+type inMemory struct {
+	extra    map[string]int
+	pageSize int
+
+	mu       sync.Mutex
+	requests map[string]*atomic.Int64 // by server name and method
+	wg       sync.WaitGroup
+}
+
+func (m *inMemory) dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+	client, server := transport.Pipe()
+	srv := demoserver.New(&demoserver.Options{Name: sc.Name, ExtraTools: m.extra[sc.Name], PageSize: m.pageSize})
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		srv.Serve(context.Background(), server)
+	}()
+	return mcpclient.Connect(ctx, &counting{PipeEnd: client, count: func(method string) { m.count(sc.Name, method) }}, opts)
+}
+
+func (m *inMemory) count(server, method string) {
+	m.mu.Lock()
+	if m.requests == nil {
+		m.requests = map[string]*atomic.Int64{}
+	}
+	c := m.requests[server+" "+method]
+	if c == nil {
+		c = new(atomic.Int64)
+		m.requests[server+" "+method] = c
+	}
+	m.mu.Unlock()
+	c.Add(1)
+}
+
+// sent returns how many requests of method the registry sent to server.
+func (m *inMemory) sent(server, method string) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c := m.requests[server+" "+method]; c != nil {
+		return c.Load()
+	}
+	return 0
+}
+
+// newInMemory returns a registry of in-memory demo servers, closed (and
+// its servers awaited) when the test ends.
+func newInMemory(tb testing.TB, m *inMemory, opts *Options, names ...string) *Registry {
+	tb.Helper()
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.Dial = m.dial
+	cfg := &Config{}
+	for _, n := range names {
+		cfg.Servers = append(cfg.Servers, &ServerConfig{Name: n, Type: "memory"})
+	}
+	r, err := New(context.Background(), cfg, &o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { r.Close(); m.wg.Wait() })
+	return r
+}
+
+// counting is a client stream that reports the method of every request
+// it writes.
+type counting struct {
+	*transport.PipeEnd
+	count func(method string)
+}
+
+func (c *counting) Write(ctx context.Context, frame []byte) error {
+	if _, rest, ok := bytes.Cut(frame, []byte(`"method":"`)); ok {
+		if method, _, ok := bytes.Cut(rest, []byte(`"`)); ok && bytes.Contains(frame, []byte(`"id":`)) {
+			c.count(string(method))
+		}
+	}
+	return c.PipeEnd.Write(ctx, frame)
+}

@@ -1,0 +1,202 @@
+package toolreg
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+)
+
+// withEnv returns sc with more environment for its server.
+func withEnv(sc *ServerConfig, kv ...string) *ServerConfig {
+	for i := 0; i+1 < len(kv); i += 2 {
+		sc.Env[kv[i]] = kv[i+1]
+	}
+	return sc
+}
+
+func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
+	leakcheck.Check(t)
+	dead := withEnv(demoConfig("dead"), crashEnv, "fatal: no API key configured")
+	var slow []*ServerConfig
+	for _, name := range []string{"slow1", "slow2", "slow3"} {
+		slow = append(slow, withEnv(demoConfig(name), delayEnv, "1000"))
+	}
+	start := time.Now()
+	r := newRegistry(t, nil, append([]*ServerConfig{demoConfig("ok"), dead}, slow...)...)
+	elapsed := time.Since(start)
+	// One after another the slow servers alone take 3 s; side by side, 1 s
+	// and the start-up of a process.
+	if elapsed > 2700*time.Millisecond {
+		t.Errorf("New took %v: servers were not connected in parallel", elapsed)
+	}
+	got := map[string]ServerStatus{}
+	for _, s := range r.Servers() {
+		got[s.Name] = s
+	}
+	for _, name := range []string{"ok", "slow1", "slow2", "slow3"} {
+		if got[name].State != StateConnected || got[name].Transport != "stdio" || got[name].ProtocolVersion == "" {
+			t.Errorf("%s: %+v", name, got[name])
+		}
+	}
+	if s := got["dead"]; s.State != StateFailed || s.Err == nil || !strings.Contains(s.Err.Error(), "no API key configured") {
+		t.Errorf("dead server: %+v (its stderr should be quoted)", s)
+	}
+	tools, err := r.Tools(ctx10(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"mcp__ok__echo", "mcp__slow3__echo"} {
+		if !hasTool(tools, name) {
+			t.Errorf("%s missing", name)
+		}
+	}
+	if hasTool(tools, "mcp__dead__echo") {
+		t.Error("a server that never connected offers tools")
+	}
+}
+
+func TestRegistryStartupTimeout(t *testing.T) {
+	leakcheck.Check(t)
+	hung := withEnv(demoConfig("hung"), delayEnv, "30000") // never answers in time
+	hung.Timeout = 500 * time.Millisecond
+	start := time.Now()
+	r := newRegistry(t, nil, hung, demoConfig("ok"))
+	// The timeout, then the stdio shutdown the spec asks for: stdin
+	// closed, a wait, SIGTERM.
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("New took %v", d)
+	}
+	s := r.Servers()[0]
+	if s.State != StateFailed || s.Err == nil || !strings.Contains(s.Err.Error(), `"hung"`) || !errors.Is(s.Err, context.DeadlineExceeded) {
+		t.Errorf("hung server: %+v", s)
+	}
+	if s := r.Servers()[1]; s.State != StateConnected {
+		t.Errorf("a hung server held back another: %+v", s)
+	}
+}
+
+func TestRegistryReconnectsAfterKill(t *testing.T) {
+	leakcheck.Check(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	var mu sync.Mutex
+	var disconnects []error
+	r := newRegistry(t, &Options{OnDisconnect: func(server string, err error) {
+		mu.Lock()
+		disconnects = append(disconnects, err)
+		mu.Unlock()
+	}}, withEnv(demoConfig("victim"), pidFileEnv, pidFile))
+	if res, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "before"}); err != nil || res.Text() != "before" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	firstPid := readPid(t, pidFile)
+	proc, err := os.FindProcess(firstPid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.Kill(); err != nil { // SIGKILL: no goodbye
+		t.Fatal(err)
+	}
+	waitFor(t, "the registry to notice the death", func() bool {
+		return r.Servers()[0].State == StateReconnecting
+	})
+	mu.Lock()
+	if len(disconnects) != 1 || disconnects[0] == nil {
+		t.Errorf("OnDisconnect: %v", disconnects)
+	}
+	mu.Unlock()
+	// Within the backoff, a call fails at once and names the wait; the tool
+	// stays listed so that a later call can reconnect.
+	if _, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "x"}); err == nil || !strings.Contains(err.Error(), "next attempt in") {
+		t.Errorf("call during backoff: %v", err)
+	}
+	tools, _ := r.Tools(ctx10(t))
+	if !hasTool(tools, "mcp__victim__echo") {
+		t.Error("a reconnecting server's tools left the listing")
+	}
+	time.Sleep(firstBackoff)
+	res, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "after"})
+	if err != nil || res.Text() != "after" {
+		t.Fatalf("call after the backoff: %+v %v", res, err)
+	}
+	if pid := readPid(t, pidFile); pid == firstPid {
+		t.Error("no new server process was started")
+	}
+	if s := r.Servers()[0]; s.State != StateConnected || s.Err != nil {
+		t.Errorf("after reconnecting: %+v", s)
+	}
+}
+
+func TestRegistryDoesNotHammerACrashLoop(t *testing.T) {
+	leakcheck.Check(t)
+	dir := t.TempDir()
+	// A shell wrapper touches a file of its own in dir at each start of the
+	// server, so starts can be counted.
+	starts := func() int {
+		entries, _ := os.ReadDir(dir)
+		return len(entries)
+	}
+	sc := withEnv(demoConfig("loop"), crashEnv, "crashing on start")
+	sc.Command, sc.Args = "/bin/sh", []string{"-c", `touch "$0/start.$$"; exec "$1"`, dir, os.Args[0]}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("needs /bin/sh to count starts")
+	}
+	r := newRegistry(t, nil, sc)
+	if n := starts(); n != 1 {
+		t.Fatalf("%d starts at New", n)
+	}
+	for range 20 {
+		_, err := r.Session(ctx10(t), "loop")
+		if err == nil || !strings.Contains(err.Error(), "crashing on start") {
+			t.Fatalf("session of a crashing server: %v", err)
+		}
+	}
+	if n := starts(); n != 1 {
+		t.Errorf("%d starts within the first backoff: the server is hammered", n)
+	}
+	time.Sleep(firstBackoff + 100*time.Millisecond)
+	r.Session(ctx10(t), "loop")
+	_, err := r.Session(ctx10(t), "loop")
+	if n := starts(); n != 2 {
+		t.Errorf("%d starts after one backoff, want 2", n)
+	}
+	// The backoff doubles: the next try is about 2 s away.
+	if err == nil || !strings.Contains(err.Error(), "next attempt in 2s") {
+		t.Errorf("after the second failure: %v", err)
+	}
+	if s := r.Servers()[0]; s.State != StateFailed {
+		t.Errorf("state %q", s.State)
+	}
+	if _, err := r.Session(ctx10(t), "nobody"); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("unknown server: %v", err)
+	}
+}
+
+func readPid(t *testing.T, file string) int {
+	t.Helper()
+	var pid int
+	waitFor(t, "the server's pid file", func() bool {
+		b, err := os.ReadFile(file)
+		pid, _ = strconv.Atoi(string(b))
+		return err == nil && pid > 0
+	})
+	return pid
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
