@@ -1,9 +1,31 @@
 // Package integration holds tests that run plainmcp against real MCP
 // servers from npm. They skip unless the environment names the servers, so
 // `go test ./...` stays fast and offline; `make integration` installs the
-// servers into a local folder and runs them.
+// servers pinned in npm/package.json into a local folder and runs them.
 //
 //	PLAINMCP_EVERYTHING         dist/index.js of @modelcontextprotocol/server-everything (current)
 //	PLAINMCP_EVERYTHING_LEGACY  dist/index.js of server-everything 2025.9.25, whose
 //	                            resources/list is paginated (10 pages of 10)
+//	PLAINMCP_FILESYSTEM         dist/index.js of @modelcontextprotocol/server-filesystem
+//	PLAINMCP_MEMORY             dist/index.js of @modelcontextprotocol/server-memory
+//
+// # Sessions
+//
+// everything_test.go and http_test.go drive one mcpclient session against
+// server-everything over stdio, Streamable HTTP and the legacy HTTP+SSE
+// transport: tools, content kinds, progress, sampling, elicitation, roots,
+// resources, prompts, completion and logging.
+//
+// # The registry
+//
+// registry_test.go writes a .mcp.json into a temporary directory naming
+// three stdio servers — server-everything, server-filesystem confined to a
+// seeded directory, and server-memory with its graph file beside it — with
+// every path given as a ${VAR} reference, and runs package toolreg over it:
+// parallel startup, status, qualified tool names, calls routed to each
+// server, a tool error, per-server allow and deny patterns, prompts and
+// resources across servers, and a failing server with and without Strict.
+//
+// mcpc_test.go builds cmd/mcpc and runs it against the same config file,
+// checking its --json output and its exit codes (0 done, 1 failed, 2 usage).
 package integration
