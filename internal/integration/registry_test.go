@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -488,4 +489,76 @@ func TestIntegrationRegistryFailures(t *testing.T) {
 			t.Errorf("New: %v, %v", reg, err)
 		}
 	})
+}
+
+// TestIntegrationRegistryReconnect kills a server under the registry: the
+// registry reports it, refuses calls until its backoff has passed, then
+// starts it again on the next call. server-memory keeps its graph in a
+// file, so what was stored before the crash is there after it.
+func TestIntegrationRegistryReconnect(t *testing.T) {
+	leakcheck.Check(t)
+	w := newWorkspace(t)
+	// A shell records the server's pid, then becomes the server. $$ and
+	// $PIDFILE are left for the shell: only ${…} is expanded.
+	cfg := w.load(t, "crash.mcp.json", `{"mcpServers": {"memory": {
+	  "command": "sh", "args": ["-c", "echo $$ > \"$PIDFILE\" && exec node \"$MEMORY_JS\""],
+	  "env": {"PIDFILE": "${MEMORY_DIR}/memory.pid", "MEMORY_JS": "${MEMORY_JS}", "MEMORY_FILE_PATH": "${MEMORY_DIR}/graph.jsonl"}
+	}}}`)
+	var mu sync.Mutex
+	var connects, disconnects int
+	reg := startRegistry(t, cfg, &toolreg.Options{
+		OnConnect:    func(string) { mu.Lock(); connects++; mu.Unlock() },
+		OnDisconnect: func(string, error) { mu.Lock(); disconnects++; mu.Unlock() },
+	})
+	entity := map[string]any{"name": "survivor", "entityType": "test", "observations": []string{"stored before the crash"}}
+	call(t, reg, "mcp__memory__create_entities", map[string]any{"entities": []any{entity}})
+
+	pidText, err := os.ReadFile(filepath.Join(w.dir, "memory.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	if err != nil {
+		t.Fatalf("pid file %q: %v", pidText, err)
+	}
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	if err := proc.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	for reg.Servers()[0].State != toolreg.StateReconnecting {
+		if time.Since(killed) > 10*time.Second {
+			t.Fatalf("after the kill: %+v", reg.Servers()[0])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("reported %v after the kill: %v", time.Since(killed).Round(time.Millisecond), reg.Servers()[0].Err)
+
+	ctx := ctx30s(t)
+	for {
+		res, err := reg.Call(ctx, "mcp__memory__search_nodes", map[string]string{"query": "survivor"})
+		if err != nil {
+			if time.Since(killed) > 15*time.Second {
+				t.Fatalf("no reconnection: %v", err)
+			}
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		if !strings.Contains(res.Text(), "stored before the crash") {
+			t.Errorf("after the restart: %s", res.Text())
+		}
+		break
+	}
+	t.Logf("answered again %v after the kill", time.Since(killed).Round(time.Millisecond))
+	if st := reg.Servers()[0]; st.State != toolreg.StateConnected || st.Err != nil {
+		t.Errorf("after reconnecting: %+v", st)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if connects != 2 || disconnects != 1 {
+		t.Errorf("OnConnect ran %d times and OnDisconnect %d, want 2 and 1", connects, disconnects)
+	}
 }
