@@ -18,13 +18,15 @@
 //
 // # The registry
 //
-// registry_test.go writes a .mcp.json into a temporary directory naming
+// workspace_test.go writes a .mcp.json into a temporary directory naming
 // three stdio servers — server-everything, server-filesystem confined to a
 // seeded directory, and server-memory with its graph file beside it — with
-// every path given as a ${VAR} reference, and runs package toolreg over it:
-// parallel startup, status, qualified tool names, calls routed to each
-// server, a tool error, per-server allow and deny patterns, prompts and
-// resources across servers, and a failing server with and without Strict.
+// every path given as a ${VAR} reference. registry_test.go runs package
+// toolreg over it: parallel startup, status, qualified tool names, calls
+// routed to each server, a tool error, per-server allow and deny patterns,
+// prompts and resources across servers. registry_faults_test.go starts a
+// server that fails, with and without Strict, and kills one under the
+// registry to see it restarted.
 //
 // mcpc_test.go builds cmd/mcpc and runs it against the same config file,
 // checking its --json output and its exit codes (0 done, 1 failed, 2 usage).

@@ -1,139 +1,19 @@
 package integration
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
-
-// registryConfig is a real .mcp.json naming three npm servers. Every path
-// comes from a ${VAR} reference, so the file reads as a user would write it.
-const registryConfig = `{
-  "mcpServers": {
-    "everything": {"command": "node", "args": ["${EVERYTHING_JS}", "stdio"]},
-    "fs": {"type": "stdio", "command": "node", "args": ["${FILESYSTEM_JS}", "${FS_ROOT}"]},
-    "memory": {
-      "command": "node",
-      "args": ["${MEMORY_JS}"],
-      "env": {"MEMORY_FILE_PATH": "${MEMORY_DIR}/graph.jsonl"}
-    }
-  }
-}`
-
-// workspace is a temporary directory with what the servers work on: the
-// filesystem server's allowed directory, seeded with files, a file outside
-// it, and the memory server's graph file.
-type workspace struct {
-	dir     string            // holds the config files and the graph file
-	root    string            // the filesystem server's allowed directory
-	outside string            // a file the filesystem server must not read
-	env     map[string]string // what the config's ${VAR} references name
-}
-
-// newWorkspace seeds a workspace, or skips the test when the environment
-// does not name the servers' entry points.
-func newWorkspace(t *testing.T) *workspace {
-	t.Helper()
-	env := map[string]string{}
-	for name, envVar := range map[string]string{
-		"EVERYTHING_JS": "PLAINMCP_EVERYTHING", "FILESYSTEM_JS": "PLAINMCP_FILESYSTEM", "MEMORY_JS": "PLAINMCP_MEMORY",
-	} {
-		entry := os.Getenv(envVar)
-		if entry == "" {
-			t.Skipf("%s not set: run `make integration`", envVar)
-		}
-		env[name] = entry
-	}
-	// The filesystem server resolves symbolic links in its allowed
-	// directories; resolve ours too, so the paths it reports are ours.
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &workspace{dir: dir, root: filepath.Join(dir, "root"), outside: filepath.Join(dir, "secret.txt"), env: env}
-	w.env["FS_ROOT"], w.env["MEMORY_DIR"] = w.root, dir
-	for name, content := range map[string]string{
-		"root/notes.txt":   "plainmcp notes\nline two\n",
-		"root/docs/one.md": "# One\n",
-		"secret.txt":       "not for the filesystem server\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return w
-}
-
-// writeConfig writes a config file into the workspace and returns its path.
-func (w *workspace) writeConfig(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(w.dir, name)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// load writes body as a config file and loads it, with the workspace's
-// variables, and only those, for ${VAR}.
-func (w *workspace) load(t *testing.T, name, body string) *toolreg.Config {
-	t.Helper()
-	cfg, err := toolreg.LoadConfig([]string{w.writeConfig(t, name, body)}, &toolreg.ConfigOptions{
-		Env: func(name string) (string, bool) { v, ok := w.env[name]; return v, ok },
-	})
-	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
-	}
-	return cfg
-}
-
-// startRegistry connects cfg's servers and closes them, within a bound,
-// when the test ends.
-func startRegistry(t *testing.T, cfg *toolreg.Config, opts *toolreg.Options) *toolreg.Registry {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	start := time.Now()
-	reg, err := toolreg.New(ctx, cfg, opts)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	t.Logf("New returned in %v", time.Since(start).Round(time.Millisecond))
-	t.Cleanup(func() { closeWithin(t, reg, 20*time.Second) })
-	return reg
-}
-
-func closeWithin(t *testing.T, reg *toolreg.Registry, bound time.Duration) {
-	start := time.Now()
-	done := make(chan error, 1)
-	go func() { done <- reg.Close() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Close: %v", err)
-		}
-		t.Logf("Close took %v", time.Since(start).Round(time.Millisecond))
-	case <-time.After(bound):
-		t.Errorf("Close did not return within %v", bound)
-	}
-}
 
 func TestIntegrationRegistry(t *testing.T) {
 	leakcheck.Check(t)
@@ -380,22 +260,6 @@ func TestIntegrationRegistry(t *testing.T) {
 	})
 }
 
-// call makes a tool call that must succeed as a call; the result may still
-// report a tool error.
-func call(t *testing.T, reg *toolreg.Registry, name string, args any) *toolreg.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := reg.Call(ctx, name, args)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if res.Duration <= 0 {
-		t.Errorf("%s: duration %v", name, res.Duration)
-	}
-	return res
-}
-
 // TestIntegrationRegistryFilters exposes only the tools a config's allow
 // and deny patterns permit, and routes no call to the others.
 func TestIntegrationRegistryFilters(t *testing.T) {
@@ -438,127 +302,5 @@ func TestIntegrationRegistryFilters(t *testing.T) {
 	}
 	if res := call(t, reg, "mcp__fs__read_text_file", map[string]string{"path": filepath.Join(w.root, "docs", "one.md")}); res.Text() != "# One\n" {
 		t.Errorf("read_text_file: %+v", res)
-	}
-}
-
-// brokenConfig has a server that exits at once, one that is switched off
-// and one that works.
-const brokenConfig = `{"mcpServers": {
-  "broken": {"command": "node", "args": ["${FS_ROOT}/no-such-server.js"]},
-  "off": {"disabled": true},
-  "fs": {"command": "node", "args": ["${FILESYSTEM_JS}", "${FS_ROOT}"]}
-}}`
-
-// TestIntegrationRegistryFailures keeps the servers that came up when
-// another fails, unless Strict, which fails New and leaves nothing running.
-func TestIntegrationRegistryFailures(t *testing.T) {
-	w := newWorkspace(t)
-	t.Run("lenient", func(t *testing.T) {
-		leakcheck.Check(t)
-		reg := startRegistry(t, w.load(t, "broken.mcp.json", brokenConfig), nil)
-		states := map[string]string{}
-		for _, st := range reg.Servers() {
-			states[st.Name] = st.State
-			if st.Name == "broken" {
-				t.Logf("broken: %v", st.Err)
-			}
-			if st.Name == "broken" && (st.Err == nil || !strings.Contains(st.Err.Error(), "broken")) {
-				t.Errorf("broken: error %v", st.Err)
-			}
-		}
-		want := map[string]string{"broken": toolreg.StateFailed, "off": toolreg.StateDisabled, "fs": toolreg.StateConnected}
-		if !maps.Equal(states, want) {
-			t.Errorf("states %v, want %v", states, want)
-		}
-		tools, err := reg.Tools(ctx30s(t))
-		if err != nil || len(tools) == 0 {
-			t.Fatalf("%d tools, %v", len(tools), err)
-		}
-		for _, tool := range tools {
-			if tool.Server != "fs" {
-				t.Errorf("%s from %s", tool.Name, tool.Server)
-			}
-		}
-	})
-	t.Run("strict", func(t *testing.T) {
-		leakcheck.Check(t)
-		ctx := ctx30s(t)
-		reg, err := toolreg.New(ctx, w.load(t, "broken.mcp.json", brokenConfig), &toolreg.Options{Strict: true})
-		t.Logf("strict New: %v", err)
-		if err == nil || reg != nil || !strings.Contains(err.Error(), `"broken"`) {
-			t.Errorf("New: %v, %v", reg, err)
-		}
-	})
-}
-
-// TestIntegrationRegistryReconnect kills a server under the registry: the
-// registry reports it, refuses calls until its backoff has passed, then
-// starts it again on the next call. server-memory keeps its graph in a
-// file, so what was stored before the crash is there after it.
-func TestIntegrationRegistryReconnect(t *testing.T) {
-	leakcheck.Check(t)
-	w := newWorkspace(t)
-	// A shell records the server's pid, then becomes the server. $$ and
-	// $PIDFILE are left for the shell: only ${…} is expanded.
-	cfg := w.load(t, "crash.mcp.json", `{"mcpServers": {"memory": {
-	  "command": "sh", "args": ["-c", "echo $$ > \"$PIDFILE\" && exec node \"$MEMORY_JS\""],
-	  "env": {"PIDFILE": "${MEMORY_DIR}/memory.pid", "MEMORY_JS": "${MEMORY_JS}", "MEMORY_FILE_PATH": "${MEMORY_DIR}/graph.jsonl"}
-	}}}`)
-	var mu sync.Mutex
-	var connects, disconnects int
-	reg := startRegistry(t, cfg, &toolreg.Options{
-		OnConnect:    func(string) { mu.Lock(); connects++; mu.Unlock() },
-		OnDisconnect: func(string, error) { mu.Lock(); disconnects++; mu.Unlock() },
-	})
-	entity := map[string]any{"name": "survivor", "entityType": "test", "observations": []string{"stored before the crash"}}
-	call(t, reg, "mcp__memory__create_entities", map[string]any{"entities": []any{entity}})
-
-	pidText, err := os.ReadFile(filepath.Join(w.dir, "memory.pid"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(pidText)))
-	if err != nil {
-		t.Fatalf("pid file %q: %v", pidText, err)
-	}
-	proc, err := os.FindProcess(pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	killed := time.Now()
-	if err := proc.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	for reg.Servers()[0].State != toolreg.StateReconnecting {
-		if time.Since(killed) > 10*time.Second {
-			t.Fatalf("after the kill: %+v", reg.Servers()[0])
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Logf("reported %v after the kill: %v", time.Since(killed).Round(time.Millisecond), reg.Servers()[0].Err)
-
-	ctx := ctx30s(t)
-	for {
-		res, err := reg.Call(ctx, "mcp__memory__search_nodes", map[string]string{"query": "survivor"})
-		if err != nil {
-			if time.Since(killed) > 15*time.Second {
-				t.Fatalf("no reconnection: %v", err)
-			}
-			time.Sleep(200 * time.Millisecond)
-			continue
-		}
-		if !strings.Contains(res.Text(), "stored before the crash") {
-			t.Errorf("after the restart: %s", res.Text())
-		}
-		break
-	}
-	t.Logf("answered again %v after the kill", time.Since(killed).Round(time.Millisecond))
-	if st := reg.Servers()[0]; st.State != toolreg.StateConnected || st.Err != nil {
-		t.Errorf("after reconnecting: %+v", st)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if connects != 2 || disconnects != 1 {
-		t.Errorf("OnConnect ran %d times and OnDisconnect %d, want 2 and 1", connects, disconnects)
 	}
 }
