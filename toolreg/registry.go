@@ -78,8 +78,9 @@ type Registry struct {
 	mu          sync.Mutex
 	servers     map[string]*server
 	order       []string
-	names       *NameTable // tools, from the last listing
-	promptNames *NameTable // prompts, from the last listing
+	names       *NameTable  // tools, from the last listing
+	promptNames *NameTable  // prompts, from the last listing
+	named       *namedTools // the last naming of tools
 	closed      bool
 }
 
@@ -147,7 +148,7 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 	}
 	r.servers[sc.Name] = srv
 	r.order = append(r.order, sc.Name)
-	r.names, r.promptNames = nil, nil
+	r.names, r.promptNames, r.named = nil, nil, nil
 	return nil
 }
 
@@ -163,7 +164,7 @@ func (r *Registry) Remove(name string) error {
 				break
 			}
 		}
-		r.names, r.promptNames = nil, nil
+		r.names, r.promptNames, r.named = nil, nil, nil
 	}
 	r.mu.Unlock()
 	if !ok {

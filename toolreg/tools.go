@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -28,6 +29,12 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.mu.Lock()
+	last := r.named
+	r.mu.Unlock()
+	if last != nil && last.sameAs(servers, lists) {
+		return slices.Clone(last.tools), nil
+	}
 	var refs []Ref
 	for i, s := range servers {
 		for _, t := range lists[i] {
@@ -35,17 +42,43 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 		}
 	}
 	names := BuildNames(refs, r.opts.Reserved)
-	r.mu.Lock()
-	r.names = names
-	r.mu.Unlock()
-	var out []Tool
+	out := make([]Tool, 0, len(refs))
 	for i, s := range servers {
 		for _, t := range lists[i] {
 			name, _ := names.Name(Ref{Server: s.cfg.Name, Tool: t.Name})
 			out = append(out, Tool{Name: name, Server: s.cfg.Name, Tool: t})
 		}
 	}
-	return out, nil
+	r.mu.Lock()
+	r.names = names
+	r.named = &namedTools{servers: servers, lists: lists, tools: out}
+	r.mu.Unlock()
+	return slices.Clone(out), nil
+}
+
+// namedTools is the outcome of the last naming, kept so that a listing in
+// which no server's tools changed (the usual case: hosts list before every
+// model turn) costs a copy rather than naming every tool again.
+type namedTools struct {
+	servers []*server
+	lists   [][]*mcpclient.Tool
+	tools   []Tool
+}
+
+// sameAs reports whether servers listed exactly lists when n was named. A
+// listing is never modified once made, and every refresh makes a new one,
+// so two listings are the same if they share their first element's
+// address and their length.
+func (n *namedTools) sameAs(servers []*server, lists [][]*mcpclient.Tool) bool {
+	if !slices.Equal(n.servers, servers) {
+		return false
+	}
+	for i, l := range lists {
+		if len(l) != len(n.lists[i]) || len(l) > 0 && &l[0] != &n.lists[i][0] {
+			return false
+		}
+	}
+	return true
 }
 
 // Call routes a call by its exposed name to the server that listed the
