@@ -2,16 +2,60 @@
 // server's tools are exposed as mcp__<server>__<tool> (see [Qualify]),
 // filtered per server (see [ToolFilter]), and routed back to the server
 // that listed them. The servers come from a config file in the format of
-// Claude Code's .mcp.json.
+// Claude Code's .mcp.json. This is what a host (an agent, a chat app, a
+// bot) needs between its model and its MCP servers:
 //
 //	cfg, err := toolreg.LoadConfig([]string{userFile, ".mcp.json"},
 //		&toolreg.ConfigOptions{SkipMissing: true})
 //	if err != nil {
 //		return err // names the file, the server and the key
 //	}
-//	for _, s := range cfg.Servers {
-//		fmt.Println(s) // one line, secrets hidden
+//	reg, err := toolreg.New(ctx, cfg, &toolreg.Options{Approve: askTheUser})
+//	if err != nil {
+//		return err
 //	}
+//	defer reg.Close()
+//	tools, err := reg.Tools(ctx) // give these to the model
+//	…
+//	res, err := reg.Call(ctx, "mcp__github__create_issue", args) // the model's choice
+//	history = append(history, res.Summary(20_000))
+//
+// # The registry
+//
+// [New] connects every enabled server at once, each within its own
+// startup timeout. By default a server that fails is reported in
+// [Registry.Servers] with its error (a stdio server's stderr is quoted)
+// and the others carry on; Options.Strict makes any failure fatal.
+//
+// [Registry.Tools] returns every server's tools, named. A server's listing
+// is cached until the server says it changed (notifications/tools/
+// list_changed; in the stateless era the session keeps a
+// subscriptions/listen request open for that), and then fetched once,
+// however many goroutines ask at the same time. The names are made once per
+// listing, into a table that [Registry.Call] looks names up in: a call never
+// parses a name, so a server called "a__b" or a tool called "x.y" routes
+// just as well. Prompts are named the same way ([Registry.Prompts],
+// [Registry.GetPrompt]); resources keep their URIs and are read by server
+// and URI ([Registry.ReadResource]), since two servers may offer the same
+// URI.
+//
+// A session that dies (a crashed stdio server, a lost HTTP session) is
+// reported through Options.OnDisconnect and reopened by the next call or
+// listing that needs it, no sooner than a backoff that doubles from 1 s to
+// a minute with each failure: a server that crashes at start is retried,
+// not hammered. Its tools stay listed meanwhile, so that a call can bring
+// it back; the call fails with the server's last error until then.
+//
+// A call passes the approver (Options.Approve), if any, which can refuse
+// it; then it runs under the server's toolTimeout. A tool that fails
+// (isError) is not an error of Call: the [Result] carries a [ToolError]
+// with the server's message, for the model to read. Hooks report
+// connections, disconnections and calls; a hook or approver that panics
+// is logged and contained (a panicking approver refuses).
+//
+// The servers' titles and instructions are in [ServerStatus]: they come
+// from the servers and are data to show or weigh, never instructions for
+// the host to follow.
 //
 // # Config
 //

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // withEnv returns sc with more environment for its server.
@@ -198,5 +199,27 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestRegistryToolTimeout(t *testing.T) {
+	leakcheck.Check(t)
+	short := demoConfig("short")
+	short.ToolTimeout = 300 * time.Millisecond
+	long := demoConfig("long")
+	long.ToolTimeout = 5 * time.Second
+	// The session's own bound is shorter than long's toolTimeout: the
+	// toolTimeout wins for that server.
+	r := newRegistry(t, &Options{Session: &mcpclient.Options{RequestTimeout: 200 * time.Millisecond}}, short, long)
+	args := map[string]int{"steps": 5, "delayMs": 100}
+	start := time.Now()
+	if _, err := r.Call(ctx10(t), "mcp__short__slow", args); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("short: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the short call took %v", d)
+	}
+	if res, err := r.Call(ctx10(t), "mcp__long__slow", args); err != nil || res.IsError {
+		t.Errorf("long: %+v %v", res, err)
 	}
 }
