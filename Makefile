@@ -66,6 +66,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzMatchGlob -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzExpand -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./toolreg
+	$(GO) test -run '^$$' -fuzz FuzzSummaryCap -fuzztime $(FUZZTIME) ./toolreg
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).
@@ -79,6 +80,8 @@ $(NPM_SERVERS)/.installed: internal/integration/npm/package.json internal/integr
 integration: $(NPM_SERVERS)/.installed
 	PLAINMCP_EVERYTHING="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything/dist/index.js" \
 	PLAINMCP_EVERYTHING_LEGACY="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything-legacy/dist/index.js" \
+	PLAINMCP_FILESYSTEM="$(CURDIR)/$(NPM_SERVERS)/node_modules/filesystem/dist/index.js" \
+	PLAINMCP_MEMORY="$(CURDIR)/$(NPM_SERVERS)/node_modules/memory/dist/index.js" \
 		$(GO) test -race -count=1 -v -run Integration ./internal/integration/
 
 clean:
