@@ -2,6 +2,7 @@ package toolreg
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -38,7 +39,8 @@ type fetcher[T any] func(ctx context.Context, session *mcpclient.Session) ([]T, 
 // the result of one refresh shared with every concurrent caller. When the
 // refresh fails, the error comes with the last listing, if there was one. Each caller
 // stops waiting when its own ctx ends; the refresh goes on for the others,
-// bounded by listTimeout and by the server's Close.
+// bounded by listTimeout, and cut short by the server's close, which waits
+// for it.
 func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetcher[T]) ([]T, error) {
 	s.mu.Lock()
 	if c.listed && !c.stale && c.flight == nil && s.state == StateConnected {
@@ -46,11 +48,16 @@ func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetc
 		s.mu.Unlock()
 		return items, nil
 	}
+	if s.closed {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
+	}
 	f := c.flight
 	if f == nil {
 		f = &flight[T]{done: make(chan struct{})}
 		c.flight = f
 		c.stale = false // a change announced during the refresh marks it again
+		s.bg.Add(1)
 		go refresh(ctx, s, c, f, fetch)
 	}
 	s.mu.Unlock()
@@ -64,8 +71,10 @@ func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetc
 
 // refresh runs one flight and publishes its outcome.
 func refresh[T any](ctx context.Context, s *server, c *catalog[T], f *flight[T], fetch fetcher[T]) {
+	defer s.bg.Done()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), listTimeout)
 	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
 	items, err := func() ([]T, error) {
 		session, err := s.live(ctx)
 		if err != nil {

@@ -36,6 +36,12 @@ type server struct {
 
 	dialMu sync.Mutex // one connection attempt at a time
 
+	// life ends when the server is closed: it stops a connection attempt
+	// or a refresh in progress, which bg waits for.
+	life    context.Context
+	endLife context.CancelFunc
+	bg      sync.WaitGroup
+
 	mu        sync.Mutex
 	session   *mcpclient.Session
 	transport string
@@ -53,6 +59,7 @@ type server struct {
 
 func (r *Registry) newServer(sc *ServerConfig) *server {
 	s := &server{r: r, cfg: sc, filter: ToolFilter{Allow: sc.Allow, Deny: sc.Deny}, state: StateFailed}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	if sc.Disabled {
 		s.state = StateDisabled
 	}
@@ -72,6 +79,7 @@ func (s *server) connect(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
 	var opts mcpclient.Options
 	if base := s.r.opts.Session; base != nil {
 		opts = *base
@@ -259,7 +267,9 @@ func (s *server) close() {
 	s.closed = true
 	session := s.session
 	s.mu.Unlock()
+	s.endLife()
 	if session != nil {
 		session.Close()
 	}
+	s.bg.Wait() // a refresh in flight, now cut short
 }
