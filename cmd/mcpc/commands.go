@@ -2,22 +2,25 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"time"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
 
-// env is what a command works with: one session today; the tool registry
-// will put many servers behind the same commands.
+// env is what a command works with: the selected servers, and the
+// registry that connects them once the command has checked its arguments.
 type env struct {
-	session *mcpclient.Session
-	out     *printer
-	cfg     *config
-	stderr  io.Writer
+	conf   *toolreg.Config // the selected servers
+	opts   *toolreg.Options
+	reg    *toolreg.Registry
+	out    *printer
+	cfg    *config
+	stdin  io.Reader
+	stderr io.Writer
 }
 
 type command struct {
@@ -27,15 +30,16 @@ type command struct {
 }
 
 var commands = map[string]command{
+	"servers":   {"", 0, 0, cmdServers},
 	"info":      {"", 0, 0, cmdInfo},
+	"ping":      {"", 0, 0, cmdPing},
 	"tools":     {"", 0, 0, cmdTools},
-	"call":      {"<tool> [json-args]", 1, 2, cmdCall},
+	"call":      {"<tool> [json-args | @file | -]", 1, 2, cmdCall},
 	"prompts":   {"", 0, 0, cmdPrompts},
-	"prompt":    {"<name> [json-args]", 1, 2, cmdPrompt},
+	"prompt":    {"<name> [json-args | @file | -]", 1, 2, cmdPrompt},
 	"resources": {"", 0, 0, cmdResources},
 	"templates": {"", 0, 0, cmdTemplates},
-	"read":      {"<uri>", 1, 1, cmdRead},
-	"ping":      {"", 0, 0, cmdPing},
+	"read":      {"[server:]<uri>", 1, 1, cmdRead},
 }
 
 func commandNames() []string {
@@ -47,189 +51,109 @@ func commandNames() []string {
 	return names
 }
 
-// toolFailed reports a tool result with isError; the result was printed.
-type toolFailed struct{}
+// toolFailed reports a tool result with isError, or servers that failed; the
+// result was printed, msg goes to stderr.
+type toolFailed struct{ msg string }
 
-func (toolFailed) Error() string { return "the tool reported an error" }
+func (e toolFailed) Error() string { return e.msg }
 
-func cmdInfo(ctx context.Context, e *env, _ []string) error {
-	s := e.session
-	info := struct {
-		Server          mcpclient.Implementation     `json:"serverInfo"`
-		ProtocolVersion string                       `json:"protocolVersion"`
-		Era             string                       `json:"era"`
-		Capabilities    mcpclient.ServerCapabilities `json:"capabilities"`
-		Instructions    string                       `json:"instructions,omitempty"`
-	}{s.ServerInfo(), s.ProtocolVersion(), s.Era().String(), s.Capabilities(), s.Instructions()}
-	return e.out.print(info, func(w io.Writer) {
-		fmt.Fprintf(w, "server:    %s %s\n", info.Server.Name, info.Server.Version)
-		if info.Server.Title != "" {
-			fmt.Fprintf(w, "title:     %s\n", info.Server.Title)
-		}
-		fmt.Fprintf(w, "protocol:  %s (%s era)\n", info.ProtocolVersion, info.Era)
-		fmt.Fprintf(w, "offers:    %s\n", strings.Join(offered(info.Capabilities), ", "))
-		if info.Instructions != "" {
-			fmt.Fprintf(w, "instructions (from the server):\n%s\n", indent(info.Instructions))
-		}
-	})
-}
+// After Ctrl-C, the servers are closed without waiting long: the user
+// wants out, and stdio servers get EOF on their stdin when mcpc exits
+// anyway. First, the session's notifications/cancelled for the call it
+// abandoned gets cancelNoticeGrace to go out: it is sent in the background,
+// and closing the session at once would lose it.
+const (
+	cancelNoticeGrace    = 100 * time.Millisecond
+	interruptedCloseWait = 2 * time.Second
+)
 
-func offered(c mcpclient.ServerCapabilities) []string {
-	var out []string
-	if c.Tools != nil {
-		out = append(out, "tools")
+func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error {
+	if len(args) == 0 {
+		return usagef("no command given; one of: %s", strings.Join(commandNames(), ", "))
 	}
-	if c.Prompts != nil {
-		out = append(out, "prompts")
+	cmd, ok := commands[args[0]]
+	if !ok {
+		return usagef("unknown command %q; one of: %s", args[0], strings.Join(commandNames(), ", "))
 	}
-	if c.Resources != nil {
-		r := "resources"
-		if c.Resources.Subscribe {
-			r += " (subscribe)"
-		}
-		out = append(out, r)
+	if n := len(args) - 1; n < cmd.minArgs || n > cmd.maxArgs {
+		return usagef("usage: mcpc %s %s", args[0], cmd.usage)
 	}
-	if c.Logging != nil {
-		out = append(out, "logging")
-	}
-	if c.Completions != nil {
-		out = append(out, "completions")
-	}
-	if len(out) == 0 {
-		out = append(out, "nothing declared")
-	}
-	return out
-}
-
-func cmdTools(ctx context.Context, e *env, _ []string) error {
-	tools, err := mcpclient.Collect(e.session.Tools(ctx))
+	conf, err := c.selectServers(cfg)
 	if err != nil {
 		return err
 	}
-	return e.out.print(tools, func(w io.Writer) {
-		rows := make([][2]string, len(tools))
-		for i, t := range tools {
-			rows[i] = [2]string{t.Name, firstLine(t.Description)}
-		}
-		table(w, rows)
-	})
-}
-
-func cmdCall(ctx context.Context, e *env, args []string) error {
-	var params json.RawMessage
-	if len(args) == 2 {
-		var err error
-		if params, err = jsonObject(args[1]); err != nil {
-			return usageError{fmt.Sprintf("call %s: arguments: %v", args[0], err)}
-		}
-	}
-	if e.cfg.progress {
-		ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) { printProgress(e.stderr, p) })
-	}
-	res, err := e.session.CallTool(ctx, args[0], params)
+	opts, err := registryOptions(cfg, c.stderr)
 	if err != nil {
 		return err
 	}
-	if err := e.out.print(res, func(w io.Writer) { printContent(w, res.Content, res.StructuredContent) }); err != nil {
-		return err
-	}
-	if res.IsError {
-		return toolFailed{}
-	}
-	return nil
+	e := &env{conf: conf, opts: opts, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
+	defer e.close(ctx)
+	return cmd.run(ctx, e, args[1:])
 }
 
-func cmdPrompts(ctx context.Context, e *env, _ []string) error {
-	prompts, err := mcpclient.Collect(e.session.Prompts(ctx))
+// connect starts or reaches every selected server. A server that fails is
+// reported by the command that needed it.
+func (e *env) connect(ctx context.Context) (*toolreg.Registry, error) {
+	if e.reg != nil {
+		return e.reg, nil
+	}
+	reg, err := toolreg.New(ctx, e.conf, e.opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return e.out.print(prompts, func(w io.Writer) {
-		rows := make([][2]string, len(prompts))
-		for i, p := range prompts {
-			var names []string
-			for _, a := range p.Arguments {
-				n := a.Name
-				if !a.Required {
-					n += "?"
-				}
-				names = append(names, n)
-			}
-			rows[i] = [2]string{p.Name + "(" + strings.Join(names, ", ") + ")", firstLine(p.Description)}
-		}
-		table(w, rows)
-	})
+	e.reg = reg
+	return reg, nil
 }
 
-func cmdPrompt(ctx context.Context, e *env, args []string) error {
-	var promptArgs map[string]string
-	if len(args) == 2 {
-		if err := json.Unmarshal([]byte(args[1]), &promptArgs); err != nil {
-			return usageError{fmt.Sprintf("prompt %s: arguments must be a JSON object of strings: %v", args[0], err)}
-		}
+// close shuts the servers down, without waiting long after an interrupt.
+func (e *env) close(ctx context.Context) {
+	if e.reg == nil {
+		return
 	}
-	res, err := e.session.GetPrompt(ctx, args[0], promptArgs)
-	if err != nil {
-		return err
+	if ctx.Err() == nil {
+		e.reg.Close()
+		return
 	}
-	return e.out.print(res, func(w io.Writer) {
-		if res.Description != "" {
-			fmt.Fprintf(w, "# %s\n", res.Description)
-		}
-		for _, m := range res.Messages {
-			fmt.Fprintf(w, "[%s]\n", m.Role)
-			printContent(w, []mcpclient.Content{m.Content}, nil)
-		}
-	})
+	time.Sleep(cancelNoticeGrace)
+	done := make(chan struct{})
+	go func() { e.reg.Close(); close(done) }()
+	t := time.NewTimer(interruptedCloseWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
 }
 
-func cmdResources(ctx context.Context, e *env, _ []string) error {
-	res, err := mcpclient.Collect(e.session.Resources(ctx))
-	if err != nil {
-		return err
+// single returns the one selected server's name, or "" if there are several.
+func (e *env) single() string {
+	if len(e.conf.Servers) == 1 {
+		return e.conf.Servers[0].Name
 	}
-	return e.out.print(res, func(w io.Writer) {
-		rows := make([][2]string, len(res))
-		for i, r := range res {
-			desc := r.Name
-			if r.MimeType != "" {
-				desc += " (" + r.MimeType + ")"
-			}
-			rows[i] = [2]string{r.URI, desc}
-		}
-		table(w, rows)
-	})
+	return ""
 }
 
-func cmdTemplates(ctx context.Context, e *env, _ []string) error {
-	res, err := mcpclient.Collect(e.session.ResourceTemplates(ctx))
-	if err != nil {
-		return err
-	}
-	return e.out.print(res, func(w io.Writer) {
-		rows := make([][2]string, len(res))
-		for i, r := range res {
-			rows[i] = [2]string{r.URITemplate, firstLine(r.Name + ": " + r.Description)}
+// checkServers reports, after a listing, the selected servers that are
+// not connected: their part is missing, so the command fails (exit 1)
+// although it printed what the others offered.
+func (e *env) checkServers() error {
+	var failed []string
+	for _, s := range e.reg.Servers() {
+		if s.State == toolreg.StateDisabled || s.State == toolreg.StateConnected {
+			continue
 		}
-		table(w, rows)
-	})
+		failed = append(failed, errorLine(s))
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return toolFailed{strings.Join(failed, "; ")}
 }
 
-func cmdRead(ctx context.Context, e *env, args []string) error {
-	res, err := e.session.ReadResource(ctx, args[0])
-	if err != nil {
-		return err
+// errorLine describes a server that is not connected, in one line.
+func errorLine(s toolreg.ServerStatus) string {
+	if s.Err != nil {
+		return oneLine(s.Err.Error())
 	}
-	return e.out.print(res, func(w io.Writer) {
-		for _, c := range res.Contents {
-			printResource(w, &c)
-		}
-	})
-}
-
-func cmdPing(ctx context.Context, e *env, _ []string) error {
-	if err := e.session.Ping(ctx); err != nil {
-		return err
-	}
-	return e.out.print(map[string]bool{"ok": true}, func(w io.Writer) { fmt.Fprintln(w, "pong") })
+	return fmt.Sprintf("server %q is %s", s.Name, s.State)
 }

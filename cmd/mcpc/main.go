@@ -1,42 +1,73 @@
-// Command mcpc is a command-line MCP client: it starts or reaches one MCP
-// server, runs one command against it (list its tools, call one, read a
-// resource, …) and prints the answer for people or, with --json, for
-// scripts.
+// Command mcpc is a command-line MCP client for many servers at once: it
+// starts or reaches the servers of a project's .mcp.json (Claude Code's
+// format), or one server named on the command line, runs one command
+// against them (list their tools, call one, read a resource, …) and prints
+// the answer for people or, with --json, for scripts.
 //
-//	mcpc [flags] --stdio 'command args…' <command> [arguments]
-//	mcpc [flags] --url https://host/mcp <command> [arguments]
+//	mcpc [flags] <command> [arguments]
 //
-// Commands:
+// # Servers
 //
-//	info                      server name, version, protocol, capabilities, instructions
-//	tools                     the server's tools
-//	call <tool> [json-args]   call a tool; exits 1 if the result has isError
-//	prompts                   the server's prompts
-//	prompt <name> [json-args] render a prompt (arguments as a JSON object of strings)
-//	resources                 the server's resources
-//	templates                 the server's resource templates
-//	read <uri>                read a resource
-//	ping                      check the server answers
+// By default mcpc reads .mcp.json in the working directory. --config FILE
+// reads FILE instead (repeat it to merge several files: a server in a later
+// file replaces the one of the same name), and --server NAME narrows the
+// run to one configured server. --stdio 'command args…' or --url URL run
+// against a single ad-hoc server instead, called "server" unless --name
+// says otherwise.
 //
-// Flags:
+// Every server's tools are exposed as mcp__<server>__<tool>, as Claude Code
+// names them, and so are prompts. When one server is selected, a tool or
+// prompt may also be named by its own name. Resources keep their URIs:
+// "read demo:demo://docs/readme" reads demo://docs/readme from the server
+// demo; the "server:" part may be left out when one server is selected.
 //
-//	--stdio CMD      the server to run, as a command line (split like a shell would, never run by one)
-//	--env K=V        an environment variable for the server (repeatable)
+// # Commands
+//
+//	servers                   each server's state, transport, protocol, tool count, title, last error
+//	tools                     the tools, by server
+//	call <tool> [args]        call a tool; args is a JSON object, @file or - (stdin)
+//	prompts                   the prompts, by server, with their arguments
+//	prompt <name> [args]      render a prompt (arguments: a JSON object of strings, @file or -)
+//	resources                 the resources, by server
+//	templates                 the resource templates, by server
+//	read [server:]<uri>       read a resource
+//	ping                      ping every server, with the round-trip time
+//	info                      each server's name, version, protocol, capabilities, instructions
+//
+// A server's instructions and descriptions are its own words: mcpc shows
+// them as quoted data and follows none of them.
+//
+// # Flags
+//
+//	--config FILE    a config file in .mcp.json format (repeatable)
+//	--server NAME    use only this configured server
+//	--stdio CMD      a server to run, as a command line (split like a shell would, never run by one)
+//	--env K=V        an environment variable for the --stdio server (repeatable)
 //	--url URL        an HTTP server: Streamable HTTP, falling back to the legacy HTTP+SSE transport
-//	--header 'N: v'  a header for every HTTP request (repeatable)
+//	--header 'N: v'  a header for every request to the --url server (repeatable)
 //	--bearer-env VAR send the token in $VAR as "Authorization: Bearer …" (never on the command line)
+//	--name NAME      the name of the --stdio or --url server (default "server")
 //	--json           print results as JSON
-//	--trace          print every JSON-RPC frame sent and received to stderr
+//	--trace          print every JSON-RPC frame to stderr, each line led by "[server] "
 //	--timeout D      per-request timeout (default 60s)
 //	--progress       print progress notifications to stderr (default: when stderr is a terminal)
-//	--sampling MODE  answer the server's sampling requests: "echo" replies with the last user
+//	--sampling MODE  answer the servers' sampling requests: "echo" replies with the last user
 //	                 message (for trying servers out); default: sampling is not offered
 //	--elicitation M  answer elicitation requests: "defaults" accepts with the schema's defaults,
 //	                 "decline" declines; default: elicitation is not offered
-//	--root URI       offer a root to the server (repeatable)
+//	--root URI       offer a root to the servers (repeatable)
 //
-// mcpc exits 0 on success, 1 when the server or the tool failed, 2 on a
-// usage error; a failure is one line on stderr.
+// Flags may come before or after the command and its arguments; "--" ends
+// them. mcpc -h prints a summary.
+//
+// # Exit status
+//
+// mcpc exits 0 on success, 1 when a server or a tool failed (a tool result
+// with isError, a server that did not start), 2 on a usage error and 130
+// when interrupted (Ctrl-C cancels the request in flight, which the server
+// is told of, and shuts the servers down). A failure is one line on
+// stderr, which never holds a header's value or a token. `servers` is a
+// report and exits 0 whatever the servers' state.
 package main
 
 import (
@@ -47,6 +78,8 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// After the first Ctrl-C, a second one ends mcpc at once.
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -1,14 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
+
+// lineWidth is the width listings fit their descriptions to.
+const lineWidth = 100
 
 // printer writes a command's result as JSON or for people.
 type printer struct {
@@ -27,30 +35,75 @@ func (p *printer) print(v any, human func(io.Writer)) error {
 	return enc.Encode(v)
 }
 
-// table prints two columns, the first padded to the widest entry.
-func table(w io.Writer, rows [][2]string) {
-	width := 0
-	for _, r := range rows {
-		width = max(width, len(r[0]))
+// marshal is json.Marshal without HTML escaping.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	for _, r := range rows {
-		if r[1] == "" {
-			fmt.Fprintln(w, r[0])
-			continue
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// columns prints aligned columns.
+type columns struct{ tw *tabwriter.Writer }
+
+func newColumns(w io.Writer, header ...string) *columns {
+	c := &columns{tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)}
+	if len(header) > 0 {
+		c.row(header...)
+	}
+	return c
+}
+
+func (c *columns) row(cells ...string) { fmt.Fprintln(c.tw, strings.Join(cells, "\t")) }
+func (c *columns) flush()              { c.tw.Flush() }
+
+// printGroups prints a listing server by server: a heading with the count
+// (or why the server has nothing to show), then its rows, the second
+// column fitted to the line.
+func printGroups(w io.Writer, reg *toolreg.Registry, rowsOf func(server string) [][2]string, noun string) {
+	for i, st := range reg.Servers() {
+		if i > 0 {
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%-*s  %s\n", width, r[0], r[1])
+		rows := rowsOf(st.Name)
+		switch {
+		case st.State != toolreg.StateConnected:
+			fmt.Fprintf(w, "%s: %s\n", st.Name, clip(clean(errorLine(st)), lineWidth))
+			continue
+		case len(rows) == 1:
+			fmt.Fprintf(w, "%s: 1 %s\n", st.Name, noun)
+		default:
+			fmt.Fprintf(w, "%s: %d %ss\n", st.Name, len(rows), noun)
+		}
+		width := 0
+		for _, r := range rows {
+			width = max(width, len(r[0]))
+		}
+		room := max(lineWidth-width-4, 30)
+		for _, r := range rows {
+			if desc := firstLine(r[1], room); desc != "" {
+				fmt.Fprintf(w, "  %-*s  %s\n", width, clean(r[0]), desc)
+			} else {
+				fmt.Fprintf(w, "  %s\n", clean(r[0]))
+			}
+		}
 	}
 }
 
 // printContent prints content items: text as is, everything else as a
-// one-line summary.
+// one-line summary; the structured content when no item is text.
 func printContent(w io.Writer, content []mcpclient.Content, structured json.RawMessage) {
+	text := false
 	for _, c := range content {
 		switch c.Type {
 		case "text":
 			fmt.Fprintln(w, c.Text)
+			text = true
 		case "image", "audio":
-			fmt.Fprintf(w, "[%s %s, %d bytes]\n", c.Type, c.MimeType, base64.StdEncoding.DecodedLen(len(c.Data)))
+			fmt.Fprintf(w, "[%s %s, %d bytes]\n", c.Type, orUnknown(c.MimeType), base64.StdEncoding.DecodedLen(len(c.Data)))
 		case "resource_link":
 			fmt.Fprintf(w, "[link %s %s]\n", c.URI, c.Name)
 		case "resource":
@@ -58,11 +111,11 @@ func printContent(w io.Writer, content []mcpclient.Content, structured json.RawM
 				printResource(w, c.Resource)
 			}
 		default:
-			fmt.Fprintf(w, "[%s content] %s\n", c.Type, c.Raw)
+			fmt.Fprintf(w, "[%s content]\n", clean(c.Type))
 		}
 	}
-	if len(structured) > 0 {
-		fmt.Fprintf(w, "structured: %s\n", structured)
+	if len(structured) > 0 && !text {
+		fmt.Fprintf(w, "%s\n", structured)
 	}
 }
 
@@ -77,9 +130,9 @@ func printResource(w io.Writer, r *mcpclient.ResourceContents) {
 func printProgress(w io.Writer, p mcpclient.Progress) {
 	switch {
 	case p.Total > 0:
-		fmt.Fprintf(w, "progress: %g/%g %s\n", p.Progress, p.Total, p.Message)
+		fmt.Fprintf(w, "progress: %g/%g %s\n", p.Progress, p.Total, clean(p.Message))
 	default:
-		fmt.Fprintf(w, "progress: %g %s\n", p.Progress, p.Message)
+		fmt.Fprintf(w, "progress: %g %s\n", p.Progress, clean(p.Message))
 	}
 }
 
@@ -90,26 +143,47 @@ func orUnknown(s string) string {
 	return s
 }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 100 {
-		s = s[:97] + "..."
+func orDash(s string) string {
+	if s == "" {
+		return "-"
 	}
 	return s
 }
 
-func indent(s string) string {
-	return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
+// firstLine is the first line of s, cut to n characters.
+func firstLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return clip(clean(s), n)
 }
 
-// jsonObject checks that s is a JSON object.
-func jsonObject(s string) (json.RawMessage, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &obj); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+// clip cuts s to n characters, ending in "..." if it was longer.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return json.RawMessage(s), nil
+	runes := []rune(s)
+	return string(runes[:max(n-3, 0)]) + "..."
+}
+
+// clean makes a server's text safe to print on a terminal: control
+// characters (escape sequences, carriage returns) become spaces.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// quoted shows a server's text as a quotation, line by line.
+func quoted(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "  > " + clean(l)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -6,25 +6,25 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // Exit codes.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130 // 128 + SIGINT, as shells report it
 )
 
 // config is what the flags say.
 type config struct {
+	configs     []string // --config files, in order
+	server      string   // --server: the one configured server to use
+	name        string   // the ad-hoc server's name
 	stdio       string
 	url         string
 	headers     []string
@@ -49,10 +49,67 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Sprintf(format, args...)}
+}
+
+// cli is one run of mcpc: where it looks for .mcp.json and its standard
+// streams. Tests make their own, so that they need not change the process's
+// working directory.
+type cli struct {
+	dir    string // where the default .mcp.json is looked for; "" is the working directory
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer // shared by trace, progress and errors: see lockedWriter
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var cfg config
+	c := &cli{stdin: os.Stdin, stdout: stdout, stderr: stderr}
+	return c.run(ctx, args)
+}
+
+// run parses args, runs the command and returns the exit code. Every
+// failure is reported as one line on stderr.
+func (c *cli) run(ctx context.Context, args []string) int {
+	terminal := isTerminal(c.stderr)
+	c.stderr = &lockedWriter{w: c.stderr}
+	cfg, rest, err := parseFlags(args, terminal)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(c.stdout, usage)
+		return exitOK
+	}
+	if err == nil {
+		err = c.runCommand(ctx, cfg, rest)
+	}
+	var tf toolFailed
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil:
+		fmt.Fprintln(c.stderr, "mcpc: interrupted")
+		return exitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintf(c.stderr, "mcpc: %s (see mcpc -h)\n", oneLine(err.Error()))
+		return exitUsage
+	case errors.As(err, &tf):
+		fmt.Fprintf(c.stderr, "mcpc: %s\n", oneLine(tf.msg))
+		return exitFailure
+	default:
+		fmt.Fprintf(c.stderr, "mcpc: %s\n", oneLine(err.Error()))
+		return exitFailure
+	}
+}
+
+// parseFlags reads the flags, which may come before the command, after it
+// or between its arguments; "--" ends them.
+func parseFlags(args []string, terminal bool) (*config, []string, error) {
+	cfg := &config{}
 	fs := flag.NewFlagSet("mcpc", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.Var((*listFlag)(&cfg.configs), "config", "a config file in .mcp.json format (repeatable)")
+	fs.StringVar(&cfg.server, "server", "", "use only this configured server")
+	fs.StringVar(&cfg.name, "name", "server", "the name of the --stdio or --url server")
 	fs.StringVar(&cfg.stdio, "stdio", "", "server command line")
 	fs.StringVar(&cfg.url, "url", "", "server URL (Streamable HTTP, or legacy HTTP+SSE)")
 	fs.Var((*listFlag)(&cfg.headers), "header", `"Name: value" for every HTTP request (repeatable)`)
@@ -61,113 +118,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.json, "json", false, "print JSON")
 	fs.BoolVar(&cfg.trace, "trace", false, "print frames to stderr")
 	fs.DurationVar(&cfg.timeout, "timeout", 60*time.Second, "per-request timeout")
-	fs.BoolVar(&cfg.progress, "progress", isTerminal(stderr), "print progress to stderr")
+	fs.BoolVar(&cfg.progress, "progress", terminal, "print progress to stderr")
 	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo"`)
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "mcpc: %v (see the package doc: go doc ./cmd/mcpc)\n", err)
-		return exitUsage
-	}
-	err := runCommand(ctx, &cfg, fs.Args(), stdout, stderr)
-	var tf toolFailed
-	var ue usageError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "mcpc: %v\n", err)
-		return exitUsage
-	case errors.As(err, &tf):
-		return exitFailure // the result itself was printed
-	default:
-		fmt.Fprintf(stderr, "mcpc: %s\n", oneLine(err.Error()))
-		return exitFailure
-	}
-}
-
-func runCommand(ctx context.Context, cfg *config, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"no command given; one of: " + strings.Join(commandNames(), ", ")}
-	}
-	cmd, ok := commands[args[0]]
-	if !ok {
-		return usageError{fmt.Sprintf("unknown command %q; one of: %s", args[0], strings.Join(commandNames(), ", "))}
-	}
-	if n := len(args) - 1; n < cmd.minArgs || n > cmd.maxArgs {
-		return usageError{fmt.Sprintf("usage: mcpc %s %s", args[0], cmd.usage)}
-	}
-	if (cfg.stdio == "") == (cfg.url == "") {
-		return usageError{"give one server: --stdio 'command args…' or --url URL"}
-	}
-	s, err := connect(ctx, cfg, stderr)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	out := &printer{w: stdout, json: cfg.json}
-	return cmd.run(ctx, &env{session: s, out: out, cfg: cfg, stderr: stderr}, args[1:])
-}
-
-// connect starts or reaches the server and opens a session with the
-// handlers the flags ask for.
-func connect(ctx context.Context, cfg *config, stderr io.Writer) (*mcpclient.Session, error) {
-	opts := &mcpclient.Options{
-		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
-		RequestTimeout: cfg.timeout,
-	}
-	if err := wireHandlers(cfg, opts); err != nil {
-		return nil, err
-	}
-	if cfg.url != "" {
-		return connectURL(ctx, cfg, opts, stderr)
-	}
-	words, err := splitWords(cfg.stdio)
-	if err != nil {
-		return nil, usageError{fmt.Sprintf("--stdio: %v", err)}
-	}
-	if len(words) == 0 {
-		return nil, usageError{"--stdio: empty command"}
-	}
-	proc, err := transport.StartStdio(transport.StdioConfig{Command: words[0], Args: words[1:], Env: cfg.env})
-	if err != nil {
-		return nil, err
-	}
-	var stream jsonrpc.Stream = proc
-	if cfg.trace {
-		stream = transport.Trace(proc, stderr, words[0])
-	}
-	s, err := mcpclient.Connect(ctx, stream, opts)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", words[0], err)
-	}
-	return s, nil
-}
-
-// connectURL reaches an HTTP server. With --trace, the Streamable HTTP
-// transport is traced (the legacy fallback is not).
-func connectURL(ctx context.Context, cfg *config, opts *mcpclient.Options, stderr io.Writer) (*mcpclient.Session, error) {
-	hc := transport.HTTPConfig{URL: cfg.url, RequestTimeout: cfg.timeout, Headers: http.Header{}}
-	for _, h := range cfg.headers {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok {
-			return nil, usageError{fmt.Sprintf(`--header %q: want "Name: value"`, h)}
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, nil, err
+			}
+			return nil, nil, usageError{err.Error()}
 		}
-		hc.Headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
-	}
-	if cfg.bearerEnv != "" {
-		if hc.BearerToken = os.Getenv(cfg.bearerEnv); hc.BearerToken == "" {
-			return nil, usageError{fmt.Sprintf("--bearer-env: $%s is empty", cfg.bearerEnv)}
+		left := fs.Args()
+		if len(left) == 0 {
+			break
 		}
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			rest = append(rest, left...)
+			break
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
 	}
-	if !cfg.trace {
-		return mcpclient.ConnectHTTP(ctx, hc, opts)
-	}
-	h, err := transport.NewHTTP(hc)
-	if err != nil {
-		return nil, err
-	}
-	return mcpclient.Connect(ctx, transport.Trace(h, stderr, cfg.url), opts)
+	return cfg, rest, nil
 }
 
 // oneLine squeezes a multi-line error (stderr tails) onto one line.
@@ -182,4 +156,17 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// lockedWriter serializes writes: trace lines, progress and errors come
+// from several goroutines (one per server) to the same stderr.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg"
+)
+
+// toolJSON is one tool in `tools --json`. InputSchema is written apart,
+// byte for byte as the server sent it (see writeTools).
+type toolJSON struct {
+	Name         string                     `json:"name"`
+	Server       string                     `json:"server"`
+	Tool         string                     `json:"tool"`
+	Title        string                     `json:"title,omitempty"`
+	Description  string                     `json:"description"`
+	OutputSchema json.RawMessage            `json:"outputSchema,omitempty"`
+	Annotations  *mcpclient.ToolAnnotations `json:"annotations,omitempty"`
+}
+
+func cmdTools(ctx context.Context, e *env, _ []string) error {
+	reg, err := e.connect(ctx)
+	if err != nil {
+		return err
+	}
+	tools, err := reg.Tools(ctx)
+	if err != nil {
+		return err
+	}
+	if e.out.json {
+		err = writeTools(e.out.w, tools)
+	} else {
+		printGroups(e.out.w, reg, func(server string) [][2]string {
+			var rows [][2]string
+			for _, t := range tools {
+				if t.Server == server {
+					rows = append(rows, [2]string{t.Name, t.Tool.Description})
+				}
+			}
+			return rows
+		}, "tool")
+	}
+	if err != nil {
+		return err
+	}
+	return e.checkServers()
+}
+
+// writeTools writes the tools as a JSON array, one tool a line. Each
+// inputSchema is the server's own bytes: encoding/json would compact and
+// re-escape it.
+func writeTools(w io.Writer, tools []toolreg.Tool) error {
+	var b bytes.Buffer
+	b.WriteString("[")
+	for i, t := range tools {
+		obj, err := marshal(toolJSON{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: t.Tool.Title,
+			Description: t.Tool.Description, OutputSchema: t.Tool.OutputSchema, Annotations: t.Tool.Annotations})
+		if err != nil {
+			return err
+		}
+		schema := []byte(t.Tool.InputSchema)
+		if len(bytes.TrimSpace(schema)) == 0 {
+			schema = []byte("null")
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  ")
+		b.Write(obj[:len(obj)-1]) // without its closing brace
+		b.WriteString(`,"inputSchema":`)
+		b.Write(schema)
+		b.WriteString("}")
+	}
+	if len(tools) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func cmdCall(ctx context.Context, e *env, args []string) error {
+	var params json.RawMessage = []byte("{}")
+	if len(args) == 2 {
+		var err error
+		if params, err = readArgs(args[1], e.stdin); err != nil {
+			return usagef("call %s: %v", args[0], err)
+		}
+	}
+	reg, err := e.connect(ctx)
+	if err != nil {
+		return err
+	}
+	tools, err := reg.Tools(ctx)
+	if err != nil {
+		return err
+	}
+	name, err := e.resolveTool(tools, args[0])
+	if err != nil {
+		return err
+	}
+	if e.cfg.progress {
+		ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) { printProgress(e.stderr, p) })
+	}
+	res, err := reg.Call(ctx, name, params)
+	if err != nil {
+		return err
+	}
+	out := callResultJSON{Content: res.Content, StructuredContent: res.Structured, IsError: res.IsError}
+	if out.Content == nil {
+		out.Content = []mcpclient.Content{}
+	}
+	if res.IsError {
+		if e.out.json { // a script wants the result, whatever it says
+			if err := e.out.print(out, nil); err != nil {
+				return err
+			}
+		}
+		return toolFailed{res.Err.Error()}
+	}
+	return e.out.print(out, func(w io.Writer) { printContent(w, res.Content, res.Structured) })
+}
+
+// callResultJSON is `call --json`: the CallToolResult, isError always
+// present.
+type callResultJSON struct {
+	Content           []mcpclient.Content `json:"content"`
+	StructuredContent json.RawMessage     `json:"structuredContent,omitempty"`
+	IsError           bool                `json:"isError"`
+}
+
+// resolveTool finds the exposed name of the tool the user named: an
+// exposed name, or, with one server selected, the tool's own name.
+func (e *env) resolveTool(tools []toolreg.Tool, name string) (string, error) {
+	for _, t := range tools {
+		if t.Name == name {
+			return name, nil
+		}
+	}
+	if server := e.single(); server != "" {
+		q := toolreg.Qualify(server, name)
+		for _, t := range tools {
+			if t.Name == q || (t.Server == server && t.Tool.Name == name) {
+				return t.Name, nil
+			}
+		}
+	}
+	return "", unknownName(e, "tool", name)
+}
+
+// unknownName is the error for a tool or prompt that no listing offered.
+func unknownName(e *env, kind, name string) error {
+	msg := fmt.Sprintf("no %s %q", kind, name)
+	if err := e.checkServers(); err != nil {
+		msg += fmt.Sprintf(" among the servers that answered (%v)", err)
+	}
+	if e.single() == "" && !strings.HasPrefix(name, "mcp__") {
+		return fmt.Errorf("%s; with several servers, name it mcp__<server>__<%s>; mcpc %ss lists them", msg, kind, kind)
+	}
+	return fmt.Errorf("%s; mcpc %ss lists them", msg, kind)
+}
+
+// readArgs reads a command's JSON-object arguments: inline, from @file, or
+// from standard input for "-". The error names where they came from.
+func readArgs(arg string, stdin io.Reader) (json.RawMessage, error) {
+	source := "inline arguments"
+	data := []byte(arg)
+	switch {
+	case arg == "-":
+		source = "arguments from standard input"
+		var err error
+		if data, err = io.ReadAll(stdin); err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+	case strings.HasPrefix(arg, "@"):
+		source = fmt.Sprintf("arguments from %s", arg[1:])
+		var err error
+		if data, err = os.ReadFile(arg[1:]); err != nil {
+			return nil, fmt.Errorf("reading arguments: %w", err)
+		}
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		if err == nil {
+			err = errors.New("null")
+		}
+		return nil, fmt.Errorf("%s: want a JSON object: %v", source, err)
+	}
+	return json.RawMessage(bytes.TrimSpace(data)), nil
+}

@@ -1,0 +1,46 @@
+package main
+
+// usage is what mcpc -h prints; the package doc in main.go says the same
+// at more length.
+const usage = `usage: mcpc [flags] <command> [arguments]
+
+mcpc runs one command against the MCP servers of .mcp.json (in the working
+directory), of --config files, or against one server given by --stdio or --url.
+Tools and prompts are named mcp__<server>__<name>; with one server selected,
+the bare name works too.
+
+Commands:
+  servers                    each server's state, transport, protocol, tools, title, last error
+  tools                      the tools, by server
+  call <tool> [args]         call a tool; args: a JSON object, @file or - (stdin); exits 1 on isError
+  prompts                    the prompts, by server, with their arguments
+  prompt <name> [args]       render a prompt; args: a JSON object of strings, @file or -
+  resources                  the resources, by server
+  templates                  the resource templates, by server
+  read [server:]<uri>        read a resource; the server is needed when several are selected
+  ping                       ping every server; exits 1 if any fails
+  info                       each server's name, version, protocol, capabilities, instructions
+
+Servers:
+  --config FILE              a config file in .mcp.json format (repeatable; later files win);
+                             when given, ./.mcp.json is not read unless listed
+  --server NAME              use only this configured server
+  --stdio 'CMD ARGS'         a server to run (split like a shell would, never run by one)
+  --env K=V                  an environment variable for the --stdio server (repeatable)
+  --url URL                  an HTTP server: Streamable HTTP, falling back to legacy HTTP+SSE
+  --header 'Name: value'     a header for every request to the --url server (repeatable)
+  --bearer-env VAR           send the token in $VAR as "Authorization: Bearer ..."
+  --name NAME                the name of the --stdio or --url server (default "server")
+
+Output and behaviour:
+  --json                     print results as JSON
+  --trace                    print every JSON-RPC frame to stderr, each line led by [server]
+  --timeout D                per-request timeout (default 60s)
+  --progress                 print progress notifications to stderr (default: when stderr is a terminal)
+  --sampling echo            answer the servers' sampling requests with the last user message
+  --elicitation MODE         answer elicitation requests: "defaults" or "decline"
+  --root URI                 offer a root to the servers (repeatable)
+
+Flags may come before or after the command; -- ends them.
+Exit status: 0 ok, 1 a server or tool failed, 2 usage error, 130 interrupted.
+`
