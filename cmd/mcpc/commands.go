@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -50,12 +51,6 @@ func commandNames() []string {
 	slices.Sort(names)
 	return names
 }
-
-// toolFailed reports a tool result with isError, or servers that failed; the
-// result was printed, msg goes to stderr.
-type toolFailed struct{ msg string }
-
-func (e toolFailed) Error() string { return e.msg }
 
 // After Ctrl-C, the servers are closed without waiting long: the user
 // wants out, and stdio servers get EOF on their stdin when mcpc exits
@@ -135,11 +130,12 @@ func (e *env) single() string {
 
 // checkServers reports, after a listing, the selected servers that are
 // not connected: their part is missing, so the command fails (exit 1)
-// although it printed what the others offered.
+// although it printed what the others offered. A disabled server is left
+// out on purpose, unless it is the one selected.
 func (e *env) checkServers() error {
 	var failed []string
 	for _, s := range e.reg.Servers() {
-		if s.State == toolreg.StateDisabled || s.State == toolreg.StateConnected {
+		if s.State == toolreg.StateConnected || (s.State == toolreg.StateDisabled && e.single() == "") {
 			continue
 		}
 		failed = append(failed, errorLine(s))
@@ -147,7 +143,7 @@ func (e *env) checkServers() error {
 	if len(failed) == 0 {
 		return nil
 	}
-	return toolFailed{strings.Join(failed, "; ")}
+	return errors.New(strings.Join(failed, "; "))
 }
 
 // errorLine describes a server that is not connected, in one line.

@@ -100,7 +100,7 @@ func printContent(w io.Writer, content []mcpclient.Content, structured json.RawM
 	for _, c := range content {
 		switch c.Type {
 		case "text":
-			fmt.Fprintln(w, c.Text)
+			printText(w, c.Text)
 			text = true
 		case "image", "audio":
 			fmt.Fprintf(w, "[%s %s, %d bytes]\n", c.Type, orUnknown(c.MimeType), base64.StdEncoding.DecodedLen(len(c.Data)))
@@ -124,7 +124,16 @@ func printResource(w io.Writer, r *mcpclient.ResourceContents) {
 		fmt.Fprintf(w, "[%s: %s, %d bytes]\n", r.URI, orUnknown(r.MimeType), base64.StdEncoding.DecodedLen(len(r.Blob)))
 		return
 	}
-	fmt.Fprintln(w, r.Text)
+	printText(w, r.Text)
+}
+
+// printText prints s as a line: a newline is added unless s ends in one.
+func printText(w io.Writer, s string) {
+	if strings.HasSuffix(s, "\n") {
+		io.WriteString(w, s)
+		return
+	}
+	fmt.Fprintln(w, s)
 }
 
 func printProgress(w io.Writer, p mcpclient.Progress) {

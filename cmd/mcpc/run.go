@@ -81,7 +81,6 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if err == nil {
 		err = c.runCommand(ctx, cfg, rest)
 	}
-	var tf toolFailed
 	var ue usageError
 	switch {
 	case err == nil:
@@ -92,9 +91,6 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	case errors.As(err, &ue):
 		fmt.Fprintf(c.stderr, "mcpc: %s (see mcpc -h)\n", oneLine(err.Error()))
 		return exitUsage
-	case errors.As(err, &tf):
-		fmt.Fprintf(c.stderr, "mcpc: %s\n", oneLine(tf.msg))
-		return exitFailure
 	default:
 		fmt.Fprintf(c.stderr, "mcpc: %s\n", oneLine(err.Error()))
 		return exitFailure

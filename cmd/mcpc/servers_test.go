@@ -202,3 +202,13 @@ func TestParseFlagsAnywhere(t *testing.T) {
 		}
 	}
 }
+
+func TestASelectedDisabledServerFails(t *testing.T) {
+	leakcheck.Check(t)
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "off.json", map[string]any{"demo": demoEntry(t), "off": map[string]any{"disabled": true}})
+	runIn(t, dir, "", "--config", cfg, "tools").want(t, exitOK)
+	runIn(t, dir, "", "--config", cfg, "--server", "off", "tools").want(t, exitFailure, `server "off" is disabled`)
+	runIn(t, dir, "", "--config", cfg, "--server", "off", "call", "echo").want(t, exitFailure, `server "off" is disabled`)
+	runIn(t, dir, "", "--config", cfg, "--server", "off", "ping").want(t, exitFailure, `server "off" is disabled`)
+}

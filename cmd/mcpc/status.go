@@ -102,7 +102,7 @@ func cmdInfo(ctx context.Context, e *env, _ []string) error {
 		}
 	})
 	if err == nil && len(failed) > 0 {
-		err = toolFailed{strings.Join(failed, "; ")}
+		err = errors.New(strings.Join(failed, "; "))
 	}
 	return err
 }
@@ -200,7 +200,7 @@ func cmdPing(ctx context.Context, e *env, _ []string) error {
 		t.flush()
 	})
 	if err == nil && len(failed) > 0 {
-		err = toolFailed{strings.Join(failed, "; ")}
+		err = errors.New(strings.Join(failed, "; "))
 	}
 	return err
 }

@@ -124,7 +124,10 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 		}
-		return toolFailed{res.Err.Error()}
+		if res.Err == nil {
+			return fmt.Errorf("tool %q of server %q reported an error", res.Tool, res.Server)
+		}
+		return res.Err
 	}
 	return e.out.print(out, func(w io.Writer) { printContent(w, res.Content, res.Structured) })
 }
