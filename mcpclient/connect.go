@@ -161,8 +161,8 @@ func (s *Session) discover(ctx context.Context, version string) error {
 		return fmt.Errorf("%w: no answer to server/discover within %v", errNotModern, s.opts.discoverTimeout())
 	case errors.As(err, &rpcErr), isHTTPRefusal(err):
 		return fmt.Errorf("%w: server/discover: %v", errNotModern, err)
-	default:
-		return fmt.Errorf("mcpclient: server/discover: %w", err)
+	default: // the connection failed: the error already names the request
+		return fmt.Errorf("mcpclient: connecting: %w", err)
 	}
 	var res discoverResult
 	if json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 || res.Capabilities == nil {

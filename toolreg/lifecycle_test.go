@@ -43,7 +43,7 @@ func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 		got[s.Name] = s
 	}
 	for _, name := range []string{"ok", "slow1", "slow2", "slow3"} {
-		if got[name].State != StateConnected || got[name].Transport != "stdio" || got[name].ProtocolVersion == "" {
+		if got[name].State != StateConnected || got[name].Transport != "stdio" || got[name].ProtocolVersion == "" || got[name].Tools != demoToolCount {
 			t.Errorf("%s: %+v", name, got[name])
 		}
 	}

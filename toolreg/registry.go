@@ -85,7 +85,9 @@ type Registry struct {
 }
 
 // New connects every enabled server of cfg in parallel, each within its
-// own startup timeout (ctx bounds them all). One server's failure never
+// own startup timeout (ctx bounds them all), and lists each one's tools, so
+// that Servers reports their number and the first Tools is served from
+// the cache. One server's failure never
 // touches another's: unless opts.Strict, the registry keeps the servers
 // that came up and reports the rest in Servers.
 func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
@@ -109,7 +111,9 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = srv.connect(ctx)
+			if errs[i] = srv.connect(ctx); errs[i] == nil {
+				srv.prefetch(ctx)
+			}
 		}()
 	}
 	wg.Wait()
@@ -140,6 +144,7 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 		srv.close()
 		return err
 	}
+	srv.prefetch(ctx)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.servers[sc.Name]; dup || r.closed {

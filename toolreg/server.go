@@ -186,6 +186,14 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	return s.session, nil
 }
 
+// prefetch lists the tools of a server that just connected. A failure is
+// logged and left to the next listing to retry.
+func (s *server) prefetch(ctx context.Context) {
+	if _, err := s.listTools(ctx); err != nil {
+		s.r.log.Warn("toolreg: listing tools failed", "server", s.cfg.Name, "error", err)
+	}
+}
+
 // markStale makes the next listing of kind ("tools", "prompts" or
 // "resources", as in notifications/<kind>/list_changed) ask the server again.
 func (s *server) markStale(kind string) {
