@@ -45,6 +45,29 @@ func TestCancelSendsNotification(t *testing.T) {
 	}
 }
 
+// A host that cancels a call and closes the session at once (Ctrl-C) still
+// tells the server: Close lets the cancellation notice out first.
+func TestCancelThenCloseStillNotifies(t *testing.T) {
+	for range 20 {
+		f := newFakeServer(t)
+		got := make(chan struct{})
+		f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+			close(got)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		s := connect(t, f, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		errs := make(chan error, 1)
+		go func() { _, err := s.CallTool(ctx, "slow", nil); errs <- err }()
+		<-got
+		cancel()
+		<-errs
+		s.Close()
+		f.waitNote("notifications/cancelled")
+	}
+}
+
 func TestDefaultTimeout(t *testing.T) {
 	f := newFakeServer(t)
 	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {

@@ -131,10 +131,24 @@ func (s *Session) Close() error {
 	s.closed = true
 	s.bgMu.Unlock()
 	s.stopListening()
+	// A cancellation notice for a call abandoned just before Close (a
+	// host's Ctrl-C, say) should still reach the server: give the notices
+	// in flight a moment before the stream goes.
+	sent := make(chan struct{})
+	go func() { s.background.Wait(); close(sent) }()
+	t := time.NewTimer(closeNoticeWait)
+	select {
+	case <-sent:
+	case <-t.C:
+	}
+	t.Stop()
 	err := s.conn.Close()
-	s.background.Wait() // they fail at once now that the conn is closed
+	<-sent // the rest fail at once now that the conn is closed
 	return err
 }
+
+// closeNoticeWait bounds how long Close waits for cancellation notices.
+const closeNoticeWait = 500 * time.Millisecond
 
 // cancelNoticeTimeout bounds the background send of notifications/cancelled.
 const cancelNoticeTimeout = 5 * time.Second
