@@ -159,3 +159,51 @@ func TestWithProgressTokenKeepsParams(t *testing.T) {
 		t.Error("array params accepted")
 	}
 }
+
+// wrapCount counts the frames through a stream.
+type wrapCount struct {
+	jsonrpc.Stream
+	in, out *int64
+	mu      *sync.Mutex
+}
+
+func (w wrapCount) Read() ([]byte, error) {
+	b, err := w.Stream.Read()
+	if err == nil {
+		w.mu.Lock()
+		*w.in++
+		w.mu.Unlock()
+	}
+	return b, err
+}
+
+func (w wrapCount) Write(ctx context.Context, frame []byte) error {
+	w.mu.Lock()
+	*w.out++
+	w.mu.Unlock()
+	return w.Stream.Write(ctx, frame)
+}
+
+func TestWrapStreamSeesEveryFrame(t *testing.T) {
+	f := newFakeServer(t)
+	f.result("tools/call", `{"content":[]}`)
+	var in, out int64
+	var mu sync.Mutex
+	s := connect(t, f, &Options{WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {
+		return wrapCount{Stream: st, in: &in, out: &out, mu: &mu}
+	}})
+	mu.Lock()
+	in0, out0 := in, out
+	mu.Unlock()
+	if in0 == 0 || out0 == 0 {
+		t.Fatalf("the handshake did not pass through the wrapper: %d in, %d out", in0, out0)
+	}
+	if _, err := s.CallTool(ctx5s(t), "x", nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if in != in0+1 || out != out0+1 {
+		t.Errorf("one call: %d frames in, %d out; want 1 and 1", in-in0, out-out0)
+	}
+}

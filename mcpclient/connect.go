@@ -70,7 +70,10 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 		stream.Close()
 		return nil, err
 	}
-	s.stream = stream
+	s.stream = stream // the transport itself: SetProtocol goes to it
+	if s.opts.WrapStream != nil {
+		stream = s.opts.WrapStream(stream)
+	}
 	s.conn = jsonrpc.NewConn(stream, &jsonrpc.Options{
 		Handler:   s.handleRequest,
 		Notify:    s.handleNotification,

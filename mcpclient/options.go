@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 // SamplingHandler answers a server's sampling/createMessage request with the
@@ -81,6 +83,12 @@ type Options struct {
 
 	// MaxPages stops a list iterator after this many pages. Zero means 1000.
 	MaxPages int
+
+	// WrapStream, if set, wraps the transport's stream before the session
+	// sends anything: every frame in and out passes through what it
+	// returns (transport.Trace, say, or a byte counter). The transport
+	// itself still receives the agreed protocol version.
+	WrapStream func(jsonrpc.Stream) jsonrpc.Stream
 
 	// Logger receives reports of dropped frames, failed cancellations and
 	// handler panics. Nil is silent.

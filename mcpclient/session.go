@@ -123,6 +123,12 @@ func (s *Session) Done() <-chan struct{} { return s.conn.Done() }
 // jsonrpc.ErrDisconnected), or nil while it runs.
 func (s *Session) Err() error { return s.conn.Err() }
 
+// Stream returns the transport the session runs over, as Connect got it
+// (before Options.WrapStream): a *transport.Stdio, *transport.HTTP,
+// *transport.SSE or the caller's own. ConnectHTTP's fallback shows here.
+// The session owns it: do not read, write or close it.
+func (s *Session) Stream() jsonrpc.Stream { return s.stream }
+
 // Close ends the session: calls in flight fail with ErrClosed and the
 // stream is closed (for stdio, the server process is shut down). It is
 // idempotent and safe to call from any goroutine.

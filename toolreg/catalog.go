@@ -20,8 +20,9 @@ const listTimeout = 2 * time.Minute
 // flight). The server's mu guards it.
 type catalog[T any] struct {
 	items  []T
-	listed bool // items holds a complete listing
-	stale  bool // the server said it changed since
+	listed bool  // items holds a complete listing
+	stale  bool  // the server said it changed since
+	err    error // the last refresh's failure, nil once one succeeds
 	flight *flight[T]
 }
 
@@ -83,6 +84,7 @@ func refresh[T any](ctx context.Context, s *server, c *catalog[T], f *flight[T],
 		return fetch(ctx, session)
 	}()
 	s.mu.Lock()
+	c.err = err
 	if err == nil {
 		c.items, c.listed = items, true
 	} else {

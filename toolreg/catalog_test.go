@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 func TestRegistryRefreshIsOneRequestForManyCallers(t *testing.T) {
@@ -156,4 +158,34 @@ func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
 		t.Errorf("Close took %v", d)
 	}
 	// leakcheck: the refresh goroutine is gone once Close returns.
+}
+
+func TestRegistryReportsAFailedListing(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	frames := map[string]int{}
+	// Pages of 2 tools and at most 1 page: every tools/list fails.
+	r := newInMemory(t, &inMemory{pageSize: 2}, &Options{
+		Session: &mcpclient.Options{MaxPages: 1},
+		WrapStream: func(server string, st jsonrpc.Stream) jsonrpc.Stream {
+			return &counting{Stream: st, count: func(string) {
+				mu.Lock()
+				frames[server]++
+				mu.Unlock()
+			}}
+		},
+	}, "paged")
+	s := r.Servers()[0]
+	if s.State != StateConnected || !errors.Is(s.ListErr, mcpclient.ErrPagination) || s.Tools != 0 {
+		t.Errorf("status: %+v", s)
+	}
+	tools, err := r.Tools(ctx10(t))
+	if err != nil || len(tools) != 0 {
+		t.Errorf("Tools: %d tools, %v", len(tools), err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if frames["paged"] == 0 {
+		t.Error("WrapStream saw no requests")
+	}
 }

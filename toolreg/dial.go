@@ -6,10 +6,16 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
 )
+
+// noHTTPTimeout stands for no bound on an HTTP exchange, for sessions
+// without a request timeout: the caller's ctx still ends it.
+const noHTTPTimeout = 24 * time.Hour
 
 // dial starts or reaches the server sc describes and opens a session.
 func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, string, error) {
@@ -18,6 +24,14 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpc
 		hc, err := httpConfig(sc)
 		if err != nil {
 			return nil, sc.Type, err
+		}
+		// An exchange answered with plain JSON is the whole request: bound
+		// it as the session bounds requests, not by the transport's 60 s.
+		switch t := opts.RequestTimeout; {
+		case t > 0:
+			hc.RequestTimeout = t
+		case t < 0:
+			hc.RequestTimeout = noHTTPTimeout
 		}
 		if sc.Type == "sse" {
 			stream, err := transport.DialSSE(ctx, hc)
@@ -28,7 +42,10 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpc
 			return s, "sse", err
 		}
 		s, err := mcpclient.ConnectHTTP(ctx, hc, opts)
-		return s, "http", err
+		if err != nil {
+			return nil, "http", err
+		}
+		return s, transportName(s.Stream(), "http"), nil
 	}
 	env := make([]string, 0, len(sc.Env))
 	for k, v := range sc.Env {
@@ -62,4 +79,17 @@ func httpConfig(sc *ServerConfig) (transport.HTTPConfig, error) {
 		hc.Headers.Set(k, v)
 	}
 	return hc, nil
+}
+
+// transportName names the transport a session runs over, for the status.
+func transportName(stream jsonrpc.Stream, fallback string) string {
+	switch stream.(type) {
+	case *transport.Stdio:
+		return "stdio"
+	case *transport.HTTP:
+		return "http"
+	case *transport.SSE:
+		return "sse"
+	}
+	return fallback
 }

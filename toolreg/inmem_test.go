@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -32,7 +33,7 @@ func (m *inMemory) dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.O
 		defer m.wg.Done()
 		srv.Serve(context.Background(), server)
 	}()
-	return mcpclient.Connect(ctx, &counting{PipeEnd: client, count: func(method string) { m.count(sc.Name, method) }}, opts)
+	return mcpclient.Connect(ctx, &counting{Stream: client, count: func(method string) { m.count(sc.Name, method) }}, opts)
 }
 
 func (m *inMemory) count(server, method string) {
@@ -83,7 +84,7 @@ func newInMemory(tb testing.TB, m *inMemory, opts *Options, names ...string) *Re
 // counting is a client stream that reports the method of every request
 // it writes.
 type counting struct {
-	*transport.PipeEnd
+	jsonrpc.Stream
 	count func(method string)
 }
 
@@ -93,5 +94,5 @@ func (c *counting) Write(ctx context.Context, frame []byte) error {
 			c.count(string(method))
 		}
 	}
-	return c.PipeEnd.Write(ctx, frame)
+	return c.Stream.Write(ctx, frame)
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -47,6 +48,11 @@ type Options struct {
 	// opts are the session options the registry made for this server;
 	// pass them on to mcpclient.Connect.
 	Dial func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error)
+
+	// WrapStream, if set, wraps each server's stream, whatever its
+	// transport, before the session uses it: to trace a server's frames
+	// under its name, say. It replaces Session.WrapStream.
+	WrapStream func(server string, stream jsonrpc.Stream) jsonrpc.Stream
 
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger

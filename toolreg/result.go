@@ -28,7 +28,8 @@ type Result struct {
 	Content      []mcpclient.Content
 	Structured   json.RawMessage
 	IsError      bool
-	Err          *ToolError // set when IsError
+	Meta         json.RawMessage // the result's _meta, as the server sent it
+	Err          *ToolError      // set when IsError
 	Duration     time.Duration
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -93,6 +94,9 @@ func (s *server) connect(ctx context.Context) error {
 		// server's toolTimeout does.
 		opts.RequestTimeout = tt
 	}
+	if wrap := s.r.opts.WrapStream; wrap != nil {
+		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
+	}
 	userChanged := opts.OnListChanged
 	opts.OnListChanged = func(kind string) {
 		s.markStale(kind)
@@ -108,6 +112,9 @@ func (s *server) connect(ctx context.Context) error {
 		transport = s.cfg.Type
 		if session == nil && err == nil {
 			err = fmt.Errorf("the Dial option returned no session")
+		}
+		if session != nil {
+			transport = transportName(session.Stream(), transport)
 		}
 	} else {
 		session, transport, err = dial(ctx, s.cfg, &opts)

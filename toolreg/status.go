@@ -14,6 +14,7 @@ type ServerStatus struct {
 	State           string // StateConnected, StateFailed, StateReconnecting, StateDisabled
 	Err             error  // the last error, for failed and reconnecting servers
 	Tools           int    // tools in the last listing (after filtering)
+	ListErr         error  // why the last tools/list failed, if it did
 	Transport       string // stdio, http, sse
 	ProtocolVersion string
 	Title           string
@@ -26,7 +27,7 @@ func (r *Registry) Servers() []ServerStatus {
 	var out []ServerStatus
 	for _, s := range r.snapshot() {
 		s.mu.Lock()
-		st := ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.lastErr, Tools: len(s.tools.items),
+		st := ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.lastErr, Tools: len(s.tools.items), ListErr: s.tools.err,
 			Transport: s.transport, Source: s.cfg.Source}
 		session := s.session
 		s.mu.Unlock()

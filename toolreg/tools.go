@@ -150,7 +150,7 @@ func (r *Registry) callServer(ctx context.Context, srv *server, tool string, arg
 	if err != nil {
 		return nil, fmt.Errorf("server %q: tool %q: %w", srv.cfg.Name, tool, err)
 	}
-	out := &Result{Server: srv.cfg.Name, Tool: tool, Content: res.Content, Structured: res.StructuredContent, IsError: res.IsError}
+	out := &Result{Server: srv.cfg.Name, Tool: tool, Content: res.Content, Structured: res.StructuredContent, IsError: res.IsError, Meta: res.Meta}
 	if res.IsError {
 		msg := res.Text()
 		if msg == "" {
