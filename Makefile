@@ -18,20 +18,26 @@ build: | $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 demo: build
-	@echo "== the demo server's tools"
-	$(MCPC) --stdio $(SERVER) tools
+	@echo "== the servers of .mcp.json (read by default): the demo server twice, as demo and as pages"
+	$(MCPC) servers
 	@echo
-	@echo "== call a tool"
-	$(MCPC) --stdio $(SERVER) call add '{"a": 2, "b": 40}'
+	@echo "== every tool, named mcp__<server>__<tool>"
+	$(MCPC) tools
+	@echo
+	@echo "== call a tool by its qualified name"
+	$(MCPC) call mcp__demo__add '{"a": 2, "b": 40}'
 	@echo
 	@echo "== a long call that reports progress"
-	$(MCPC) --progress --stdio $(SERVER) call slow '{"steps": 4, "delayMs": 150}'
+	$(MCPC) --progress call mcp__pages__slow '{"steps": 4, "delayMs": 150}'
+	@echo
+	@echo "== read a resource from one server"
+	$(MCPC) read demo:demo://docs/readme
 	@echo
 	@echo "== the server asks the client's model (sampling; mcpc's stand-in model echoes)"
-	$(MCPC) --sampling echo --stdio $(SERVER) call sample '{"prompt": "Write a haiku about pipes"}'
+	$(MCPC) --sampling echo call mcp__demo__sample '{"prompt": "Write a haiku about pipes"}'
 	@echo
-	@echo "== the sampling round trip on the wire (--trace prints every frame to stderr), result as JSON"
-	$(MCPC) --json --trace --sampling echo --stdio $(SERVER) call sample '{"prompt": "Say hi"}'
+	@echo "== the sampling round trip on the wire: --trace prints every frame to stderr, led by its server"
+	$(MCPC) --json --trace --server demo --sampling echo call mcp__demo__sample '{"prompt": "Say hi"}'
 
 test:
 	$(GO) vet ./...

@@ -54,13 +54,9 @@ func commandNames() []string {
 
 // After Ctrl-C, the servers are closed without waiting long: the user
 // wants out, and stdio servers get EOF on their stdin when mcpc exits
-// anyway. First, the session's notifications/cancelled for the call it
-// abandoned gets cancelNoticeGrace to go out: it is sent in the background,
-// and closing the session at once would lose it.
-const (
-	cancelNoticeGrace    = 100 * time.Millisecond
-	interruptedCloseWait = 2 * time.Second
-)
+// anyway. (Closing a session first lets out the notifications/cancelled
+// of the call it abandoned.)
+const interruptedCloseWait = 2 * time.Second
 
 func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error {
 	if len(args) == 0 {
@@ -109,7 +105,6 @@ func (e *env) close(ctx context.Context) {
 		e.reg.Close()
 		return
 	}
-	time.Sleep(cancelNoticeGrace)
 	done := make(chan struct{})
 	go func() { e.reg.Close(); close(done) }()
 	t := time.NewTimer(interruptedCloseWait)
@@ -135,6 +130,10 @@ func (e *env) single() string {
 func (e *env) checkServers() error {
 	var failed []string
 	for _, s := range e.reg.Servers() {
+		if s.State == toolreg.StateConnected && s.ListErr != nil {
+			failed = append(failed, oneLine(s.ListErr.Error()))
+			continue
+		}
 		if s.State == toolreg.StateConnected || (s.State == toolreg.StateDisabled && e.single() == "") {
 			continue
 		}

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // defaultConfig is the file mcpc reads when no server is named on the
@@ -144,7 +146,7 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 }
 
 // registryOptions are the registry's options: the session handlers the
-// flags ask for and, with --trace, a dialer that traces every server.
+// flags ask for and, with --trace, every server's stream traced.
 func registryOptions(cfg *config, stderr io.Writer) (*toolreg.Options, error) {
 	session := &mcpclient.Options{
 		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
@@ -155,7 +157,11 @@ func registryOptions(cfg *config, stderr io.Writer) (*toolreg.Options, error) {
 	}
 	opts := &toolreg.Options{Session: session}
 	if cfg.trace {
-		opts.Dial = tracingDial(stderr, cfg.timeout)
+		// Every frame to stderr as "[server] -> frame" or "[server] <- frame",
+		// so that the lines of several servers tell apart.
+		opts.WrapStream = func(server string, s jsonrpc.Stream) jsonrpc.Stream {
+			return transport.Trace(s, stderr, "["+server+"]")
+		}
 	}
 	return opts, nil
 }

@@ -192,7 +192,7 @@ func cmdPing(ctx context.Context, e *env, _ []string) error {
 		t := newColumns(w)
 		for _, p := range pings {
 			if p.OK {
-				t.row(p.Server, fmt.Sprintf("ok  %.1f ms", p.MS))
+				t.row(p.Server, fmt.Sprintf("ok  %.2f ms", p.MS))
 			} else {
 				t.row(p.Server, "failed  "+clip(clean(p.Error), 100))
 			}

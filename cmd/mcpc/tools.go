@@ -114,7 +114,7 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := callResultJSON{Content: res.Content, StructuredContent: res.Structured, IsError: res.IsError}
+	out := callResultJSON{Content: res.Content, StructuredContent: res.Structured, IsError: res.IsError, Meta: res.Meta}
 	if out.Content == nil {
 		out.Content = []mcpclient.Content{}
 	}
@@ -138,6 +138,7 @@ type callResultJSON struct {
 	Content           []mcpclient.Content `json:"content"`
 	StructuredContent json.RawMessage     `json:"structuredContent,omitempty"`
 	IsError           bool                `json:"isError"`
+	Meta              json.RawMessage     `json:"_meta,omitempty"`
 }
 
 // resolveTool finds the exposed name of the tool the user named: an
