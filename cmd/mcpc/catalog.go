@@ -39,15 +39,11 @@ func cmdPrompts(ctx context.Context, e *env, _ []string) error {
 		}
 	}
 	err = e.out.print(out, func(w io.Writer) {
-		printGroups(w, reg, func(server string) [][2]string {
-			var rows [][2]string
-			for _, p := range out {
-				if p.Server == server {
-					rows = append(rows, [2]string{p.Name + "(" + promptArgs(p.Arguments) + ")", p.Description})
-				}
-			}
-			return rows
-		}, "prompt")
+		rows := make([]groupRow, len(out))
+		for i, p := range out {
+			rows[i] = groupRow{p.Server, p.Name + "(" + promptArgs(p.Arguments) + ")", p.Description}
+		}
+		printGroups(w, reg, rows, "prompt")
 	})
 	if err != nil {
 		return err
@@ -148,19 +144,14 @@ func cmdResources(ctx context.Context, e *env, _ []string) error {
 			Description: r.Resource.Description, MimeType: r.Resource.MimeType}
 	}
 	err = e.out.print(out, func(w io.Writer) {
-		printGroups(w, reg, func(server string) [][2]string {
-			var rows [][2]string
-			for _, r := range out {
-				if r.Server == server {
-					desc := r.Name
-					if r.MimeType != "" {
-						desc += " (" + r.MimeType + ")"
-					}
-					rows = append(rows, [2]string{r.URI, desc})
-				}
+		rows := make([]groupRow, len(out))
+		for i, r := range out {
+			rows[i] = groupRow{r.Server, r.URI, r.Name}
+			if r.MimeType != "" {
+				rows[i].desc += " (" + r.MimeType + ")"
 			}
-			return rows
-		}, "resource")
+		}
+		printGroups(w, reg, rows, "resource")
 	})
 	if err != nil {
 		return err
@@ -192,19 +183,14 @@ func cmdTemplates(ctx context.Context, e *env, _ []string) error {
 			Description: t.Template.Description, MimeType: t.Template.MimeType}
 	}
 	err = e.out.print(out, func(w io.Writer) {
-		printGroups(w, reg, func(server string) [][2]string {
-			var rows [][2]string
-			for _, t := range out {
-				if t.Server == server {
-					desc := t.Name
-					if t.Description != "" {
-						desc += ": " + t.Description
-					}
-					rows = append(rows, [2]string{t.URITemplate, desc})
-				}
+		rows := make([]groupRow, len(out))
+		for i, t := range out {
+			rows[i] = groupRow{t.Server, t.URITemplate, t.Name}
+			if t.Description != "" {
+				rows[i].desc += ": " + t.Description
 			}
-			return rows
-		}, "template")
+		}
+		printGroups(w, reg, rows, "template")
 	})
 	if err != nil {
 		return err

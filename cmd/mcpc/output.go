@@ -60,15 +60,23 @@ func newColumns(w io.Writer, header ...string) *columns {
 func (c *columns) row(cells ...string) { fmt.Fprintln(c.tw, strings.Join(cells, "\t")) }
 func (c *columns) flush()              { c.tw.Flush() }
 
+// groupRow is one line of a listing: a name and what it is, by server.
+type groupRow struct{ server, name, desc string }
+
 // printGroups prints a listing server by server: a heading with the count
 // (or why the server has nothing to show), then its rows, the second
 // column fitted to the line.
-func printGroups(w io.Writer, reg *toolreg.Registry, rowsOf func(server string) [][2]string, noun string) {
+func printGroups(w io.Writer, reg *toolreg.Registry, all []groupRow, noun string) {
 	for i, st := range reg.Servers() {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		rows := rowsOf(st.Name)
+		var rows [][2]string
+		for _, r := range all {
+			if r.server == st.Name {
+				rows = append(rows, [2]string{r.name, r.desc})
+			}
+		}
 		switch {
 		case st.State != toolreg.StateConnected:
 			fmt.Fprintf(w, "%s: %s\n", st.Name, clip(clean(errorLine(st)), lineWidth))

@@ -38,15 +38,11 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 	if e.out.json {
 		err = writeTools(e.out.w, tools)
 	} else {
-		printGroups(e.out.w, reg, func(server string) [][2]string {
-			var rows [][2]string
-			for _, t := range tools {
-				if t.Server == server {
-					rows = append(rows, [2]string{t.Name, t.Tool.Description})
-				}
-			}
-			return rows
-		}, "tool")
+		rows := make([]groupRow, len(tools))
+		for i, t := range tools {
+			rows[i] = groupRow{t.Server, t.Name, t.Tool.Description}
+		}
+		printGroups(e.out.w, reg, rows, "tool")
 	}
 	if err != nil {
 		return err
