@@ -12,16 +12,7 @@ import (
 // Cancel ends the context of the peer's request with the given id, if it is
 // still being handled, and reports whether it was. A cancelled request is
 // not answered: the peer that cancelled it expects no response.
-func (c *Conn) Cancel(id ID) bool {
-	c.mu.Lock()
-	cancel := c.inflight[id]
-	delete(c.inflight, id)
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	return cancel != nil
-}
+func (c *Conn) Cancel(id ID) bool { return c.finishRequest(id) }
 
 // startRequest registers a peer request so Cancel can reach it. It runs on
 // the read loop, before later notifications (such as a cancellation) are
@@ -37,8 +28,9 @@ func (c *Conn) startRequest(req *Request) context.Context {
 	return ctx
 }
 
-// finishRequest forgets a handled request and reports whether it should be
-// answered (false when Cancel got to it first).
+// finishRequest forgets a request, ending its context, and reports whether
+// it was still in flight: a handled request is answered only if Cancel did
+// not get to it first.
 func (c *Conn) finishRequest(id ID) bool {
 	c.mu.Lock()
 	cancel := c.inflight[id]

@@ -85,7 +85,7 @@ func (s *Session) statelessCall(ctx context.Context, method string, params, resu
 		}
 		switch env.ResultType {
 		case "", "complete": // absent means complete
-			return decodeResult(method, raw, result)
+			return jsonrpc.DecodeResult(method, raw, result)
 		case "input_required":
 		default:
 			return fmt.Errorf("%w: %s answered with resultType %q, which plainmcp does not know", ErrMalformedResult, method, env.ResultType)
@@ -101,21 +101,6 @@ func (s *Session) statelessCall(ctx context.Context, method string, params, resu
 		}
 		state = env.RequestState
 	}
-}
-
-// decodeResult decodes raw into result as Conn.Call would.
-func decodeResult(method string, raw json.RawMessage, result any) error {
-	switch r := result.(type) {
-	case nil:
-		return nil
-	case *json.RawMessage:
-		*r = raw
-		return nil
-	}
-	if err := json.Unmarshal(raw, result); err != nil {
-		return fmt.Errorf("decoding %s result: %w", method, err)
-	}
-	return nil
 }
 
 // supportedFrom picks our newest stateless version from an

@@ -3,6 +3,8 @@ package toolreg
 import (
 	"context"
 	"fmt"
+	"iter"
+	"sync"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -96,4 +98,49 @@ func refresh[T any](ctx context.Context, s *server, c *catalog[T], f *flight[T],
 	s.mu.Unlock()
 	f.items, f.err = items, err
 	close(f.done)
+}
+
+// collect makes the fetcher of one kind of listing: every page of list,
+// or nothing without a request when offered (if set) says the server's
+// capabilities leave the kind out.
+func collect[T any](s *server, what string, offered func(mcpclient.ServerCapabilities) bool,
+	list func(*mcpclient.Session, context.Context) iter.Seq2[T, error]) fetcher[T] {
+	return func(ctx context.Context, session *mcpclient.Session) ([]T, error) {
+		if offered != nil && !offered(session.Capabilities()) {
+			return []T{}, nil
+		}
+		all, err := mcpclient.Collect(list(session, ctx))
+		if err != nil {
+			return nil, fmt.Errorf("server %q: listing %s: %w", s.cfg.Name, what, err)
+		}
+		return all, nil
+	}
+}
+
+// listAll runs list on every enabled server in parallel. A server whose
+// listing fails is logged and contributes its last listing: none if it
+// never listed, the tools it had if it died and is to be reconnected.
+func listAll[T any](ctx context.Context, r *Registry, servers []*server,
+	list func(*server, context.Context) ([]T, error)) ([][]T, error) {
+	lists := make([][]T, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		if s.cfg.Disabled {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			items, err := list(s, ctx)
+			if err != nil {
+				r.log.Warn("toolreg: listing failed", "server", s.cfg.Name, "error", err)
+			}
+			lists[i] = items // the last listing, if the server is reconnecting
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return lists, nil
 }

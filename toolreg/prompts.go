@@ -3,7 +3,6 @@ package toolreg
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -50,18 +49,10 @@ func (r *Registry) Prompts(ctx context.Context) ([]Prompt, error) {
 // it. An unknown name is an error wrapping ErrUnknownTool (a first listing
 // is made if none was).
 func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcpclient.GetPromptResult, error) {
-	r.mu.Lock()
-	names := r.promptNames
-	r.mu.Unlock()
-	if names == nil {
-		if _, err := r.Prompts(ctx); err != nil {
-			return nil, err
-		}
-		r.mu.Lock()
-		names = r.promptNames
-		r.mu.Unlock()
+	ref, ok, err := r.lookup(ctx, &r.promptNames, func(ctx context.Context) error { _, err := r.Prompts(ctx); return err }, name)
+	if err != nil {
+		return nil, err
 	}
-	ref, ok := names.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: no prompt %q", ErrUnknownTool, name)
 	}
@@ -74,32 +65,4 @@ func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]s
 		return nil, fmt.Errorf("server %q: prompt %q: %w", ref.Server, ref.Tool, err)
 	}
 	return res, nil
-}
-
-// listAll runs list on every enabled server in parallel. A server whose
-// listing fails is logged and contributes its last listing: none if it
-// never listed, the tools it had if it died and is to be reconnected.
-func listAll[T any](ctx context.Context, r *Registry, servers []*server,
-	list func(*server, context.Context) ([]T, error)) ([][]T, error) {
-	lists := make([][]T, len(servers))
-	var wg sync.WaitGroup
-	for i, s := range servers {
-		if s.cfg.Disabled {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			items, err := list(s, ctx)
-			if err != nil {
-				r.log.Warn("toolreg: listing failed", "server", s.cfg.Name, "error", err)
-			}
-			lists[i] = items // the last listing, if the server is reconnecting
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return lists, nil
 }

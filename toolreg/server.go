@@ -219,12 +219,12 @@ func (s *server) markStale(kind string) {
 // listTools returns the server's tools that its filter permits.
 func (s *server) listTools(ctx context.Context) ([]*mcpclient.Tool, error) {
 	return cachedList(ctx, s, &s.tools, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Tool, error) {
-		all, err := mcpclient.Collect(session.Tools(ctx))
+		tools, err := collect(s, "tools", nil, (*mcpclient.Session).Tools)(ctx, session)
 		if err != nil {
-			return nil, fmt.Errorf("server %q: listing tools: %w", s.cfg.Name, err)
+			return nil, err
 		}
-		kept := make([]*mcpclient.Tool, 0, len(all))
-		for _, t := range all {
+		kept := make([]*mcpclient.Tool, 0, len(tools))
+		for _, t := range tools {
 			if s.filter.Permits(t.Name) {
 				kept = append(kept, t)
 			}
@@ -233,47 +233,24 @@ func (s *server) listTools(ctx context.Context) ([]*mcpclient.Tool, error) {
 	})
 }
 
+func offersPrompts(c mcpclient.ServerCapabilities) bool   { return c.Prompts != nil }
+func offersResources(c mcpclient.ServerCapabilities) bool { return c.Resources != nil }
+
 // listPrompts returns the server's prompts; none if it offers none.
 func (s *server) listPrompts(ctx context.Context) ([]*mcpclient.Prompt, error) {
-	return cachedList(ctx, s, &s.prompts, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Prompt, error) {
-		if session.Capabilities().Prompts == nil {
-			return []*mcpclient.Prompt{}, nil
-		}
-		all, err := mcpclient.Collect(session.Prompts(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("server %q: listing prompts: %w", s.cfg.Name, err)
-		}
-		return all, nil
-	})
+	return cachedList(ctx, s, &s.prompts, collect(s, "prompts", offersPrompts, (*mcpclient.Session).Prompts))
 }
 
 // listResources returns the server's resources; none if it offers none.
 func (s *server) listResources(ctx context.Context) ([]*mcpclient.Resource, error) {
-	return cachedList(ctx, s, &s.resources, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Resource, error) {
-		if session.Capabilities().Resources == nil {
-			return []*mcpclient.Resource{}, nil
-		}
-		all, err := mcpclient.Collect(session.Resources(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("server %q: listing resources: %w", s.cfg.Name, err)
-		}
-		return all, nil
-	})
+	return cachedList(ctx, s, &s.resources, collect(s, "resources", offersResources, (*mcpclient.Session).Resources))
 }
 
 // listTemplates returns the server's resource templates; none if it
 // offers no resources.
 func (s *server) listTemplates(ctx context.Context) ([]*mcpclient.ResourceTemplate, error) {
-	return cachedList(ctx, s, &s.templates, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.ResourceTemplate, error) {
-		if session.Capabilities().Resources == nil {
-			return []*mcpclient.ResourceTemplate{}, nil
-		}
-		all, err := mcpclient.Collect(session.ResourceTemplates(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("server %q: listing resource templates: %w", s.cfg.Name, err)
-		}
-		return all, nil
-	})
+	return cachedList(ctx, s, &s.templates,
+		collect(s, "resource templates", offersResources, (*mcpclient.Session).ResourceTemplates))
 }
 
 // close ends the session for good.

@@ -56,6 +56,24 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 	return slices.Clone(out), nil
 }
 
+// lookup finds name in the table *table (r.names or r.promptNames), making
+// a first listing with list when there is no table yet.
+func (r *Registry) lookup(ctx context.Context, table **NameTable, list func(context.Context) error, name string) (Ref, bool, error) {
+	r.mu.Lock()
+	names := *table
+	r.mu.Unlock()
+	if names == nil {
+		if err := list(ctx); err != nil {
+			return Ref{}, false, err
+		}
+		r.mu.Lock()
+		names = *table
+		r.mu.Unlock()
+	}
+	ref, ok := names.Lookup(name) // nil-safe: a Remove may have reset the table
+	return ref, ok, nil
+}
+
 // namedTools is the outcome of the last naming, kept so that a listing in
 // which no server's tools changed (the usual case: hosts list before every
 // model turn) costs a copy rather than naming every tool again.
@@ -88,18 +106,10 @@ func (n *namedTools) sameAs(servers []*server, lists [][]*mcpclient.Tool) bool {
 // the session's error when the call could not be made; a tool that ran and
 // failed is a Result with IsError and Err set, and a nil error.
 func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, error) {
-	r.mu.Lock()
-	names := r.names
-	r.mu.Unlock()
-	if names == nil {
-		if _, err := r.Tools(ctx); err != nil {
-			return nil, err
-		}
-		r.mu.Lock()
-		names = r.names
-		r.mu.Unlock()
+	ref, ok, err := r.lookup(ctx, &r.names, func(ctx context.Context) error { _, err := r.Tools(ctx); return err }, name)
+	if err != nil {
+		return nil, err
 	}
-	ref, ok := names.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownTool, name)
 	}
