@@ -21,7 +21,7 @@ func (c *Conn) handleBatch(frame []byte) {
 		case errs[i] != nil:
 			c.log.Warn("jsonrpc: dropping batch element", "index", i, "error", errs[i])
 		case m.IsResponse():
-			c.deliver(m)
+			c.deliver(m.ID, reply{m: m})
 		case m.IsNotification():
 			c.queueNotification(m)
 		default:

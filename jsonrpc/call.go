@@ -46,7 +46,7 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	n := c.lastID.Add(1)
 	id := Int64ID(n)
-	ch := replyPool.Get().(chan *Message)
+	ch := replyPool.Get().(chan reply)
 
 	// Register before writing: the response may arrive before Write returns.
 	c.mu.Lock()
@@ -72,9 +72,9 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	}
 
 	select {
-	case m := <-ch:
+	case r := <-ch:
 		received = true
-		return response(method, m)
+		return response(method, r)
 	case <-ctx.Done():
 		if c.opts.OnAbandon != nil {
 			c.opts.OnAbandon(id, method)
@@ -83,17 +83,21 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	case <-c.done:
 		// A response delivered just before the stop still counts.
 		select {
-		case m := <-ch:
+		case r := <-ch:
 			received = true
-			return response(method, m)
+			return response(method, r)
 		default:
 		}
 		return nil, fmt.Errorf("calling %s: %w", method, c.Err())
 	}
 }
 
-func response(method string, m *Message) (json.RawMessage, error) {
-	if m.Error != nil {
+func response(method string, r reply) (json.RawMessage, error) {
+	m := r.m
+	switch {
+	case r.lost != nil:
+		return nil, fmt.Errorf("calling %s: %w", method, r.lost)
+	case m.Error != nil:
 		return nil, fmt.Errorf("calling %s: %w", method, m.Error)
 	}
 	return m.Result, nil
@@ -114,13 +118,20 @@ func (c *Conn) writeError(err error) error {
 }
 
 // replyPool recycles the 1-buffered channels calls wait on.
-var replyPool = sync.Pool{New: func() any { return make(chan *Message, 1) }}
+var replyPool = sync.Pool{New: func() any { return make(chan reply, 1) }}
+
+// reply is what the read loop hands a waiting call: the peer's response,
+// or the stream's word that it was lost.
+type reply struct {
+	m    *Message
+	lost *ResponseLostError
+}
 
 // forget removes a call from the pending map and recycles its channel,
 // empty. If the read loop took the entry first, its send is on the way
 // (deliver sends as soon as it lets go of the lock): unless the call
 // received it, wait for it.
-func (c *Conn) forget(n int64, ch chan *Message, received bool) {
+func (c *Conn) forget(n int64, ch chan reply, received bool) {
 	c.mu.Lock()
 	_, waiting := c.pending[n]
 	delete(c.pending, n)

@@ -13,7 +13,8 @@ import (
 // Handler answers one request from the peer. Its result is marshalled to
 // JSON (a json.RawMessage is sent as is); an error that is an *Error is sent
 // with its code, any other error as an internal error (-32603) carrying its
-// text. ctx ends when the peer cancels the request (see Conn.Cancel) or the
+// text. ctx ends when the peer cancels the request (see
+// Conn.CancelPeerRequest) or the
 // connection stops.
 type Handler func(ctx context.Context, req *Request) (result any, err error)
 
@@ -28,12 +29,12 @@ type Options struct {
 	// a slow one never stalls responses to our calls. Nil answers -32601.
 	Handler Handler
 
-	// Notify receives the peer's notifications in arrival order on a single
-	// goroutine. Nil drops them.
-	Notify NotificationHandler
+	// OnNotification receives the peer's notifications in arrival order on
+	// a single goroutine. Nil drops them.
+	OnNotification NotificationHandler
 
 	// Intercept, if set, sees each notification on the read loop before it
-	// is queued for Notify, and consumes it by returning true. It runs before
+	// is queued for OnNotification, and consumes it by returning true. It runs before
 	// any later frame is read, so what it records is in place before a
 	// response that followed the notification is delivered (MCP routes
 	// progress this way). It must be quick and must never block or call the
@@ -51,7 +52,7 @@ type Options struct {
 	// unknown or duplicate response ids) and of handler panics. Nil is silent.
 	Logger *slog.Logger
 
-	// MaxQueuedNotifications bounds notifications waiting for Notify; past
+	// MaxQueuedNotifications bounds notifications waiting for OnNotification; past
 	// it new ones are dropped and reported. Zero means 10000.
 	MaxQueuedNotifications int
 }
@@ -70,7 +71,7 @@ type Conn struct {
 	lastID atomic.Int64
 
 	mu       sync.Mutex
-	pending  map[int64]chan *Message   // our calls awaiting a response
+	pending  map[int64]chan reply   // our calls awaiting a response
 	inflight map[ID]context.CancelFunc // the peer's requests being handled
 	err      error                     // why the conn stopped; nil while it runs
 	closing  bool
@@ -90,7 +91,7 @@ type Conn struct {
 func NewConn(s Stream, opts *Options) *Conn {
 	c := &Conn{
 		stream:   s,
-		pending:  make(map[int64]chan *Message),
+		pending:  make(map[int64]chan reply),
 		inflight: make(map[ID]context.CancelFunc),
 		done:     make(chan struct{}),
 		readDone: make(chan struct{}),
@@ -105,8 +106,8 @@ func NewConn(s Stream, opts *Options) *Conn {
 	c.baseCtx, c.cancelAll = context.WithCancel(context.Background())
 	c.notes.init(c.opts.MaxQueuedNotifications)
 	go c.readLoop()
-	if c.opts.Notify != nil {
-		go c.notes.run(c.baseCtx, c.opts.Notify)
+	if c.opts.OnNotification != nil {
+		go c.notes.run(c.baseCtx, c.opts.OnNotification)
 	}
 	return c
 }
@@ -166,11 +167,16 @@ func (c *Conn) readLoop() {
 	defer close(c.readDone)
 	for {
 		frame, err := c.stream.Read()
-		if err != nil {
+		var lost *ResponseLostError
+		switch {
+		case err == nil:
+			c.handleFrame(frame)
+		case errors.As(err, &lost):
+			c.deliver(lost.ID, reply{lost: lost})
+		default:
 			c.stop(err)
 			return
 		}
-		c.handleFrame(frame)
 	}
 }
 
@@ -187,7 +193,7 @@ func (c *Conn) handleFrame(frame []byte) {
 	}
 	switch {
 	case m.IsResponse():
-		c.deliver(m)
+		c.deliver(m.ID, reply{m: m})
 	case m.IsNotification():
 		c.queueNotification(m)
 	default:
@@ -210,16 +216,16 @@ func (c *Conn) queueNotification(m *Message) {
 	if c.opts.Intercept != nil && c.opts.Intercept(n) {
 		return
 	}
-	if c.opts.Notify != nil {
+	if c.opts.OnNotification != nil {
 		c.notes.push(n, c.log)
 	}
 }
 
 // deliver hands a response to the call waiting for it. The entry is removed
 // here, so a second response with the same id is reported as unknown.
-func (c *Conn) deliver(m *Message) {
-	n, ok := m.ID.Int64()
-	var ch chan *Message
+func (c *Conn) deliver(id ID, r reply) {
+	n, ok := id.Int64()
+	var ch chan reply
 	c.mu.Lock()
 	if ok {
 		ch = c.pending[n]
@@ -227,10 +233,10 @@ func (c *Conn) deliver(m *Message) {
 	}
 	c.mu.Unlock()
 	if ch == nil {
-		c.log.Warn("jsonrpc: dropping response for unknown or already answered id", "id", m.ID)
+		c.log.Warn("jsonrpc: dropping response for unknown or already answered id", "id", id)
 		return
 	}
-	ch <- m // 1-buffered and sent to at most once: never blocks
+	ch <- r // 1-buffered and sent to at most once: never blocks
 }
 
 func preview(b []byte) string {

@@ -162,7 +162,7 @@ func TestNotificationsInOrder(t *testing.T) {
 		}
 		mu.Unlock()
 	}
-	_, peer, _ := newPair(t, &Options{Notify: notify})
+	_, peer, _ := newPair(t, &Options{OnNotification: notify})
 	var want []string
 	for i := range 50 {
 		p, _ := json.Marshal(map[string]int{"n": i})
@@ -215,7 +215,7 @@ func TestBatchAnsweredAsArray(t *testing.T) {
 		return req.Method, nil
 	}
 	notify := func(ctx context.Context, r *Request) { mu.Lock(); notes = append(notes, r.Method); mu.Unlock() }
-	c, peer, _ := newPair(t, &Options{Handler: handler, Notify: notify})
+	c, peer, _ := newPair(t, &Options{Handler: handler, OnNotification: notify})
 	done := make(chan error, 1)
 	var got string
 	go func() { done <- c.Call(context.Background(), "ours", nil, &got) }()
@@ -347,13 +347,13 @@ func TestCancelPeerRequest(t *testing.T) {
 	c, peer, _ := newPair(t, &Options{Handler: handler})
 	peer.send(`{"jsonrpc":"2.0","id":"long","method":"sampling/createMessage"}`)
 	<-started
-	if !c.Cancel(StringID("long")) {
+	if !c.CancelPeerRequest(StringID("long")) {
 		t.Fatal("Cancel found no such request")
 	}
 	if err := <-stopped; !errors.Is(err, context.Canceled) {
 		t.Errorf("handler ctx: %v", err)
 	}
-	if c.Cancel(StringID("long")) {
+	if c.CancelPeerRequest(StringID("long")) {
 		t.Error("second Cancel reported success")
 	}
 	// No answer is sent for a cancelled request; the next frame is ours.
@@ -404,7 +404,7 @@ func TestInterceptRunsBeforeLaterResponses(t *testing.T) {
 		return n.Method == "progress"
 	}
 	queued := make(chan string, 10)
-	c, peer, _ := newPair(t, &Options{Intercept: intercept, Notify: func(_ context.Context, n *Request) { queued <- n.Method }})
+	c, peer, _ := newPair(t, &Options{Intercept: intercept, OnNotification: func(_ context.Context, n *Request) { queued <- n.Method }})
 	done := make(chan error, 1)
 	go func() { done <- c.Call(context.Background(), "m", nil, nil) }()
 	req, _ := Decode([]byte(peer.recv()))

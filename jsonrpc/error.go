@@ -15,17 +15,6 @@ const (
 	CodeInternalError  = -32603 // the receiver failed while handling the request
 )
 
-// Error codes that MCP gives meaning to. They travel in the same *Error as
-// the standard codes; this package does not interpret them.
-const (
-	CodeUserRejected           = -1     // the user declined a sampling request
-	CodeResourceNotFound       = -32002 // resources/read of an unknown URI
-	CodeHeaderMismatch         = -32020 // an HTTP header disagrees with the body (2026-07-28)
-	CodeMissingCapability      = -32021 // the request needs a client capability that was not declared (2026-07-28)
-	CodeUnsupportedVersion     = -32022 // the protocol version is not spoken; data.supported lists those that are (2026-07-28)
-	CodeURLElicitationRequired = -32042 // the server needs the user to visit a URL first (2025-11-25)
-)
-
 // Sentinel errors, comparable with errors.Is against any *Error carrying the
 // same code, whether it was made here or decoded from the wire.
 var (

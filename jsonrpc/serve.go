@@ -9,12 +9,13 @@ import (
 // This file is the answering side: the peer's requests, each handled on
 // its own goroutine, and their cancellation.
 
-// Cancel ends the context of the peer's request with the given id, if it is
-// still being handled, and reports whether it was. A cancelled request is
-// not answered: the peer that cancelled it expects no response.
-func (c *Conn) Cancel(id ID) bool { return c.finishRequest(id) }
+// CancelPeerRequest ends the context of the peer's request with the given
+// id, if it is still being handled, and reports whether it was. A
+// cancelled request is not answered: the peer that cancelled it expects no
+// response. (Our own calls end with their context.)
+func (c *Conn) CancelPeerRequest(id ID) bool { return c.finishRequest(id) }
 
-// startRequest registers a peer request so Cancel can reach it. It runs on
+// startRequest registers a peer request so CancelPeerRequest can reach it. It runs on
 // the read loop, before later notifications (such as a cancellation) are
 // queued.
 func (c *Conn) startRequest(req *Request) context.Context {
@@ -29,7 +30,7 @@ func (c *Conn) startRequest(req *Request) context.Context {
 }
 
 // finishRequest forgets a request, ending its context, and reports whether
-// it was still in flight: a handled request is answered only if Cancel did
+// it was still in flight: a handled request is answered only if CancelPeerRequest did
 // not get to it first.
 func (c *Conn) finishRequest(id ID) bool {
 	c.mu.Lock()

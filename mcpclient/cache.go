@@ -23,40 +23,39 @@ type cachedPage struct {
 	expires time.Time
 }
 
-type cacheHints struct {
-	TTLMs      int64  `json:"ttlMs"`
-	CacheScope string `json:"cacheScope"`
-}
-
 func cacheKey(method, cursor string) string { return method + "\x00" + cursor }
 
-// listPage fetches one page of a list, from the cache when a fresh copy is
-// there.
-func (s *Session) listPage(ctx context.Context, method, cursor string, result any) error {
+// listPage fetches one page of a list into page, from the cache when a
+// fresh copy is there.
+func (s *Session) listPage(ctx context.Context, method, cursor string, page enveloped) error {
 	if s.Era() != EraStateless {
-		return s.call(ctx, method, pageParams{cursor}, result)
+		return s.call(ctx, method, pageParams{cursor}, page)
 	}
 	key := cacheKey(method, cursor)
 	s.cache.mu.Lock()
-	page, ok := s.cache.pages[key]
+	cached, ok := s.cache.pages[key]
 	s.cache.mu.Unlock()
-	if ok && time.Now().Before(page.expires) {
-		return json.Unmarshal(page.raw, result)
+	if ok && time.Now().Before(cached.expires) {
+		return json.Unmarshal(cached.raw, page)
 	}
-	var raw json.RawMessage
-	if err := s.call(ctx, method, pageParams{cursor}, &raw); err != nil {
+	r, err := newRequest(method, pageParams{cursor}, true)
+	if err != nil {
 		return err
 	}
-	var hints cacheHints
-	if json.Unmarshal(raw, &hints) == nil && hints.TTLMs > 0 && (hints.CacheScope == "" || hints.CacheScope == "public" || hints.CacheScope == "private") {
+	defer r.release()
+	if err := s.send(ctx, r, page); err != nil {
+		return err
+	}
+	env := page.envelope()
+	if env.TTLMs > 0 && (env.CacheScope == "" || env.CacheScope == "public" || env.CacheScope == "private") {
 		s.cache.mu.Lock()
 		if s.cache.pages == nil {
 			s.cache.pages = map[string]cachedPage{}
 		}
-		s.cache.pages[key] = cachedPage{raw: raw, expires: time.Now().Add(time.Duration(hints.TTLMs) * time.Millisecond)}
+		s.cache.pages[key] = cachedPage{raw: r.raw, expires: time.Now().Add(time.Duration(env.TTLMs) * time.Millisecond)}
 		s.cache.mu.Unlock()
 	}
-	return json.Unmarshal(raw, result)
+	return nil
 }
 
 // forget drops the cached pages of a list that changed ("tools/list" …).

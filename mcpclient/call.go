@@ -1,121 +1,200 @@
 package mcpclient
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"sync"
+	"reflect"
 	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
+// A request travels one path, whatever its method and the era:
+//
+//	a method (CallTool, ListTools, Call …)  builds a request: params encoded once
+//	send                                    progress for the whole call
+//	wire.roundTrip                          the era's rules: a new session, or
+//	                                        metadata, input rounds, retries
+//	exchange                                one request and its response:
+//	                                        timeout, frame, decode
+//	jsonrpc.Conn.Call                       the pending map and the stream
+
 // Call sends any request and decodes its result into result (nil discards
 // it; a *json.RawMessage keeps the exact bytes). It is the escape hatch for
-// methods this package has no wrapper for; the request gets the same
-// timeout, progress and cancellation handling as the wrapped ones.
+// methods this package has no wrapper for; the request takes the same path
+// as the wrapped ones: timeout, progress, cancellation, and in the
+// stateless era the request metadata and input rounds. Params must encode
+// to a JSON object (or be nil); a _meta, inputResponses or requestState in
+// them goes out as given, with the session's metadata added to _meta.
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
-	return s.call(ctx, method, params, result)
+	r, err := newRequest(method, params, false)
+	if err != nil {
+		return err
+	}
+	defer r.release()
+	return s.send(ctx, r, result)
 }
 
-// call is the one path every request takes: in the stateless era through
-// statelessCall (per-request metadata, input-required rounds), in the
-// handshake era straight to callOnce, replaying a call whose HTTP session
-// expired after starting a new one.
+// call is Call for this package's own params types.
 func (s *Session) call(ctx context.Context, method string, params, result any) error {
-	s.stateMu.Lock()
-	gen, era := s.sessionGen, s.era
-	s.stateMu.Unlock()
-	if era == EraStateless {
-		return s.statelessCall(ctx, method, params, result)
+	r, err := newRequest(method, params, true)
+	if err != nil {
+		return err
 	}
-	err := s.callOnce(ctx, method, params, result)
-	if errors.Is(err, transport.ErrSessionExpired) && method != "initialize" {
-		// The HTTP session expired: start a new one and replay the call,
-		// once. The request never reached a live session, so replaying
-		// it does not run it twice.
-		if rerr := s.reinitialize(ctx, gen); rerr != nil {
-			return fmt.Errorf("calling %s: %w; starting a new session: %w", method, err, rerr)
-		}
-		err = s.callOnce(ctx, method, params, result)
-	}
-	return err
+	defer r.release()
+	return s.send(ctx, r, result)
 }
 
-// callOnce sends one request. It applies the default timeout, attaches a
-// progress token when ctx asks for progress, and leaves cancellation to the
-// conn's OnAbandon hook.
-func (s *Session) callOnce(ctx context.Context, method string, params, result any) error {
+// send runs one request through to its final result. Progress, when ctx
+// asks for it, spans the whole call: one token, every round.
+func (s *Session) send(ctx context.Context, r *request, result any) error {
 	onProgress, _ := ctx.Value(progressKey{}).(func(Progress))
-	timeout := s.opts.requestTimeout()
-	if ctx.Value(noTimeoutKey{}) != nil {
-		timeout = 0
-	}
 	if onProgress == nil {
-		return s.callTimeout(ctx, timeout, method, params, result)
+		return s.wire.roundTrip(ctx, r, result)
 	}
+	w := s.watchProgress(r, onProgress)
+	defer s.unwatchProgress(r.progress)
+	return w.callDelivering(func() error { return s.wire.roundTrip(ctx, r, result) })
+}
 
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var watch *progressWatch
-	if timeout > 0 {
-		watch = &progressWatch{start: time.Now(), timeout: timeout, cap: s.opts.maxRequestTimeout()}
-		watch.expired = &TimeoutError{Method: method}
-		watch.timer = time.AfterFunc(timeout, func() { watch.expire(cancel) })
-		defer watch.timer.Stop()
-	}
-	if onProgress != nil {
-		if watch == nil {
-			watch = &progressWatch{}
-		}
-		watch.fn = onProgress
-		watch.wake = make(chan struct{}, 1)
-		watch.reset = s.opts.ResetTimeoutOnProgress && timeout > 0
-		token := strconv.FormatInt(s.progressSeq.Add(1), 10)
-		var err error
-		if params, err = withProgressToken(params, token); err != nil {
-			return fmt.Errorf("calling %s: %w", method, err)
-		}
-		s.progressMu.Lock()
-		s.progress[token] = watch
-		s.progressMu.Unlock()
+// exchange sends r once, under a new id, and decodes its response into
+// result. meta is the stateless era's _meta members (nil in the handshake
+// era). It returns the raw result (which the caller may keep) and what
+// the stateless era reads besides the result's own fields.
+//
+// The timeout rule: a deadline of the caller's wins; a request whose ctx
+// has none gets Options.RequestTimeout, which progress may push back up
+// to MaxRequestTimeout (ResetTimeoutOnProgress).
+func (s *Session) exchange(ctx context.Context, r *request, meta []byte, result any) (json.RawMessage, resultEnvelope, error) {
+	var params json.RawMessage = r.params
+	if !r.plain(meta) || params == nil {
+		bp := framePool.Get().(*[]byte)
+		*bp = r.appendParams((*bp)[:0], meta)
+		params = *bp
 		defer func() {
-			s.progressMu.Lock()
-			delete(s.progress, token)
-			s.progressMu.Unlock()
+			if cap(*bp) <= 1<<20 { // let very large ones go to the GC
+				framePool.Put(bp)
+			}
 		}()
 	}
-	var err error
-	if watch.fn != nil {
-		err = watch.callDelivering(func() error { return s.conn.Call(ctx, method, params, result) })
-	} else {
-		err = s.conn.Call(ctx, method, params, result)
+	if r.info != nil {
+		ctx = transport.WithRequest(ctx, r.info)
 	}
-	if err != nil && watch.expired != nil && errors.Is(context.Cause(ctx), watch.expired) {
-		return watch.expired
+	var raw json.RawMessage
+	var err error
+	switch timeout := s.defaultTimeout(ctx); {
+	case timeout == 0:
+		err = s.conn.Call(ctx, r.method, params, &raw)
+	case r.watch != nil && r.watch.reset:
+		err = r.watch.within(ctx, timeout, s.opts.maxRequestTimeout(), r.method, func(ctx context.Context) error {
+			return s.conn.Call(ctx, r.method, params, &raw)
+		})
+	default:
+		tctx, cancel := context.WithTimeout(ctx, timeout)
+		err = s.conn.Call(tctx, r.method, params, &raw)
+		cancel()
+		if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+			err = &TimeoutError{Method: r.method, After: timeout}
+		}
+	}
+	if err != nil {
+		return nil, resultEnvelope{}, err
+	}
+	r.raw = raw
+	env, err := decodeResult(r.method, raw, result, meta != nil)
+	return raw, env, err
+}
+
+// defaultTimeout is the bound a request gets from the session: none when
+// the caller set a deadline, or the request is exempt (a listen stream).
+func (s *Session) defaultTimeout(ctx context.Context) time.Duration {
+	if _, ok := ctx.Deadline(); ok || ctx.Value(noTimeoutKey{}) != nil {
+		return 0
+	}
+	return s.opts.requestTimeout()
+}
+
+// noTimeoutKey marks a context whose requests are exempt from the default
+// timeout: a subscriptions/listen stream lives as long as the session.
+type noTimeoutKey struct{}
+
+// resultEnvelope is what a stateless-era result may say besides its own
+// fields. This package's result types embed it, so that one decode reads
+// both; for other results it is scanned from the raw bytes.
+type resultEnvelope struct {
+	ResultType    string          `json:"resultType,omitempty"`
+	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
+	RequestState  json.RawMessage `json:"requestState,omitempty"`
+	TTLMs         int64           `json:"ttlMs,omitempty"`
+	CacheScope    string          `json:"cacheScope,omitempty"`
+}
+
+func (e *resultEnvelope) envelope() *resultEnvelope { return e }
+
+// enveloped is implemented by the result types that embed resultEnvelope.
+type enveloped interface{ envelope() *resultEnvelope }
+
+// decodeResult decodes raw into result (nil discards it, a
+// *json.RawMessage takes it as it is) and, for the stateless era, returns
+// its envelope. MCP results are objects: a null or missing one is an
+// error, never an empty result.
+func decodeResult(method string, raw json.RawMessage, result any, stateless bool) (resultEnvelope, error) {
+	var env resultEnvelope
+	if len(raw) == 0 || string(raw) == "null" {
+		return env, fmt.Errorf("%w: %s answered with a null result", ErrMalformedResult, method)
+	}
+	e, hasEnvelope := result.(enveloped)
+	switch r := result.(type) {
+	case nil:
+	case *json.RawMessage:
+		*r = raw
+	default:
+		if err := json.Unmarshal(raw, result); err != nil {
+			return env, fmt.Errorf("%w: %s: %v", ErrMalformedResult, method, err)
+		}
+	}
+	switch {
+	case !stateless:
+	case hasEnvelope:
+		env = *e.envelope()
+	default:
+		if err := scanEnvelope(raw, &env); err != nil {
+			return env, fmt.Errorf("%w: %s: %v", ErrMalformedResult, method, err)
+		}
+	}
+	return env, nil
+}
+
+// scanEnvelope reads the envelope's members of a result without decoding
+// the rest.
+func scanEnvelope(raw json.RawMessage, env *resultEnvelope) error {
+	var err error
+	walkErr := jsonrpc.Members(raw, func(key []byte, start, end int) bool {
+		v := raw[start:end]
+		switch string(key) {
+		case `"resultType"`:
+			err = json.Unmarshal(v, &env.ResultType)
+		case `"inputRequests"`:
+			env.InputRequests = v
+		case `"requestState"`:
+			env.RequestState = v
+		}
+		return err == nil
+	})
+	if walkErr != nil {
+		return errors.New("the result is not a JSON object")
 	}
 	return err
 }
 
-// callTimeout is callOnce without progress: a plain context deadline
-// does, for a fraction of the cost of the timer a progress watch needs.
-func (s *Session) callTimeout(ctx context.Context, timeout time.Duration, method string, params, result any) error {
-	if timeout == 0 {
-		return s.conn.Call(ctx, method, params, result)
+// zero resets what result points to before it is decoded again.
+func zero(result any) {
+	if v := reflect.ValueOf(result); v.Kind() == reflect.Pointer && !v.IsNil() {
+		v.Elem().SetZero()
 	}
-	if d, ok := ctx.Deadline(); ok && time.Until(d) <= timeout {
-		return s.conn.Call(ctx, method, params, result) // the caller's deadline comes first
-	}
-	tctx, cancel := context.WithTimeout(ctx, timeout)
-	err := s.conn.Call(tctx, method, params, result)
-	cancel()
-	if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
-		return &TimeoutError{Method: method, After: timeout}
-	}
-	return err
 }
 
 // TimeoutError is returned when a request got no answer within the
@@ -132,141 +211,3 @@ func (e *TimeoutError) Error() string {
 
 // Is makes errors.Is(err, context.DeadlineExceeded) true.
 func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
-
-// progressWatch follows one request: its progress callback and its timeout,
-// which progress may push back.
-//
-// Progress updates are recorded on the conn's read loop (see
-// Session.intercept) and handed to the callback on the caller's own
-// goroutine. Since the read loop records an update before it reads the
-// frames after it, every update the server sent before its response has
-// reached the callback when the call returns, and a callback that calls
-// the session cannot deadlock the read loop.
-type progressWatch struct {
-	fn      func(Progress)
-	reset   bool
-	start   time.Time
-	timeout time.Duration
-	cap     time.Duration
-	expired *TimeoutError
-
-	mu      sync.Mutex
-	timer   *time.Timer
-	pending []Progress
-	wake    chan struct{} // 1-buffered
-}
-
-// callDelivering runs call on its own goroutine and meanwhile delivers
-// progress to fn on this one.
-func (w *progressWatch) callDelivering(call func() error) error {
-	done := make(chan error, 1)
-	go func() { done <- call() }()
-	for {
-		select {
-		case err := <-done:
-			w.deliver()
-			return err
-		case <-w.wake:
-			w.deliver()
-		}
-	}
-}
-
-func (w *progressWatch) deliver() {
-	w.mu.Lock()
-	batch := w.pending
-	w.pending = nil
-	w.mu.Unlock()
-	for _, p := range batch {
-		w.fn(p)
-	}
-}
-
-func (w *progressWatch) expire(cancel context.CancelCauseFunc) {
-	w.mu.Lock()
-	w.expired.After = time.Since(w.start)
-	w.mu.Unlock()
-	cancel(w.expired)
-}
-
-// progressed records an update and, if asked to, restarts the timeout
-// without passing the hard cap. It runs on the read loop and never blocks.
-func (w *progressWatch) progressed(p Progress) {
-	w.mu.Lock()
-	if w.reset {
-		left := w.cap - time.Since(w.start)
-		if left > w.timeout {
-			left = w.timeout
-		}
-		if left > 0 && w.timer.Stop() {
-			w.timer.Reset(left)
-		}
-	}
-	if w.fn != nil {
-		w.pending = append(w.pending, p)
-	}
-	w.mu.Unlock()
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-type progressKey struct{}
-
-// WithProgress returns a context whose requests ask the server for progress
-// updates (a fresh progress token each) and hand them to fn, in order, on
-// the goroutine that made the request; every update sent before the
-// response has been handed over by the time the call returns.
-func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
-	return context.WithValue(ctx, progressKey{}, fn)
-}
-
-// withProgressToken encodes params and adds _meta.progressToken.
-func withProgressToken(params any, token string) (json.RawMessage, error) {
-	var raw []byte
-	switch p := params.(type) {
-	case nil:
-		raw = []byte("{}")
-	case json.RawMessage:
-		raw = p
-	default:
-		var err error
-		if raw, err = json.Marshal(params); err != nil {
-			return nil, err
-		}
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, fmt.Errorf("params must be a JSON object to carry a progress token: %w", err)
-	}
-	meta := map[string]json.RawMessage{}
-	if m, ok := obj["_meta"]; ok && !bytes.Equal(m, []byte("null")) {
-		if err := json.Unmarshal(m, &meta); err != nil {
-			return nil, fmt.Errorf("params _meta: %w", err)
-		}
-	}
-	meta["progressToken"] = json.RawMessage(token)
-	var err error
-	if obj["_meta"], err = marshalPlain(meta); err != nil {
-		return nil, err
-	}
-	return marshalPlain(obj)
-}
-
-// marshalPlain marshals v without HTML escaping: a json.RawMessage inside
-// (an opaque requestState, a schema) must go out byte for byte, and
-// json.Marshal would rewrite <, > and & in its strings.
-func marshalPlain(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
-}
-
-// noTimeoutKey marks a context whose requests are exempt from the default
-// timeout: a subscriptions/listen stream lives as long as the session.
-type noTimeoutKey struct{}

@@ -147,19 +147,6 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 	}
 }
 
-func TestWithProgressTokenKeepsParams(t *testing.T) {
-	raw, err := withProgressToken(map[string]any{"name": "x", "_meta": map[string]any{"k": "v"}}, "7")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(raw) != `{"_meta":{"k":"v","progressToken":7},"name":"x"}` {
-		t.Errorf("got %s", raw)
-	}
-	if _, err := withProgressToken([]int{1}, "1"); err == nil {
-		t.Error("array params accepted")
-	}
-}
-
 // wrapCount counts the frames through a stream.
 type wrapCount struct {
 	jsonrpc.Stream

@@ -75,11 +75,11 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 		stream = s.opts.WrapStream(stream)
 	}
 	s.conn = jsonrpc.NewConn(stream, &jsonrpc.Options{
-		Handler:   s.handleRequest,
-		Notify:    s.handleNotification,
-		Intercept: s.intercept,
-		OnAbandon: s.abandoned,
-		Logger:    s.opts.Logger,
+		Handler:        s.handleRequest,
+		OnNotification: s.handleNotification,
+		Intercept:      s.intercept,
+		OnAbandon:      s.abandoned,
+		Logger:         s.opts.Logger,
 	})
 	close(s.connReady)
 	if err := s.open(ctx, era); err != nil {
@@ -107,22 +107,25 @@ func (o *Options) plannedEra() (Era, error) {
 // server/discover. Anything that is not a modern answer — an error that is
 // not one of the modern protocol errors, a result without supported
 // versions, silence past DiscoverTimeout — means a handshake-era server.
+//
+// The wire is chosen here, before any request goes out, and stays.
 func (s *Session) open(ctx context.Context, era Era) error {
 	if era == EraHandshake {
+		s.wire = handshakeWire{s}
 		return s.initialize(ctx, s.handshakeVersion())
 	}
 	version := s.opts.ProtocolVersion
 	if version == "" {
 		version = LatestVersion
 	}
+	s.wire = statelessWire{s}
 	err := s.discover(ctx, version)
 	if err == nil || era == EraStateless || !errors.Is(err, errNotModern) {
 		return err
 	}
 	s.log.Debug("mcpclient: not a modern server; falling back to initialize", "reason", err)
-	if p, ok := s.stream.(protocolSetter); ok {
-		p.SetProtocol(transport.Protocol{}) // back to the handshake-era wire
-	}
+	s.setProtocol(transport.Protocol{}) // back to the handshake-era wire
+	s.wire = handshakeWire{s}
 	return s.initialize(ctx, s.handshakeVersion())
 }
 
@@ -154,7 +157,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	dctx, cancel := context.WithTimeout(ctx, s.opts.discoverTimeout())
 	defer cancel()
 	var raw json.RawMessage
-	err := s.statelessCall(dctx, "server/discover", nil, &raw)
+	err := s.call(dctx, "server/discover", nil, &raw)
 	var rpcErr *jsonrpc.Error
 	switch {
 	case err == nil:
@@ -162,7 +165,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 		return fmt.Errorf("mcpclient: server/discover: %w", err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		return fmt.Errorf("%w: no answer to server/discover within %v", errNotModern, s.opts.discoverTimeout())
-	case errors.As(err, &rpcErr), isHTTPRefusal(err):
+	case errors.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult):
 		return fmt.Errorf("%w: server/discover: %v", errNotModern, err)
 	default: // the connection failed: the error already names the request
 		return fmt.Errorf("mcpclient: connecting: %w", err)
@@ -190,8 +193,8 @@ func (s *Session) discover(ctx context.Context, version string) error {
 		s.serverInfo = *info
 	}
 	s.capabilities, s.instructions = *res.Capabilities, res.Instructions
-	s.sessionGen++
 	s.stateMu.Unlock()
+	s.sessionGen.Add(1)
 	s.relisten() // if a callback wants change notifications
 	return nil
 }
@@ -202,25 +205,24 @@ func (s *Session) setStateless(version string) {
 	s.stateMu.Lock()
 	s.era, s.version = EraStateless, version
 	s.stateMu.Unlock()
-	if p, ok := s.stream.(protocolSetter); ok {
-		p.SetProtocol(transport.Protocol{Version: version, Stateless: true})
+	s.encodeMeta()
+	s.setProtocol(transport.Protocol{Version: version, Stateless: true})
+}
+
+// setProtocol tells the transport what was agreed, if it wants to know.
+func (s *Session) setProtocol(p transport.Protocol) {
+	if ps, ok := s.stream.(transport.ProtocolSetter); ok {
+		ps.SetProtocol(p)
 	}
 }
 
 // isModernError reports whether code is one only a modern server sends.
 func isModernError(code int64) bool {
 	switch code {
-	case jsonrpc.CodeUnsupportedVersion, jsonrpc.CodeHeaderMismatch, jsonrpc.CodeMissingCapability:
+	case CodeUnsupportedVersion, CodeHeaderMismatch, CodeMissingCapability:
 		return true
 	}
 	return false
-}
-
-// isHTTPRefusal reports an HTTP answer without a JSON-RPC body: what a
-// handshake-era server (or the legacy HTTP+SSE one) gives a modern request.
-func isHTTPRefusal(err error) bool {
-	var he *transport.HTTPError
-	return errors.As(err, &he)
 }
 
 // pickVersion returns the newest of ours that offered contains.
@@ -266,16 +268,14 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 		return fmt.Errorf("%w: asked for %s, server answered %q (plainmcp speaks %s)",
 			ErrUnsupportedVersion, want, got, strings.Join(SupportedVersions, ", "))
 	}
+	s.sessionGen.Add(1)
 	s.stateMu.Lock()
-	s.sessionGen++
 	s.version = got
 	s.serverInfo, s.capabilities, s.instructions = res.ServerInfo, res.Capabilities, res.Instructions
 	s.stateMu.Unlock()
 	// An HTTP transport sends the version on every later request and, in
 	// this era, opens its stream for server-initiated messages.
-	if p, ok := s.stream.(protocolSetter); ok {
-		p.SetProtocol(transport.Protocol{Version: got})
-	}
+	s.setProtocol(transport.Protocol{Version: got})
 	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
@@ -285,13 +285,13 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 // reinitialize runs the handshake again after the server ended an HTTP
 // session, once however many calls noticed it at the same time: gen is the
 // handshake generation the caller's failed call belonged to.
-func (s *Session) reinitialize(ctx context.Context, gen int) error {
+func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 	s.reinitMu.Lock()
 	defer s.reinitMu.Unlock()
 	s.stateMu.Lock()
-	current, want := s.sessionGen, s.want
+	want := s.want
 	s.stateMu.Unlock()
-	if current != gen {
+	if s.sessionGen.Load() != gen {
 		return nil // someone else already did it
 	}
 	s.log.Info("mcpclient: the server ended the session; initializing a new one")

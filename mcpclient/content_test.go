@@ -141,9 +141,9 @@ func TestOtherMethods(t *testing.T) {
 	}
 	// An unknown resource is a typed error.
 	f.handle("resources/read", func(ctx2 context.Context, r *jsonrpc.Request) (any, error) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: "no such resource"}
+		return nil, &jsonrpc.Error{Code: CodeResourceNotFound, Message: "no such resource"}
 	})
-	if _, err := s.ReadResource(ctx, "demo://zzz"); !errors.Is(err, &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound}) {
+	if _, err := s.ReadResource(ctx, "demo://zzz"); !errors.Is(err, &jsonrpc.Error{Code: CodeResourceNotFound}) {
 		t.Errorf("missing resource: %v", err)
 	}
 }

@@ -162,7 +162,7 @@ func ExampleSession_ReadResource() {
 	fmt.Println(res.Contents[0].MimeType, res.Contents[0].Text)
 
 	_, err = s.ReadResource(ctx, "demo://nothing/here")
-	fmt.Println(errors.Is(err, &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound}))
+	fmt.Println(errors.Is(err, &jsonrpc.Error{Code: mcpclient.CodeResourceNotFound}))
 	// Output:
 	// demo://greetings/{name}
 	// text/plain Hello, Ada!

@@ -70,7 +70,7 @@ func (f *fakeServer) serve(s jsonrpc.Stream) {
 			}
 			return nil, jsonrpc.ErrMethodNotFound
 		},
-		Notify: func(ctx context.Context, n *jsonrpc.Request) {
+		OnNotification: func(ctx context.Context, n *jsonrpc.Request) {
 			f.mu.Lock()
 			f.notes = append(f.notes, n)
 			f.mu.Unlock()

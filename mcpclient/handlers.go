@@ -137,14 +137,16 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 			Token json.RawMessage `json:"progressToken"`
 			Progress
 		}
-		if json.Unmarshal(n.Params, &p) == nil {
-			s.progressMu.Lock()
-			w := s.progress[progressTokenKey(p.Token)]
-			s.progressMu.Unlock()
-			if w != nil {
-				w.progressed(p.Progress)
-			}
+		if json.Unmarshal(n.Params, &p) != nil {
+			return true // not progress we can read; nothing to do
 		}
+		s.progressMu.Lock()
+		w := s.progress[progressTokenKey(p.Token)]
+		s.progressMu.Unlock()
+		if w == nil {
+			return false // no call waits for it: OnProgress, in order
+		}
+		w.progressed(p.Progress)
 		return true
 	case "notifications/cancelled":
 		var p struct {
@@ -152,7 +154,7 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 		}
 		if json.Unmarshal(n.Params, &p) == nil && p.RequestID.IsValid() {
 			<-s.connReady
-			s.conn.Cancel(p.RequestID)
+			s.conn.CancelPeerRequest(p.RequestID)
 		}
 		return true
 	}
@@ -163,6 +165,17 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 // on the conn's notification goroutine.
 func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 	switch n.Method {
+	case "notifications/progress":
+		var p struct {
+			Token json.RawMessage `json:"progressToken"`
+			Progress
+		}
+		if s.opts.OnProgress != nil && json.Unmarshal(n.Params, &p) == nil {
+			s.opts.OnProgress(p.Token, p.Progress)
+		} else {
+			s.log.Debug("mcpclient: progress for no call in flight", "token", string(p.Token))
+		}
+		return
 	case "notifications/message":
 		if s.opts.OnLog != nil {
 			var m LogMessage

@@ -83,6 +83,7 @@ type toolsPage struct {
 	Tools      []Tool          `json:"tools"`
 	NextCursor string          `json:"nextCursor,omitempty"`
 	Meta       json.RawMessage `json:"_meta,omitempty"`
+	resultEnvelope
 }
 
 // pointers returns a pointer to each item, or nil for nil. A null item
@@ -116,34 +117,46 @@ func (s *Session) keepValidTools(tools []*Tool) []*Tool {
 
 // ListPrompts fetches one page of prompts.
 func (s *Session) ListPrompts(ctx context.Context, cursor string) (*ListPromptsResult, error) {
-	var res ListPromptsResult
-	if err := s.listPage(ctx, "prompts/list", cursor, &res); err != nil {
+	var page struct {
+		ListPromptsResult
+		resultEnvelope
+	}
+	if err := s.listPage(ctx, "prompts/list", cursor, &page); err != nil {
 		return nil, err
 	}
-	return &res, checkItems(res.Prompts, "prompts/list", func(p *Prompt) string { return p.Name })
+	res := &page.ListPromptsResult
+	return res, checkItems(res.Prompts, "prompts/list", func(p *Prompt) string { return p.Name })
 }
 
 // ListResources fetches one page of resources.
 func (s *Session) ListResources(ctx context.Context, cursor string) (*ListResourcesResult, error) {
-	var res ListResourcesResult
-	if err := s.listPage(ctx, "resources/list", cursor, &res); err != nil {
+	var page struct {
+		ListResourcesResult
+		resultEnvelope
+	}
+	if err := s.listPage(ctx, "resources/list", cursor, &page); err != nil {
 		return nil, err
 	}
-	return &res, checkItems(res.Resources, "resources/list", func(r *Resource) string { return r.URI })
+	res := &page.ListResourcesResult
+	return res, checkItems(res.Resources, "resources/list", func(r *Resource) string { return r.URI })
 }
 
 // ListResourceTemplates fetches one page of resource templates. A server
 // that answers method-not-found simply has none: the result is empty.
 func (s *Session) ListResourceTemplates(ctx context.Context, cursor string) (*ListResourceTemplatesResult, error) {
-	var res ListResourceTemplatesResult
-	err := s.listPage(ctx, "resources/templates/list", cursor, &res)
+	var page struct {
+		ListResourceTemplatesResult
+		resultEnvelope
+	}
+	err := s.listPage(ctx, "resources/templates/list", cursor, &page)
 	if errors.Is(err, jsonrpc.ErrMethodNotFound) {
 		return &ListResourceTemplatesResult{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &res, checkItems(res.ResourceTemplates, "resources/templates/list", func(t *ResourceTemplate) string { return t.URITemplate })
+	res := &page.ListResourceTemplatesResult
+	return res, checkItems(res.ResourceTemplates, "resources/templates/list", func(t *ResourceTemplate) string { return t.URITemplate })
 }
 
 // checkItems rejects null entries and entries without their identifying

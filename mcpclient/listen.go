@@ -26,6 +26,10 @@ type listener struct {
 	wg     sync.WaitGroup
 }
 
+type listenParams struct {
+	Notifications subscriptionFilter `json:"notifications"`
+}
+
 type subscriptionFilter struct {
 	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
@@ -64,7 +68,7 @@ func (s *Session) listenLoop(ctx context.Context, f subscriptionFilter) {
 	defer s.listen.wg.Done()
 	pause := time.Second
 	for {
-		err := s.statelessCall(ctx, "subscriptions/listen", map[string]any{"notifications": f}, nil)
+		err := s.call(ctx, "subscriptions/listen", listenParams{f}, nil)
 		if ctx.Err() != nil {
 			return
 		}

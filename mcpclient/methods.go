@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
@@ -15,12 +14,14 @@ type callToolParams struct {
 	Arguments any    `json:"arguments,omitempty"`
 }
 
-// callToolWire decodes a tools/call result in one pass (see contentWire).
+// callToolWire decodes a tools/call result in one pass (see contentWire),
+// the stateless era's envelope included.
 type callToolWire struct {
 	Content           []contentIn     `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
 	Meta              json.RawMessage `json:"_meta,omitempty"`
+	resultEnvelope
 }
 
 // CallTool runs a tool. args is any JSON object value (a map, a struct, a
@@ -28,21 +29,18 @@ type callToolWire struct {
 // IsError set and a nil error; the error is for everything else: unknown
 // tool, invalid arguments (as a *jsonrpc.Error), timeout, lost connection.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
-	var raw json.RawMessage
-	err := s.call(s.paramHeaders(ctx, name, args), "tools/call", callToolParams{Name: name, Arguments: args}, &raw)
-	if errors.Is(err, &jsonrpc.Error{Code: jsonrpc.CodeHeaderMismatch}) && s.Era() == EraStateless {
+	var w callToolWire
+	raw, err := s.callTool(ctx, name, args, &w)
+	if errors.Is(err, &jsonrpc.Error{Code: CodeHeaderMismatch}) && s.Era() == EraStateless {
 		// The tool's annotations may have changed: list again, then retry
 		// with the headers the new schema asks for.
 		if _, lerr := Collect(s.Tools(ctx)); lerr == nil {
-			err = s.call(s.paramHeaders(ctx, name, args), "tools/call", callToolParams{Name: name, Arguments: args}, &raw)
+			w = callToolWire{}
+			raw, err = s.callTool(ctx, name, args, &w)
 		}
 	}
 	if err != nil {
 		return nil, err
-	}
-	var w callToolWire
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, fmt.Errorf("%w: tools/call %s: %v", ErrMalformedResult, name, err)
 	}
 	res := &CallToolResult{
 		Content:           decodeContent(w.Content, raw, "content"),
@@ -56,17 +54,36 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToo
 	return res, nil
 }
 
-// paramHeaders returns ctx carrying the Mcp-Param headers a stateless-era
-// call of tool asks for.
-func (s *Session) paramHeaders(ctx context.Context, tool string, args any) context.Context {
-	if s.Era() != EraStateless {
-		return ctx
+// callTool sends one tools/call, with the Mcp-Name and Mcp-Param headers
+// the stateless HTTP wire mirrors.
+func (s *Session) callTool(ctx context.Context, name string, args any, w *callToolWire) (json.RawMessage, error) {
+	r, err := newRequest("tools/call", callToolParams{Name: name, Arguments: args}, true)
+	if err != nil {
+		return nil, err
 	}
-	h, err := paramHeaderValues(s.headers.get(tool), args)
-	if err != nil || len(h) == 0 {
-		return ctx
+	defer r.release()
+	if s.Era() == EraStateless {
+		r.info = &transport.RequestInfo{Method: "tools/call", Name: name}
+		if h, err := paramHeaderValues(s.headers.get(name), r.params); err == nil {
+			r.info.Headers = h
+		}
 	}
-	return transport.WithHeaders(ctx, h)
+	err = s.send(ctx, r, w)
+	return r.raw, err
+}
+
+// callNamed sends a request whose target the stateless HTTP wire mirrors
+// into Mcp-Name: prompts/get's name, resources/read's uri.
+func (s *Session) callNamed(ctx context.Context, method, name string, params, result any) error {
+	r, err := newRequest(method, params, true)
+	if err != nil {
+		return err
+	}
+	defer r.release()
+	if s.Era() == EraStateless {
+		r.info = &transport.RequestInfo{Method: method, Name: name}
+	}
+	return s.send(ctx, r, result)
 }
 
 type getPromptParams struct {
@@ -76,11 +93,14 @@ type getPromptParams struct {
 
 // GetPrompt renders a prompt with its arguments.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*GetPromptResult, error) {
-	var res GetPromptResult
-	if err := s.call(ctx, "prompts/get", getPromptParams{name, args}, &res); err != nil {
+	var res struct {
+		GetPromptResult
+		resultEnvelope
+	}
+	if err := s.callNamed(ctx, "prompts/get", name, getPromptParams{name, args}, &res); err != nil {
 		return nil, err
 	}
-	return &res, nil
+	return &res.GetPromptResult, nil
 }
 
 type uriParams struct {
@@ -90,13 +110,14 @@ type uriParams struct {
 type readResourceWire struct {
 	Contents []resourceContentsWire `json:"contents"`
 	Meta     json.RawMessage        `json:"_meta,omitempty"`
+	resultEnvelope
 }
 
 // ReadResource reads a resource by URI. An unknown URI is a *jsonrpc.Error
-// with code jsonrpc.CodeResourceNotFound.
+// with code CodeResourceNotFound.
 func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
 	var w readResourceWire
-	if err := s.call(ctx, "resources/read", uriParams{uri}, &w); err != nil {
+	if err := s.callNamed(ctx, "resources/read", uri, uriParams{uri}, &w); err != nil {
 		return nil, err
 	}
 	res := &ReadResourceResult{Contents: make([]ResourceContents, len(w.Contents)), Meta: w.Meta}
@@ -148,6 +169,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.stateMu.Lock()
 		s.logLevel = level
 		s.stateMu.Unlock()
+		s.encodeMeta()
 		return nil
 	}
 	return s.call(ctx, "logging/setLevel", struct {

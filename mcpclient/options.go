@@ -11,7 +11,7 @@ import (
 
 // SamplingHandler answers a server's sampling/createMessage request with the
 // host's model. Return a *jsonrpc.Error to choose the error code the server
-// sees (jsonrpc.CodeUserRejected when the user said no).
+// sees (CodeUserRejected when the user said no).
 type SamplingHandler func(ctx context.Context, req *CreateMessageParams) (*CreateMessageResult, error)
 
 // ElicitationHandler asks the user for input on a server's behalf
@@ -68,11 +68,19 @@ type Options struct {
 	// OnResourceUpdated receives the URI of a subscribed resource that
 	// changed.
 	OnResourceUpdated func(uri string)
+	// OnProgress receives the progress updates that belong to no call in
+	// flight: late ones (over HTTP, progress may travel on another stream
+	// and arrive after the response) or ones for a token this session
+	// never gave. Updates for a call in flight go to its WithProgress
+	// callback.
+	OnProgress func(token json.RawMessage, p Progress)
 	// OnNotification receives every other notification, raw.
 	OnNotification func(method string, params json.RawMessage)
 
-	// RequestTimeout bounds each request that has no earlier deadline of
-	// its own. Zero means 60s; negative means no default bound.
+	// RequestTimeout bounds how long a request waits for the server's
+	// answer when the caller's context has no deadline; a deadline of the
+	// caller's always wins, shorter or longer. Zero means 60s; negative
+	// means no default bound.
 	RequestTimeout time.Duration
 	// ResetTimeoutOnProgress restarts a request's RequestTimeout each time
 	// the server reports progress for it, up to MaxRequestTimeout.
@@ -80,6 +88,12 @@ type Options struct {
 	// MaxRequestTimeout caps a request however much progress it reports.
 	// Zero means 10 minutes.
 	MaxRequestTimeout time.Duration
+
+	// ManualInput turns off the automatic answering of the stateless era's
+	// input-required results: a request so answered returns an
+	// *InputRequiredError carrying the server's inputRequests and
+	// requestState, and the caller retries through Session.Call itself.
+	ManualInput bool
 
 	// MaxPages stops a list iterator after this many pages. Zero means 1000.
 	MaxPages int

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // Era is the generation of the protocol a session speaks. It decides how
@@ -51,10 +50,12 @@ type Session struct {
 	connReady chan struct{} // closed once conn is set: the read loop may need it sooner
 	opts      Options
 
+	wire wire // how requests travel in the era agreed; set by Connect
+
 	// What the handshake established; a re-initialization after an
 	// expired HTTP session replaces it.
 	stateMu    sync.Mutex
-	sessionGen int // counts handshakes
+	sessionGen atomic.Int64 // counts handshakes
 	reinitMu   sync.Mutex
 	log        *slog.Logger
 
@@ -70,9 +71,10 @@ type Session struct {
 	progressMu  sync.Mutex
 	progress    map[string]*progressWatch // by progress token
 
-	listen  listener    // stateless era: the subscriptions/listen request
-	headers toolHeaders // stateless era: Mcp-Param headers per tool
-	cache   listCache   // stateless era: list pages within their ttlMs
+	meta    atomic.Pointer[[]byte] // stateless era: the _meta members of every request
+	listen  listener               // stateless era: the subscriptions/listen request
+	headers toolHeaders            // stateless era: Mcp-Param headers per tool
+	cache   listCache              // stateless era: list pages within their ttlMs
 
 	bgMu       sync.Mutex
 	closed     bool
@@ -124,9 +126,8 @@ func (s *Session) Done() <-chan struct{} { return s.conn.Done() }
 func (s *Session) Err() error { return s.conn.Err() }
 
 // Stream returns the transport the session runs over, as Connect got it
-// (before Options.WrapStream): a *transport.Stdio, *transport.HTTP,
-// *transport.SSE or the caller's own. ConnectHTTP's fallback shows here.
-// The session owns it: do not read, write or close it.
+// (before Options.WrapStream): a *transport.Stdio, a *streamhttp.Stream or
+// the caller's own. The session owns it: do not read, write or close it.
 func (s *Session) Stream() jsonrpc.Stream { return s.stream }
 
 // Close ends the session: calls in flight fail with ErrClosed and the
@@ -180,12 +181,6 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)
 		}
 	}()
-}
-
-// protocolSetter is implemented by transports that shape requests by the
-// agreed protocol (the HTTP transports).
-type protocolSetter interface {
-	SetProtocol(transport.Protocol)
 }
 
 // discard is a slog.Handler that drops everything.

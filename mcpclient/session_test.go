@@ -223,7 +223,7 @@ func TestUnwiredHandlersAnswerMethodNotFound(t *testing.T) {
 func TestHandlerErrorReachesServer(t *testing.T) {
 	f := newFakeServer(t)
 	connect(t, f, &Options{Sampling: func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) {
-		return nil, jsonrpc.NewError(jsonrpc.CodeUserRejected, "user rejected sampling request")
+		return nil, jsonrpc.NewError(CodeUserRejected, "user rejected sampling request")
 	}})
 	err := f.conn.Call(ctx5s(t), "sampling/createMessage", json.RawMessage(`{"messages":[],"maxTokens":1}`), nil)
 	var e *jsonrpc.Error

@@ -1,7 +1,6 @@
 package mcpclient
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // The stateless era (2026-07-28) has no handshake: every request carries
@@ -23,7 +21,7 @@ import (
 // maxInputRounds bounds the input-required rounds of one request.
 const maxInputRounds = 10
 
-// maxLostRetries bounds re-issuing a request whose response stream broke.
+// maxLostRetries bounds re-issuing a request whose response was lost.
 const maxLostRetries = 2
 
 // inputMethods may answer with an input-required result.
@@ -36,35 +34,19 @@ const (
 	metaLogLevel     = "io.modelcontextprotocol/logLevel"
 )
 
-// resultEnvelope is what every stateless-era result may say besides its
-// own fields.
-type resultEnvelope struct {
-	ResultType    string                     `json:"resultType"`
-	InputRequests map[string]json.RawMessage `json:"inputRequests"`
-	RequestState  json.RawMessage            `json:"requestState"`
-}
+// statelessWire is the wire of 2026-07-28: the session's metadata in
+// every request, one version retry, input-required rounds, and a re-issue
+// under a new id when the transport lost a response.
+type statelessWire struct{ s *Session }
 
-// statelessCall sends one stateless-era request through to its final
-// result: metadata on, version negotiation, input-required rounds, and a
-// re-issue when the transport lost the response.
-func (s *Session) statelessCall(ctx context.Context, method string, params, result any) error {
-	base, err := marshalParams(params)
-	if err != nil {
-		return fmt.Errorf("calling %s: params: %w", method, err)
-	}
-	var inputs json.RawMessage // inputResponses of the next round
-	var state json.RawMessage  // requestState of the next round, verbatim
-	versionRetried, lost := false, 0
-	for round := 0; ; {
-		p, err := s.withRequestMeta(base, inputs, state)
-		if err != nil {
-			return fmt.Errorf("calling %s: params: %w", method, err)
-		}
-		var raw json.RawMessage
-		err = s.callOnce(ctx, method, p, &raw)
+func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) error {
+	s := w.s
+	versionRetried, lost, round := false, 0, 0
+	for {
+		_, env, err := s.exchange(ctx, r, s.requestMeta(), result)
 		var rpcErr *jsonrpc.Error
 		switch {
-		case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeUnsupportedVersion && !versionRetried:
+		case errors.As(err, &rpcErr) && rpcErr.Code == CodeUnsupportedVersion && !versionRetried:
 			// Retry once with a version the server offers (even the same
 			// one: a server may reject a first request for its own reasons).
 			versionRetried = true
@@ -73,34 +55,59 @@ func (s *Session) statelessCall(ctx context.Context, method string, params, resu
 				continue
 			}
 			return err
-		case errors.As(err, &rpcErr) && rpcErr.Code == transport.CodeResponseLost && lost < maxLostRetries:
-			lost++ // the stream broke: re-issue under a new id
+		case errors.Is(err, jsonrpc.ErrResponseLost) && lost < maxLostRetries:
+			// The spec's rule for a broken response stream: send the
+			// request again under a new id.
+			lost++
+			s.log.Debug("mcpclient: response lost; sending the request again", "method", r.method, "attempt", lost+1)
 			continue
+		case errors.Is(err, jsonrpc.ErrResponseLost):
+			return fmt.Errorf("mcpclient: %s: sent %d times, the response was lost each time: %w", r.method, lost+1, err)
 		case err != nil:
 			return err
 		}
-		var env resultEnvelope
-		if err := json.Unmarshal(raw, &env); err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrMalformedResult, method, err)
-		}
 		switch env.ResultType {
 		case "", "complete": // absent means complete
-			return jsonrpc.DecodeResult(method, raw, result)
+			return nil
 		case "input_required":
 		default:
-			return fmt.Errorf("%w: %s answered with resultType %q, which plainmcp does not know", ErrMalformedResult, method, env.ResultType)
+			return fmt.Errorf("%w: %s answered with resultType %q, which plainmcp does not know", ErrMalformedResult, r.method, env.ResultType)
 		}
-		if !inputMethods[method] {
-			return fmt.Errorf("%w: %s answered input_required, which only tools/call, prompts/get and resources/read may", ErrMalformedResult, method)
+		if !inputMethods[r.method] {
+			return fmt.Errorf("%w: %s answered input_required, which only tools/call, prompts/get and resources/read may", ErrMalformedResult, r.method)
+		}
+		if s.opts.ManualInput {
+			return &InputRequiredError{Method: r.method, InputRequests: env.InputRequests, RequestState: env.RequestState}
 		}
 		if round++; round > maxInputRounds {
-			return fmt.Errorf("mcpclient: %s still required input after %d rounds", method, maxInputRounds)
+			return fmt.Errorf("mcpclient: %s still required input after %d rounds", r.method, maxInputRounds)
 		}
-		if inputs, err = s.fulfil(ctx, env.InputRequests); err != nil {
-			return fmt.Errorf("calling %s: %w", method, err)
+		inputs, err := s.fulfil(ctx, env.InputRequests)
+		if err != nil {
+			return fmt.Errorf("calling %s: %w", r.method, err)
 		}
-		state = env.RequestState
+		r.inputs, r.state = inputs, env.RequestState
+		zero(result)
 	}
+}
+
+// InputRequiredError is what a request returns, with Options.ManualInput
+// set, when the server answered it with an input-required result: the
+// caller fulfils InputRequests itself and sends the request again through
+// Session.Call with "inputResponses" and "requestState" (unchanged) in its
+// params.
+type InputRequiredError struct {
+	Method string
+	// InputRequests maps a key of the server's to one request: an object
+	// with method (sampling/createMessage, elicitation/create, roots/list)
+	// and params.
+	InputRequests json.RawMessage
+	// RequestState is the server's opaque state, exactly as it sent it.
+	RequestState json.RawMessage
+}
+
+func (e *InputRequiredError) Error() string {
+	return fmt.Sprintf("mcpclient: %s requires input from the client", e.Method)
 }
 
 // supportedFrom picks our newest stateless version from an
@@ -115,86 +122,41 @@ func supportedFrom(data json.RawMessage) string {
 	return pickVersion(d.Supported, statelessVersions)
 }
 
-// marshalParams encodes request params as a JSON object ("{}" for nil).
-func marshalParams(params any) (json.RawMessage, error) {
-	var raw json.RawMessage
-	switch p := params.(type) {
-	case nil:
-		return json.RawMessage("{}"), nil
-	case json.RawMessage:
-		raw = p
-	default:
-		var err error
-		if raw, err = marshalPlain(params); err != nil {
-			return nil, err
-		}
-	}
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return nil, errors.New("params must be a JSON object")
-	}
-	return raw, nil
-}
+// requestMeta is the session's _meta members for a stateless request,
+// encoded once per version and log level.
+func (s *Session) requestMeta() []byte { return *s.meta.Load() }
 
-// withRequestMeta returns params with this session's request metadata in
-// _meta (merged with any _meta the caller gave) and, on a retry, the
-// inputResponses and the requestState exactly as the server sent it.
-func (s *Session) withRequestMeta(params, inputs, state json.RawMessage) (json.RawMessage, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(params, &obj); err != nil {
-		return nil, err
-	}
-	meta := map[string]json.RawMessage{}
-	if m, ok := obj["_meta"]; ok && string(m) != "null" {
-		if err := json.Unmarshal(m, &meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
-	}
-	mine, err := s.requestMeta()
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range mine {
-		meta[k] = v
-	}
-	if obj["_meta"], err = marshalPlain(meta); err != nil {
-		return nil, err
-	}
-	delete(obj, "inputResponses")
-	delete(obj, "requestState")
-	if inputs != nil {
-		obj["inputResponses"] = inputs
-	}
-	if state != nil {
-		obj["requestState"] = state
-	}
-	return marshalPlain(obj)
-}
-
-// requestMeta is the metadata every stateless-era request carries.
-func (s *Session) requestMeta() (map[string]json.RawMessage, error) {
+// encodeMeta (re)builds the request metadata: on a version change and on
+// SetLogLevel.
+func (s *Session) encodeMeta() {
 	s.stateMu.Lock()
 	version, level := s.version, s.logLevel
 	s.stateMu.Unlock()
 	if level == "" && s.opts.OnLog != nil {
 		level = "info"
 	}
-	m := map[string]any{
-		metaVersion:      version,
-		metaCapabilities: s.opts.capabilities(),
-		metaClientInfo:   s.opts.ClientInfo,
-	}
-	if level != "" {
-		m[metaLogLevel] = level
-	}
-	out := make(map[string]json.RawMessage, len(m))
-	for k, v := range m {
+	var b []byte
+	add := func(key string, v any) {
 		raw, err := marshalPlain(v)
 		if err != nil {
-			return nil, err
+			s.log.Error("mcpclient: encoding request metadata", "key", key, "error", err)
+			return
 		}
-		out[k] = raw
+		if len(b) > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, `":`...)
+		b = append(b, raw...)
 	}
-	return out, nil
+	add(metaVersion, version)
+	add(metaCapabilities, s.opts.capabilities())
+	add(metaClientInfo, s.opts.ClientInfo)
+	if level != "" {
+		add(metaLogLevel, level)
+	}
+	s.meta.Store(&b)
 }
 
 // inputRequest is one entry of an input-required result's inputRequests.
@@ -206,7 +168,14 @@ type inputRequest struct {
 // fulfil answers a round of input requests through the host's handlers —
 // the same ones that answer server requests in the handshake era — in key
 // order, and returns the inputResponses object.
-func (s *Session) fulfil(ctx context.Context, requests map[string]json.RawMessage) (json.RawMessage, error) {
+func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMessage, error) {
+	var requests map[string]json.RawMessage
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}") // a round that asks for nothing
+	}
+	if err := json.Unmarshal(raw, &requests); err != nil {
+		return nil, fmt.Errorf("%w: inputRequests: %v", ErrMalformedResult, err)
+	}
 	keys := make([]string, 0, len(requests))
 	for k := range requests {
 		keys = append(keys, k)

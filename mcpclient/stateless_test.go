@@ -123,7 +123,7 @@ func firstFails() jsonrpc.Handler {
 		mu.Lock()
 		defer mu.Unlock()
 		if n++; n == 1 {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeUnsupportedVersion, Message: "Unsupported protocol version",
+			return nil, &jsonrpc.Error{Code: CodeUnsupportedVersion, Message: "Unsupported protocol version",
 				Data: json.RawMessage(`{"supported":["2026-07-28"],"requested":"2026-07-28"}`)}
 		}
 		return json.RawMessage(discoverOK), nil
@@ -295,27 +295,6 @@ func TestInputRequiredFailures(t *testing.T) {
 				t.Errorf("err = %v, want it to mention %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestLostResponseIsReissued(t *testing.T) {
-	f := modernServer(t)
-	var mu sync.Mutex
-	var ids []jsonrpc.ID
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if ids = append(ids, r.ID); len(ids) == 1 {
-			return nil, &jsonrpc.Error{Code: transport.CodeResponseLost, Message: "transport: the stream broke"}
-		}
-		return json.RawMessage(`{"content":[]}`), nil
-	})
-	s := connect(t, f, nil)
-	if _, err := s.CallTool(ctx5s(t), "t", nil); err != nil {
-		t.Fatal(err)
-	}
-	if len(ids) != 2 || ids[0] == ids[1] {
-		t.Errorf("ids %v: want a re-issue under a new id", ids)
 	}
 }
 

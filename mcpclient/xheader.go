@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // On the 2026-07-28 HTTP wire a tool's input schema may mark parameters
@@ -143,23 +140,26 @@ func isToken(s string) bool {
 	return true
 }
 
-// paramHeaderValues builds the Mcp-Param headers for a call's arguments.
-// An argument that is absent or null sends no header.
-func paramHeaderValues(specs []paramHeader, args any) (http.Header, error) {
-	if len(specs) == 0 || args == nil {
+// paramHeaderValues builds the Mcp-Param headers for a call, from its
+// params as encoded (the arguments are read, never encoded again). An
+// argument that is absent or null sends no header.
+func paramHeaderValues(specs []paramHeader, params []byte) (map[string]string, error) {
+	if len(specs) == 0 || params == nil {
 		return nil, nil
 	}
-	raw, err := marshalParams(args)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec := json.NewDecoder(bytes.NewReader(params))
 	dec.UseNumber() // integers go out as written
-	var obj map[string]any
-	if err := dec.Decode(&obj); err != nil {
+	var p struct {
+		Arguments map[string]any `json:"arguments"`
+	}
+	if err := dec.Decode(&p); err != nil {
 		return nil, err
 	}
-	h := http.Header{}
+	obj := p.Arguments
+	if obj == nil {
+		return nil, nil
+	}
+	h := make(map[string]string, len(specs))
 	for _, spec := range specs {
 		v, ok := lookup(obj, spec.path)
 		if !ok {
@@ -179,7 +179,7 @@ func paramHeaderValues(specs []paramHeader, args any) (http.Header, error) {
 		default:
 			continue // objects and arrays are never mirrored
 		}
-		h.Set("Mcp-Param-"+spec.name, transport.EncodeHeaderValue(s))
+		h["Mcp-Param-"+spec.name] = s // the transport encodes what a header cannot carry
 	}
 	return h, nil
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
+	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
 
 func TestParamHeadersOf(t *testing.T) {
@@ -70,18 +70,21 @@ func TestParamHeaderValues(t *testing.T) {
 		{"Big", []string{"big"}}, {"Flag", []string{"flag"}}, {"Nothing", []string{"none"}},
 		{"Absent", []string{"absent"}}, {"Deep", []string{"cfg", "tenant"}},
 	}
-	args := json.RawMessage(`{"region":"us-west1","greeting":"Hello, 世界","n":42,"big":9007199254740991,"flag":false,"none":null,"cfg":{"tenant":" padded "}}`)
-	h, err := paramHeaderValues(specs, args)
+	// The tools/call params as the request encoded them: the arguments are
+	// read from those bytes, never encoded again. Values go to the
+	// transport as plain text; it encodes what a header cannot carry.
+	params := json.RawMessage(`{"name":"t","arguments":{"region":"us-west1","greeting":"Hello, 世界","n":42,"big":9007199254740991,"flag":false,"none":null,"cfg":{"tenant":" padded "}}}`)
+	h, err := paramHeaderValues(specs, params)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := http.Header{
-		"Mcp-Param-Region":   {"us-west1"},
-		"Mcp-Param-Greeting": {"=?base64?SGVsbG8sIOS4lueVjA==?="},
-		"Mcp-Param-Count":    {"42"},
-		"Mcp-Param-Big":      {"9007199254740991"},
-		"Mcp-Param-Flag":     {"false"},
-		"Mcp-Param-Deep":     {"=?base64?IHBhZGRlZCA=?="},
+	want := map[string]string{
+		"Mcp-Param-Region":   "us-west1",
+		"Mcp-Param-Greeting": "Hello, 世界",
+		"Mcp-Param-Count":    "42",
+		"Mcp-Param-Big":      "9007199254740991",
+		"Mcp-Param-Flag":     "false",
+		"Mcp-Param-Deep":     " padded ",
 	}
 	if diff := cmp.Diff(want, h); diff != "" {
 		t.Errorf("headers (-want +got):\n%s", diff)
@@ -122,7 +125,11 @@ func TestParamHeadersOverHTTP(t *testing.T) {
 		w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
 	}))
 	defer srv.Close()
-	s, err := ConnectHTTP(ctx5s(t), transport.HTTPConfig{URL: srv.URL}, nil)
+	stream, err := streamhttp.Dial(ctx5s(t), streamhttp.Config{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Connect(ctx5s(t), stream, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

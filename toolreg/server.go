@@ -25,10 +25,6 @@ const (
 	maxBackoff   = time.Minute
 )
 
-// defaultRequestTimeout is mcpclient's bound on a request when
-// Options.RequestTimeout is zero.
-const defaultRequestTimeout = 60 * time.Second
-
 // server is one configured server and its session.
 type server struct {
 	r      *Registry
@@ -84,15 +80,6 @@ func (s *server) connect(ctx context.Context) error {
 	var opts mcpclient.Options
 	if base := s.r.opts.Session; base != nil {
 		opts = *base
-	}
-	effective := opts.RequestTimeout
-	if effective == 0 {
-		effective = defaultRequestTimeout
-	}
-	if tt := s.cfg.ToolTimeout; tt > 0 && effective > 0 && effective < tt {
-		// The session's default bound would end a call before the
-		// server's toolTimeout does.
-		opts.RequestTimeout = tt
 	}
 	if wrap := s.r.opts.WrapStream; wrap != nil {
 		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }

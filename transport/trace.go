@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"sync"
 
@@ -35,8 +36,12 @@ type traced struct {
 
 func (t *traced) Read() ([]byte, error) {
 	frame, err := t.s.Read()
-	if err == nil {
+	var lost *jsonrpc.ResponseLostError
+	switch {
+	case err == nil:
 		t.print("<- ", frame)
+	case errors.As(err, &lost):
+		t.print("<- ", []byte("(lost: "+lost.Error()+")"))
 	}
 	return frame, err
 }
@@ -52,10 +57,10 @@ func (t *traced) Write(ctx context.Context, frame []byte) error {
 
 func (t *traced) Close() error { return t.s.Close() }
 
-// SetProtocol passes the agreed protocol on to an HTTP transport under the
-// trace; other streams have no use for it.
+// SetProtocol passes the agreed protocol on to the stream under the trace,
+// if it takes one.
 func (t *traced) SetProtocol(p Protocol) {
-	if ps, ok := t.s.(interface{ SetProtocol(Protocol) }); ok {
+	if ps, ok := t.s.(ProtocolSetter); ok {
 		ps.SetProtocol(p)
 	}
 }

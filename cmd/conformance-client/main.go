@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/transport"
+	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
 
 func main() {
@@ -75,5 +75,9 @@ func (sc *scenarioEnv) connect(ctx context.Context, opts *mcpclient.Options) (*m
 	}
 	opts.ClientInfo = mcpclient.Implementation{Name: "plainmcp-conformance-client", Version: "0.1.0"}
 	opts.Logger = sc.logger
-	return mcpclient.ConnectHTTP(ctx, transport.HTTPConfig{URL: sc.url, Logger: sc.logger}, opts)
+	stream, err := streamhttp.Dial(ctx, streamhttp.Config{URL: sc.url, Logger: sc.logger})
+	if err != nil {
+		return nil, err
+	}
+	return mcpclient.Connect(ctx, stream, opts)
 }

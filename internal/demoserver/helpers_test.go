@@ -86,9 +86,9 @@ func start(t *testing.T, opts *Options, handler jsonrpc.Handler) *client {
 	served := make(chan error, 1)
 	go func() { served <- New(opts).Serve(context.Background(), b) }()
 	c.conn = jsonrpc.NewConn(a, &jsonrpc.Options{
-		Handler: handler,
-		Notify:  func(ctx context.Context, r *jsonrpc.Request) { c.notes <- r },
-		Logger:  slog.New(slog.NewTextHandler(c.clientLog, nil)),
+		Handler:        handler,
+		OnNotification: func(ctx context.Context, r *jsonrpc.Request) { c.notes <- r },
+		Logger:         slog.New(slog.NewTextHandler(c.clientLog, nil)),
 	})
 	t.Cleanup(func() {
 		c.conn.Close()

@@ -9,6 +9,10 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
+// codeResourceNotFound is MCP's error code for resources/read of an unknown
+// URI (kept here: the server side does not import the client package).
+const codeResourceNotFound = -32002
+
 // The demo resources' URIs.
 const (
 	readmeURI        = "demo://docs/readme"
@@ -79,7 +83,7 @@ func contents(uri string) any {
 // the URI in data, as the specification suggests.
 func notFound(method, uri string) error {
 	return &jsonrpc.Error{
-		Code:    jsonrpc.CodeResourceNotFound,
+		Code:    codeResourceNotFound,
 		Message: method + ": resource not found: " + uri,
 		Data:    mustJSON(map[string]string{"uri": uri}),
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 func TestResourcesList(t *testing.T) {
@@ -80,7 +79,7 @@ func TestResourceNotFound(t *testing.T) {
 	for _, method := range []string{"resources/read", "resources/subscribe"} {
 		for _, uri := range []string{"demo://nope", "demo://greetings/", "demo://greetings/a/b", "demo://greetings/%zz"} {
 			err := c.call(method, map[string]string{"uri": uri}, nil)
-			e := wantCode(t, err, jsonrpc.CodeResourceNotFound, uri)
+			e := wantCode(t, err, codeResourceNotFound, uri)
 			var data struct{ URI string }
 			if json.Unmarshal(e.Data, &data) != nil || data.URI != uri {
 				t.Errorf("%s %s: data = %s, want the uri", method, uri, e.Data)

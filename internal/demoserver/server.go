@@ -126,10 +126,10 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
 	rs := newSessionStream(stream, ss, s.linger)
 	ss.stream = rs
 	ss.conn = jsonrpc.NewConn(rs, &jsonrpc.Options{
-		Handler:   ss.handle,
-		Notify:    ss.notify,
-		OnAbandon: ss.abandon,
-		Logger:    s.log,
+		Handler:        ss.handle,
+		OnNotification: ss.notify,
+		OnAbandon:      ss.abandon,
+		Logger:         s.log,
 	})
 	// Let the read loop go only now, so no handler can see ss.conn unset.
 	close(rs.start)

@@ -65,7 +65,7 @@ func (ss *session) notify(ctx context.Context, req *jsonrpc.Request) {
 			ss.srv.log.Warn("demoserver: ignoring malformed cancellation", "params", string(req.Params))
 			return
 		}
-		found := ss.conn.Cancel(p.RequestID)
+		found := ss.conn.CancelPeerRequest(p.RequestID)
 		if found {
 			ss.stream.settle() // the request will not be answered
 		}

@@ -9,6 +9,9 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
+// codeUserRejected is MCP's error code for a sampling request the user declined.
+const codeUserRejected = -1
+
 // recorder is a client-side handler that records the server's requests and
 // answers each method with a fixed result or error.
 type recorder struct {
@@ -93,7 +96,7 @@ func TestClientToolsFailAsTools(t *testing.T) {
 		{"url elicitation only", "elicit", `{"message":"m"}`, `{"elicitation":{"url":{}}}`, "elicitation capability", nil},
 		{"no roots", "roots", ``, `{}`, "roots capability", nil},
 		{"sampling rejected", "sample", `{"prompt":"p"}`, `{"sampling":{}}`, "user said no",
-			map[string]any{"sampling/createMessage": jsonrpc.NewError(jsonrpc.CodeUserRejected, "user said no")}},
+			map[string]any{"sampling/createMessage": jsonrpc.NewError(codeUserRejected, "user said no")}},
 		{"roots failed", "roots", ``, `{"roots":{}}`, "listing roots failed",
 			map[string]any{"roots/list": jsonrpc.NewError(jsonrpc.CodeInternalError, "oops")}},
 	} {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/transport"
+	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
 
 // serveEverything runs server-everything as an HTTP server in mode
@@ -55,9 +55,13 @@ func connectHTTP(t *testing.T, url string, h *hostRecorder) *mcpclient.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := mcpclient.ConnectHTTP(ctx, transport.HTTPConfig{URL: url}, h.options())
+	stream, err := streamhttp.Dial(ctx, streamhttp.Config{URL: url})
 	if err != nil {
-		t.Fatalf("ConnectHTTP %s: %v", url, err)
+		t.Fatalf("Dial %s: %v", url, err)
+	}
+	s, err := mcpclient.Connect(ctx, stream, h.options())
+	if err != nil {
+		t.Fatalf("Connect %s: %v", url, err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -69,8 +73,13 @@ func TestIntegrationEverythingStreamableHTTP(t *testing.T) {
 }
 
 // TestIntegrationEverythingSSE reaches the legacy HTTP+SSE endpoint: the
-// Streamable HTTP POST is refused and ConnectHTTP falls back.
+// Streamable HTTP POST of initialize is refused and the stream falls
+// back.
 func TestIntegrationEverythingSSE(t *testing.T) {
 	h := &hostRecorder{}
-	exerciseEverything(t, connectHTTP(t, serveEverything(t, "sse")+"/sse", h), h)
+	s := connectHTTP(t, serveEverything(t, "sse")+"/sse", h)
+	if st, ok := s.Stream().(*streamhttp.Stream); !ok || !st.Legacy() {
+		t.Errorf("the stream is %T, not a legacy HTTP+SSE one", s.Stream())
+	}
+	exerciseEverything(t, s, h)
 }

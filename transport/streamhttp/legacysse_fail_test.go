@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func TestDialSSEFailures(t *testing.T) {
 			cfg.URL += "?key=hidden"
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
-			_, err := DialSSE(ctx, cfg)
+			_, err := dialLegacy(ctx, cfg)
 			if err == nil {
 				t.Fatal("DialSSE succeeded")
 			}
@@ -134,22 +134,14 @@ func TestSSEWriteFailures(t *testing.T) {
 		t.Errorf("got %v, want the status and at most 200 bytes of the body", err)
 	}
 
-	// A POST the server sits on: the caller's ctx, the request timeout and
-	// Close each end it.
+	// A POST the server sits on: the caller's ctx and Close each end it.
 	slow := []byte(`"slow"`)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := sse.Write(ctx, slow); err != context.DeadlineExceeded {
 		t.Errorf("with a short ctx: got %v, want context.DeadlineExceeded", err)
 	}
-	cfg := srv.config()
-	cfg.RequestTimeout = 50 * time.Millisecond
-	sse = srv.dial(t, cfg)
-	if err := sse.Write(context.Background(), slow); err == nil || !strings.Contains(err.Error(), "no answer within 50ms") {
-		t.Errorf("with a short RequestTimeout: got %v", err)
-	}
-	cfg.RequestTimeout = 0
-	sse = srv.dial(t, cfg)
+	sse = srv.dial(t, srv.config())
 	time.AfterFunc(50*time.Millisecond, func() { sse.Close() })
 	if err := sse.Write(context.Background(), slow); !errors.Is(err, jsonrpc.ErrClosed) {
 		t.Errorf("closed during Write: got %v, want ErrClosed", err)

@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"context"
@@ -103,7 +103,7 @@ func TestSSECredentialsStayWithTheOrigin(t *testing.T) {
 	for _, endpoint := range []string{other.URL + "/messages", "//" + other.Listener.Addr().String() + "/m", "https://127.0.0.1:1/m"} {
 		srv := newLegacyServer(t, func(s *legacyServer) { s.endpoint = endpoint })
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := DialSSE(ctx, srv.config())
+		_, err := dialLegacy(ctx, srv.config())
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), "another origin") {
 			t.Errorf("endpoint %s: got %v, want a refusal", endpoint, err)
@@ -173,7 +173,7 @@ func TestSSEWithConn(t *testing.T) {
 	srv := newLegacyServer(t, nil)
 	notes := make(chan string, 10)
 	conn := jsonrpc.NewConn(srv.dial(t, srv.config()), &jsonrpc.Options{
-		Notify: func(ctx context.Context, req *jsonrpc.Request) { notes <- req.Method },
+		OnNotification: func(ctx context.Context, req *jsonrpc.Request) { notes <- req.Method },
 	})
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 const (
@@ -19,21 +20,13 @@ const (
 	defaultRetry   = time.Second // when a server gave no retry: field
 	maxResumes     = 10          // reconnects for one request's stream
 	maxListenRetry = 30 * time.Second
-	listenWait     = time.Second // SetProtocol's wait for the GET stream
+	listenWait     = time.Second      // SetProtocol's wait for the GET stream
+	postTimeout    = 30 * time.Second // a POST that carries no request
 )
-
-type headersKey struct{}
-
-// WithHeaders returns a context whose requests carry extra HTTP headers on
-// the HTTP transports: mcpclient uses it for the Mcp-Param-{Name} headers
-// a tool's input schema asks for. Other transports ignore it.
-func WithHeaders(ctx context.Context, h http.Header) context.Context {
-	return context.WithValue(ctx, headersKey{}, h)
-}
 
 // newPost builds the POST for message m, and returns the session id it
 // carries.
-func (h *HTTP) newPost(ctx context.Context, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
+func (h *streamable) newPost(ctx context.Context, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpoint.String(), bytes.NewReader(frame))
 	if err != nil {
 		return nil, "", fmt.Errorf("transport: %w", err)
@@ -46,20 +39,29 @@ func (h *HTTP) newPost(ctx context.Context, m *jsonrpc.Message, frame []byte) (*
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if proto.Stateless && m.Method != "" {
 		req.Header.Set("Mcp-Method", m.Method)
-		if name, ok := nameOf(m); ok {
-			req.Header.Set("Mcp-Name", EncodeHeaderValue(name))
+		// The session says what the request names; a bare stream user
+		// leaves it to us to find out.
+		info := transport.RequestInfoFrom(ctx, m.Method)
+		name, ok := "", false
+		if info != nil {
+			name, ok = info.Name, info.Name != ""
+		} else {
+			name, ok = nameOf(m)
 		}
-	}
-	if extra, ok := ctx.Value(headersKey{}).(http.Header); ok {
-		for k, v := range extra {
-			req.Header[http.CanonicalHeaderKey(k)] = v
+		if ok {
+			req.Header.Set("Mcp-Name", encodeHeaderValue(name))
+		}
+		if info != nil {
+			for k, v := range info.Headers {
+				req.Header.Set(k, encodeHeaderValue(v))
+			}
 		}
 	}
 	return req, session, nil
 }
 
 // setCommonHeaders adds the session and protocol version headers.
-func (h *HTTP) setCommonHeaders(req *http.Request, session string) {
+func (h *streamable) setCommonHeaders(req *http.Request, session string) {
 	h.mu.Lock()
 	version := h.proto.Version
 	h.mu.Unlock()
@@ -92,7 +94,7 @@ func nameOf(m *jsonrpc.Message) (string, bool) {
 }
 
 // noteSession keeps the session id a handshake-era server assigns.
-func (h *HTTP) noteSession(resp *http.Response) {
+func (h *streamable) noteSession(resp *http.Response) {
 	id := resp.Header.Get("Mcp-Session-Id")
 	if id == "" {
 		return
@@ -106,7 +108,7 @@ func (h *HTTP) noteSession(resp *http.Response) {
 
 // forgetSession drops an expired session so the next initialize starts a
 // new one.
-func (h *HTTP) forgetSession(id string) {
+func (h *streamable) forgetSession(id string) {
 	h.mu.Lock()
 	if h.session == id {
 		h.session = ""
@@ -118,7 +120,7 @@ func (h *HTTP) forgetSession(id string) {
 // to Read. If the stream ends before the response, a handshake-era stream
 // that gave event ids is resumed with GET and Last-Event-ID after the
 // server's retry delay; otherwise the response is reported lost.
-func (h *HTTP) followStream(ctx context.Context, body io.ReadCloser, id jsonrpc.ID) {
+func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id jsonrpc.ID) {
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
@@ -155,8 +157,8 @@ func (h *HTTP) followStream(ctx context.Context, body io.ReadCloser, id jsonrpc.
 // consume delivers the messages of one SSE stream until it ends or carries
 // the response to want (the zero ID waits for nothing). It keeps the last
 // event id and retry delay across reconnects.
-func (h *HTTP) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration) (bool, error) {
-	r := NewSSEReader(body, h.b.maxMessage)
+func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration) (bool, error) {
+	r := newSSEReader(body, h.b.maxMessage)
 	defer func() {
 		if id := r.LastEventID(); id != "" {
 			*last = id
@@ -195,14 +197,18 @@ func isResponseTo(frame []byte, id jsonrpc.ID) bool {
 	return err == nil && m.IsResponse() && m.ID == id
 }
 
-// lost delivers an error response standing in for one that cannot arrive.
-func (h *HTTP) lost(id jsonrpc.ID, reason string) {
+// lost tells the conn, beside the frames, that the response to id cannot
+// arrive.
+func (h *streamable) lost(id jsonrpc.ID, reason string) {
 	h.logDebug("transport: response lost", "id", id, "reason", reason)
-	h.deliver(jsonrpc.AppendError(nil, id, &jsonrpc.Error{Code: CodeResponseLost, Message: "transport: " + reason}))
+	select {
+	case h.in <- inbound{lost: &jsonrpc.ResponseLostError{ID: id, Reason: reason}}:
+	case <-h.done:
+	}
 }
 
 // get opens an SSE stream with GET, resuming after lastEventID if set.
-func (h *HTTP) get(ctx context.Context, lastEventID string) (io.ReadCloser, error) {
+func (h *streamable) get(ctx context.Context, lastEventID string) (io.ReadCloser, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.b.endpoint.String(), nil)
 	if err != nil {
 		return nil, err
@@ -227,7 +233,7 @@ func (h *HTTP) get(ctx context.Context, lastEventID string) (io.ReadCloser, erro
 // on its own. 405 means the server has none. When the stream ends it is
 // reopened after the server's retry delay (or a growing backoff); it stops
 // on a client error status or Close. Its failures never touch the POSTs.
-func (h *HTTP) listen(ready chan struct{}) {
+func (h *streamable) listen(ready chan struct{}) {
 	defer h.wg.Done()
 	var last string
 	retry := time.Duration(0)
@@ -299,7 +305,7 @@ func excerpt(b []byte) string {
 	return strings.ToValidUTF8(s, "?")
 }
 
-func (h *HTTP) logDebug(msg string, args ...any) {
+func (h *streamable) logDebug(msg string, args ...any) {
 	if h.b.log != nil {
 		h.b.log.Debug(msg, args...)
 	}

@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"bytes"
@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// sseResult is everything an SSEReader reports for one input.
+// sseResult is everything an sseReader reports for one input.
 type sseResult struct {
-	Events   []Event
+	Events   []event
 	LastID   string
 	Retry    time.Duration
 	HasRetry bool
@@ -23,7 +23,7 @@ type sseResult struct {
 
 // readSSE reads r to its end.
 func readSSE(r io.Reader, max int) sseResult {
-	sr := NewSSEReader(r, max)
+	sr := newSSEReader(r, max)
 	var res sseResult
 	for {
 		ev, err := sr.Next()
@@ -41,56 +41,56 @@ func readSSE(r io.Reader, max int) sseResult {
 }
 
 func TestSSEReader(t *testing.T) {
-	msg := func(data string) Event { return Event{Data: data} }
+	msg := func(data string) event { return event{Data: data} }
 	for _, tc := range []struct {
 		name string
 		in   string
 		want sseResult
 	}{
-		{"one event", "data: hello\n\n", sseResult{Events: []Event{msg("hello")}}},
-		{"multi-line data", "data: a\ndata: b\ndata: c\n\n", sseResult{Events: []Event{msg("a\nb\nc")}}},
-		{"CRLF", "data: a\r\ndata: b\r\n\r\n", sseResult{Events: []Event{msg("a\nb")}}},
-		{"CR", "data: a\rdata: b\r\r", sseResult{Events: []Event{msg("a\nb")}}},
-		{"mixed endings", "data: a\r\n\rdata: b\n\r\ndata: c\r\r\n", sseResult{Events: []Event{msg("a"), msg("b"), msg("c")}}},
-		{"CR CR is two lines", "data: a\r\r\ndata: b\n\n", sseResult{Events: []Event{msg("a"), msg("b")}}},
-		{"two events", "data: 1\n\ndata: 2\n\n", sseResult{Events: []Event{msg("1"), msg("2")}}},
-		{"comments", ": keep-alive\ndata: x\n:\n\n: bye\n", sseResult{Events: []Event{msg("x")}}},
-		{"BOM", "\xEF\xBB\xBFdata: x\n\n", sseResult{Events: []Event{msg("x")}}},
-		{"BOM alone on the first line", "\xEF\xBB\xBF\ndata: x\n\n", sseResult{Events: []Event{msg("x")}}},
-		{"second BOM is part of a name", "\xEF\xBB\xBF\xEF\xBB\xBFdata: x\n\ndata: y\n\n", sseResult{Events: []Event{msg("y")}}},
-		{"BOM not at the start", "data: x\n\n\xEF\xBB\xBFdata: y\n\n", sseResult{Events: []Event{msg("x")}}},
+		{"one event", "data: hello\n\n", sseResult{Events: []event{msg("hello")}}},
+		{"multi-line data", "data: a\ndata: b\ndata: c\n\n", sseResult{Events: []event{msg("a\nb\nc")}}},
+		{"CRLF", "data: a\r\ndata: b\r\n\r\n", sseResult{Events: []event{msg("a\nb")}}},
+		{"CR", "data: a\rdata: b\r\r", sseResult{Events: []event{msg("a\nb")}}},
+		{"mixed endings", "data: a\r\n\rdata: b\n\r\ndata: c\r\r\n", sseResult{Events: []event{msg("a"), msg("b"), msg("c")}}},
+		{"CR CR is two lines", "data: a\r\r\ndata: b\n\n", sseResult{Events: []event{msg("a"), msg("b")}}},
+		{"two events", "data: 1\n\ndata: 2\n\n", sseResult{Events: []event{msg("1"), msg("2")}}},
+		{"comments", ": keep-alive\ndata: x\n:\n\n: bye\n", sseResult{Events: []event{msg("x")}}},
+		{"BOM", "\xEF\xBB\xBFdata: x\n\n", sseResult{Events: []event{msg("x")}}},
+		{"BOM alone on the first line", "\xEF\xBB\xBF\ndata: x\n\n", sseResult{Events: []event{msg("x")}}},
+		{"second BOM is part of a name", "\xEF\xBB\xBF\xEF\xBB\xBFdata: x\n\ndata: y\n\n", sseResult{Events: []event{msg("y")}}},
+		{"BOM not at the start", "data: x\n\n\xEF\xBB\xBFdata: y\n\n", sseResult{Events: []event{msg("x")}}},
 		{"id", "id: 7\ndata: a\n\ndata: b\n\n", sseResult{
-			Events: []Event{{ID: "7", HasID: true, Data: "a"}, msg("b")}, LastID: "7"}},
+			Events: []event{{ID: "7", HasID: true, Data: "a"}, msg("b")}, LastID: "7"}},
 		{"id with NUL ignored", "id: 1\ndata: a\n\nid: 2\x003\ndata: b\n\n", sseResult{
-			Events: []Event{{ID: "1", HasID: true, Data: "a"}, msg("b")}, LastID: "1"}},
+			Events: []event{{ID: "1", HasID: true, Data: "a"}, msg("b")}, LastID: "1"}},
 		{"empty id resets", "id: 1\ndata: a\n\nid\ndata: b\n\n", sseResult{
-			Events: []Event{{ID: "1", HasID: true, Data: "a"}, {HasID: true, Data: "b"}}}},
-		{"last id wins", "id: 1\nid: 2\ndata: a\n\n", sseResult{Events: []Event{{ID: "2", HasID: true, Data: "a"}}, LastID: "2"}},
+			Events: []event{{ID: "1", HasID: true, Data: "a"}, {HasID: true, Data: "b"}}}},
+		{"last id wins", "id: 1\nid: 2\ndata: a\n\n", sseResult{Events: []event{{ID: "2", HasID: true, Data: "a"}}, LastID: "2"}},
 		{"id without data updates the last ID", "id: 5\n\n", sseResult{LastID: "5"}},
 		{"retry", "retry: 1500\n", sseResult{Retry: 1500 * time.Millisecond, HasRetry: true}},
 		{"retry zero", "retry: 0\n", sseResult{HasRetry: true}},
 		{"retry invalid", "retry: 15x\nretry: -1\nretry: 1.5\nretry:\nretry:  10\nretry: 99999999999999999999\n", sseResult{}},
 		{"invalid retry keeps the valid one", "retry: 200\nretry: x\n", sseResult{Retry: 200 * time.Millisecond, HasRetry: true}},
-		{"empty data", "data:\n\n", sseResult{Events: []Event{msg("")}}},
-		{"two empty data lines", "data\ndata\n\n", sseResult{Events: []Event{msg("\n")}}},
+		{"empty data", "data:\n\n", sseResult{Events: []event{msg("")}}},
+		{"two empty data lines", "data\ndata\n\n", sseResult{Events: []event{msg("\n")}}},
 		{"no data, no event", "event: x\n\n\n\n", sseResult{}},
 		{"event type", "event: endpoint\ndata: /m\n\ndata: y\n\n", sseResult{
-			Events: []Event{{Type: "endpoint", Data: "/m"}, msg("y")}}},
-		{"event type reset by an empty event", "event: x\n\ndata: y\n\n", sseResult{Events: []Event{msg("y")}}},
-		{"field without colon", "data\n\n", sseResult{Events: []Event{msg("")}}},
-		{"one space stripped", "data:  two\ndata:none\ndata:\tt\n\n", sseResult{Events: []Event{msg(" two\nnone\n\tt")}}},
-		{"colons in the value", "data: {\"a\":\"b:c\"}\n\n", sseResult{Events: []Event{msg(`{"a":"b:c"}`)}}},
-		{"unknown fields", "foo: bar\nDATA: x\ndata : y\ndata: z\n\n", sseResult{Events: []Event{msg("z")}}},
-		{"EOF mid-event", "data: a\n\ndata: b\n", sseResult{Events: []Event{msg("a")}}},
-		{"EOF mid-line", "data: a\n\ndata: b", sseResult{Events: []Event{msg("a")}}},
-		{"EOF after CR", "data: a\r\r", sseResult{Events: []Event{msg("a")}}},
+			Events: []event{{Type: "endpoint", Data: "/m"}, msg("y")}}},
+		{"event type reset by an empty event", "event: x\n\ndata: y\n\n", sseResult{Events: []event{msg("y")}}},
+		{"field without colon", "data\n\n", sseResult{Events: []event{msg("")}}},
+		{"one space stripped", "data:  two\ndata:none\ndata:\tt\n\n", sseResult{Events: []event{msg(" two\nnone\n\tt")}}},
+		{"colons in the value", "data: {\"a\":\"b:c\"}\n\n", sseResult{Events: []event{msg(`{"a":"b:c"}`)}}},
+		{"unknown fields", "foo: bar\nDATA: x\ndata : y\ndata: z\n\n", sseResult{Events: []event{msg("z")}}},
+		{"EOF mid-event", "data: a\n\ndata: b\n", sseResult{Events: []event{msg("a")}}},
+		{"EOF mid-line", "data: a\n\ndata: b", sseResult{Events: []event{msg("a")}}},
+		{"EOF after CR", "data: a\r\r", sseResult{Events: []event{msg("a")}}},
 		{"id cut off by EOF", "id: 1\ndata: a\n\nid: 2\ndata: b\n", sseResult{
-			Events: []Event{{ID: "1", HasID: true, Data: "a"}}, LastID: "1"}},
+			Events: []event{{ID: "1", HasID: true, Data: "a"}}, LastID: "1"}},
 		{"MCP priming event", "id: s1-0\nretry: 3000\ndata:\n\nid: s1-1\ndata: {}\n\n", sseResult{
-			Events: []Event{{ID: "s1-0", HasID: true}, {ID: "s1-1", HasID: true, Data: "{}"}},
+			Events: []event{{ID: "s1-0", HasID: true}, {ID: "s1-1", HasID: true, Data: "{}"}},
 			LastID: "s1-1", Retry: 3 * time.Second, HasRetry: true}},
 		{"priming without a data line", "id: p\nretry: 500\n\n", sseResult{LastID: "p", Retry: 500 * time.Millisecond, HasRetry: true}},
-		{"invalid UTF-8", "data: a\xffb\xe2\x82C\xed\xa0\x80\n\n", sseResult{Events: []Event{msg("a\uFFFDb\uFFFDC\uFFFD\uFFFD\uFFFD")}}},
+		{"invalid UTF-8", "data: a\xffb\xe2\x82C\xed\xa0\x80\n\n", sseResult{Events: []event{msg("a\uFFFDb\uFFFDC\uFFFD\uFFFD\uFFFD")}}},
 		{"empty input", "", sseResult{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestSSEReaderBigEvent(t *testing.T) {
 	big := strings.Repeat("x", size)
 	in := "id: 1\ndata: " + big + "\r\n\r\ndata: after\n\n"
 	start := time.Now()
-	r := NewSSEReader(strings.NewReader(in), 0)
+	r := newSSEReader(strings.NewReader(in), 0)
 	ev, err := r.Next()
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestSSEReaderOverLimit(t *testing.T) {
 		{"a long comment", ":" + strings.Repeat("z", 300) + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := NewSSEReader(iotest.HalfReader(strings.NewReader(tc.in)), 100)
+			r := newSSEReader(iotest.HalfReader(strings.NewReader(tc.in)), 100)
 			var err error
 			for err == nil {
 				_, err = r.Next()
@@ -162,7 +162,7 @@ func TestSSEReaderOverLimit(t *testing.T) {
 // resumes the event where it stopped.
 func TestSSEReaderResumesAfterReadError(t *testing.T) {
 	errTimeout := errors.New("timeout")
-	r := NewSSEReader(&chunkReader{chunks: []string{"id: 1\ndata: he", "", "llo\r", "", "\n\r\n"}, err: errTimeout}, 0)
+	r := newSSEReader(&chunkReader{chunks: []string{"id: 1\ndata: he", "", "llo\r", "", "\n\r\n"}, err: errTimeout}, 0)
 	var errs int
 	for {
 		ev, err := r.Next()
@@ -173,7 +173,7 @@ func TestSSEReaderResumesAfterReadError(t *testing.T) {
 		if err != nil {
 			t.Fatalf("got %v, want an event", err)
 		}
-		if want := (Event{ID: "1", HasID: true, Data: "hello"}); ev != want {
+		if want := (event{ID: "1", HasID: true, Data: "hello"}); ev != want {
 			t.Fatalf("got %+v, want %+v", ev, want)
 		}
 		break

@@ -1,10 +1,9 @@
-package transport
+package streamhttp
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -12,29 +11,22 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
-// ErrSessionExpired is wrapped by Write's error when the server answered
-// 404 to a request carrying its session id: the session is gone and the
-// client must initialize a new one (the transport has already forgotten
-// the old id).
-var ErrSessionExpired = errors.New("transport: the server ended the session")
-
-// CodeResponseLost is the code of the error response the HTTP transport
-// delivers in place of a response that can no longer arrive: the request's
-// stream broke and could not be resumed. In the stateless era the client
-// re-issues such a request under a new id.
-const CodeResponseLost = -32099
-
 // HTTPError is an HTTP answer that carried no JSON-RPC message: a status
-// the transport could not turn into a response. Era detection and the
-// legacy HTTP+SSE fallback look at StatusCode.
+// the transport could not turn into a response. It matches
+// transport.ErrRefused (errors.Is), which is what era detection looks at;
+// the fallback to HTTP+SSE looks at StatusCode.
 type HTTPError struct {
 	Method     string // the HTTP method
 	URL        string // redacted: no user info, no query
 	StatusCode int
 	Body       string // the start of the body, if any
 }
+
+// Is makes errors.Is(err, transport.ErrRefused) true.
+func (e *HTTPError) Is(target error) bool { return target == transport.ErrRefused }
 
 func (e *HTTPError) Error() string {
 	msg := fmt.Sprintf("transport: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
@@ -44,18 +36,7 @@ func (e *HTTPError) Error() string {
 	return msg
 }
 
-// Protocol tells an HTTP transport what the session agreed on; mcpclient
-// calls SetProtocol after the handshake (or discovery) so the transport
-// can shape every later request.
-type Protocol struct {
-	// Version goes in the MCP-Protocol-Version header of every request.
-	Version string
-	// Stateless selects the 2026-07-28 wire: no session id, no GET stream,
-	// Mcp-Method and Mcp-Name headers on every request.
-	Stateless bool
-}
-
-// HTTP is the Streamable HTTP transport (protocol 2025-03-26 and later):
+// streamable is the Streamable HTTP transport (protocol 2025-03-26 and later):
 // every message the client sends is its own POST to the MCP endpoint, and
 // the answer is a JSON body or a stream of Server-Sent Events that may
 // carry the server's requests and notifications before the response. In
@@ -63,12 +44,12 @@ type Protocol struct {
 // optional GET stream for server-initiated messages and resumes a broken
 // stream with Last-Event-ID.
 //
-// HTTP implements jsonrpc.Stream: one goroutine at a time may Read, any
+// It implements jsonrpc.Stream: one goroutine at a time may Read, any
 // number may Write (the POSTs run concurrently), and Close is safe from
 // any goroutine.
-type HTTP struct {
+type streamable struct {
 	b      *httpBase
-	in     chan []byte   // messages for Read
+	in     chan inbound  // messages for Read
 	done   chan struct{} // closed by Close
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -76,24 +57,31 @@ type HTTP struct {
 
 	mu        sync.Mutex
 	session   string
-	proto     Protocol
+	proto     transport.Protocol
 	listening bool
 	closed    bool // set by Close before it waits for wg
 
 	closeOnce sync.Once
 }
 
-var _ jsonrpc.Stream = (*HTTP)(nil)
+// inbound is what Read hands on next: a message, or the news that the
+// response to one request was lost.
+type inbound struct {
+	frame []byte
+	lost  *jsonrpc.ResponseLostError
+}
 
-// NewHTTP checks cfg and returns a transport for the server at cfg.URL.
-// Nothing is sent until the first Write.
-func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
+var _ jsonrpc.Stream = (*streamable)(nil)
+
+// newStreamable checks cfg and returns a transport for the server at
+// cfg.URL. Nothing is sent until the first Write.
+func newStreamable(cfg Config) (*streamable, error) {
 	b, err := newHTTPBase(&cfg)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &HTTP{b: b, in: make(chan []byte, 64), done: make(chan struct{}), ctx: ctx, cancel: cancel}, nil
+	return &streamable{b: b, in: make(chan inbound, 64), done: make(chan struct{}), ctx: ctx, cancel: cancel}, nil
 }
 
 // SetProtocol records what the session agreed on. In the handshake era,
@@ -102,7 +90,7 @@ func NewHTTP(cfg HTTPConfig) (*HTTP, error) {
 // the server's answer; a server without one answers 405 and nothing more
 // is tried. The zero Protocol resets the transport
 // for a handshake (no version header yet).
-func (h *HTTP) SetProtocol(p Protocol) {
+func (h *streamable) SetProtocol(p transport.Protocol) {
 	h.mu.Lock()
 	h.proto = p
 	if p.Stateless {
@@ -128,14 +116,14 @@ func (h *HTTP) SetProtocol(p Protocol) {
 	}
 }
 
-func (h *HTTP) stateless() bool {
+func (h *streamable) stateless() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.proto.Stateless
 }
 
 // SessionID is the server's Mcp-Session-Id, or "" when it gave none.
-func (h *HTTP) SessionID() string {
+func (h *streamable) SessionID() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.session
@@ -143,10 +131,13 @@ func (h *HTTP) SessionID() string {
 
 // Read returns the next message from the server, from whichever response
 // or stream it arrived on.
-func (h *HTTP) Read() ([]byte, error) {
+func (h *streamable) Read() ([]byte, error) {
 	select {
-	case f := <-h.in:
-		return f, nil
+	case in := <-h.in:
+		if in.lost != nil {
+			return nil, in.lost
+		}
+		return in.frame, nil
 	case <-h.done:
 		return nil, fmt.Errorf("transport: reading: %w", jsonrpc.ErrClosed)
 	}
@@ -154,9 +145,9 @@ func (h *HTTP) Read() ([]byte, error) {
 
 // deliver queues a message for Read; it gives up when the transport is
 // closed.
-func (h *HTTP) deliver(frame []byte) bool {
+func (h *streamable) deliver(frame []byte) bool {
 	select {
-	case h.in <- frame:
+	case h.in <- inbound{frame: frame}:
 		return true
 	case <-h.done:
 		return false
@@ -164,9 +155,9 @@ func (h *HTTP) deliver(frame []byte) bool {
 }
 
 // Close ends every stream, tells the server the session is over (DELETE,
-// bounded by the request timeout) and makes Read return. It is
+// bounded by a short timeout of its own) and makes Read return. It is
 // idempotent.
-func (h *HTTP) Close() error {
+func (h *streamable) Close() error {
 	h.closeOnce.Do(func() {
 		h.mu.Lock()
 		h.closed = true
@@ -182,8 +173,8 @@ func (h *HTTP) Close() error {
 	return nil
 }
 
-func (h *HTTP) deleteSession(id string) {
-	ctx, cancel := context.WithTimeout(context.Background(), min(h.b.timeout, deleteTimeout))
+func (h *streamable) deleteSession(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, h.b.endpoint.String(), nil)
 	if err != nil {
@@ -201,7 +192,7 @@ func (h *HTTP) deleteSession(id string) {
 // Write POSTs one message. For a request, it returns once the server has
 // started answering; the answer is read in the background and handed to
 // Read, with everything the server sends before it.
-func (h *HTTP) Write(ctx context.Context, frame []byte) error {
+func (h *streamable) Write(ctx context.Context, frame []byte) error {
 	m, err := jsonrpc.Decode(frame)
 	if err != nil {
 		return fmt.Errorf("transport: message to send: %w", err)
@@ -228,8 +219,10 @@ func (h *HTTP) Write(ctx context.Context, frame []byte) error {
 		}
 	}()
 	if !m.IsRequest() {
+		// A notification or a response is answered with 202 at once; a
+		// request's exchange is bounded by its caller.
 		var cancelTimeout context.CancelFunc
-		ctx, cancelTimeout = context.WithTimeout(ctx, h.b.timeout)
+		ctx, cancelTimeout = context.WithTimeout(ctx, postTimeout)
 		defer cancelTimeout()
 	}
 
@@ -246,7 +239,7 @@ func (h *HTTP) Write(ctx context.Context, frame []byte) error {
 	if resp.StatusCode == http.StatusNotFound && sentSession != "" {
 		drain(resp.Body)
 		h.forgetSession(sentSession)
-		return fmt.Errorf("%w (POST answered 404 Not Found)", ErrSessionExpired)
+		return fmt.Errorf("%w (POST answered 404 Not Found)", transport.ErrSessionExpired)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return h.failedPost(resp, m)
@@ -286,7 +279,7 @@ func (h *HTTP) Write(ctx context.Context, frame []byte) error {
 
 // track counts a background stream reader in wg, unless Close has begun
 // (Add must not race with Close's Wait).
-func (h *HTTP) track() bool {
+func (h *streamable) track() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -299,7 +292,7 @@ func (h *HTTP) track() bool {
 // failedPost turns a non-2xx answer into what the client needs: a JSON-RPC
 // error in the body becomes the request's response (modern servers answer
 // 400 with -32022, -32020 …); anything else is an *HTTPError.
-func (h *HTTP) failedPost(resp *http.Response, m *jsonrpc.Message) error {
+func (h *streamable) failedPost(resp *http.Response, m *jsonrpc.Message) error {
 	body, _ := readBody(resp.Body, 64<<10)
 	if m.IsRequest() {
 		if e := errorInBody(body); e != nil {

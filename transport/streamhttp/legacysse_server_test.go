@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"context"
@@ -61,11 +61,11 @@ func newLegacyServer(t *testing.T, configure func(*legacyServer)) *legacyServer 
 	return s
 }
 
-// config is an HTTPConfig for the server's SSE endpoint, with a token and
+// config is an Config for the server's SSE endpoint, with a token and
 // a header, and the server's own client so that its idle connections close
 // with it.
-func (s *legacyServer) config() HTTPConfig {
-	return HTTPConfig{
+func (s *legacyServer) config() Config {
+	return Config{
 		URL:         s.URL + "/sse",
 		Headers:     http.Header{"X-Custom": {"yes"}},
 		BearerToken: legacyToken,
@@ -74,11 +74,11 @@ func (s *legacyServer) config() HTTPConfig {
 }
 
 // dial connects to the server and closes the stream when the test ends.
-func (s *legacyServer) dial(t *testing.T, cfg HTTPConfig) *SSE {
+func (s *legacyServer) dial(t *testing.T, cfg Config) *legacy {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	sse, err := DialSSE(ctx, cfg)
+	sse, err := dialLegacy(ctx, cfg)
 	if err != nil {
 		t.Fatalf("DialSSE: %v", err)
 	}

@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"encoding/base64"
@@ -10,7 +10,7 @@ import (
 // spaces goes as is; anything else — non-ASCII, control characters,
 // leading or trailing whitespace, or text that looks like the encoding
 // itself — goes as "=?base64?<base64 of the UTF-8>?=".
-func EncodeHeaderValue(s string) string {
+func encodeHeaderValue(s string) string {
 	if isPlainHeaderValue(s) {
 		return s
 	}

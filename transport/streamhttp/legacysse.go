@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -22,7 +23,11 @@ const excerptLen = 200
 // connection can be reused; a longer body is left and the connection closed.
 const drainLimit = 64 << 10
 
-// SSE is the HTTP+SSE transport of MCP 2024-11-05: the server's messages
+// connectTimeout bounds opening the legacy event stream and waiting for its
+// endpoint event, whatever the caller's context allows.
+const connectTimeout = 30 * time.Second
+
+// legacy is the HTTP+SSE transport of MCP 2024-11-05: the server's messages
 // arrive as "message" events on one long-lived GET stream, and each of ours
 // is POSTed to the endpoint URL the server named in its first event.
 // Servers that speak only this transport are still common.
@@ -31,10 +36,10 @@ const drainLimit = 64 << 10
 // number may Write (each Write is an independent POST), and Close may be
 // called from any goroutine, any number of times. The transport starts no
 // goroutine of its own.
-type SSE struct {
+type legacy struct {
 	base     *httpBase
 	messages *url.URL // where frames are POSTed
-	events   *SSEReader
+	events   *sseReader
 	body     io.ReadCloser
 	cancel   context.CancelFunc // ends the GET stream and every POST
 	stream   context.Context    // ended by cancel
@@ -43,25 +48,27 @@ type SSE struct {
 	closeOnce sync.Once
 }
 
-var _ jsonrpc.Stream = (*SSE)(nil)
+var _ jsonrpc.Stream = (*legacy)(nil)
 
-// DialSSE opens the event stream at cfg.URL and waits for the server's
-// endpoint event. ctx bounds only that: connecting, and waiting for the
-// endpoint; the stream then lives until Close.
+// dialLegacy opens the event stream at cfg.URL and waits for the server's
+// endpoint event. ctx and connectTimeout bound only that: connecting, and
+// waiting for the endpoint; the stream then lives until Close.
 //
 // The endpoint must have the same origin (scheme, host and port) as
 // cfg.URL, so that a server cannot send our messages, and the credentials
 // that go with them, elsewhere. Events the server sends before the
 // endpoint event are dropped.
-func DialSSE(ctx context.Context, cfg HTTPConfig) (*SSE, error) {
+func dialLegacy(ctx context.Context, cfg Config) (*legacy, error) {
 	base, err := newHTTPBase(&cfg)
 	if err != nil {
 		return nil, err
 	}
 	where := redactURL(base.endpoint)
+	ctx, cancelConnect := context.WithTimeout(ctx, connectTimeout)
+	defer cancelConnect()
 	stream, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(ctx, cancel) // until the endpoint arrives
-	s, err := dialSSE(stream, base)
+	s, err := dialLegacyStream(stream, base)
 	if !stop() { // ctx ended, and with it the stream
 		cancel()
 		if s != nil {
@@ -80,7 +87,7 @@ func DialSSE(ctx context.Context, cfg HTTPConfig) (*SSE, error) {
 	return s, nil
 }
 
-func dialSSE(ctx context.Context, base *httpBase) (*SSE, error) {
+func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 	where := redactURL(base.endpoint)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base.endpoint.String(), nil)
 	if err != nil {
@@ -104,7 +111,7 @@ func dialSSE(ctx context.Context, base *httpBase) (*SSE, error) {
 		return nil, fmt.Errorf("transport: GET %s: got Content-Type %q, want text/event-stream (is this an MCP HTTP+SSE endpoint?)",
 			where, resp.Header.Get("Content-Type"))
 	}
-	s := &SSE{base: base, body: resp.Body, events: NewSSEReader(resp.Body, base.maxMessage), done: make(chan struct{})}
+	s := &legacy{base: base, body: resp.Body, events: newSSEReader(resp.Body, base.maxMessage), done: make(chan struct{})}
 	for s.messages == nil {
 		ev, err := s.events.Next()
 		if err == io.EOF {
@@ -137,7 +144,7 @@ func dialSSE(ctx context.Context, base *httpBase) (*SSE, error) {
 // closed it and another error if it broke; the 2024-11-05 transport has no
 // way to resume, so the session is over. After Close, Read returns an error
 // wrapping jsonrpc.ErrClosed.
-func (s *SSE) Read() ([]byte, error) {
+func (s *legacy) Read() ([]byte, error) {
 	for {
 		if s.closed() {
 			return nil, fmt.Errorf("transport: reading the event stream: %w", jsonrpc.ErrClosed)
@@ -163,16 +170,17 @@ func (s *SSE) Read() ([]byte, error) {
 // Write POSTs frame to the server's endpoint as application/json and
 // returns once the server accepted it (any 2xx status; 202 usually). The
 // answer to a request arrives later, through Read. Write is bounded by ctx
-// and by HTTPConfig.RequestTimeout; it returns ctx.Err() when ctx ends, and
+// and by a timeout of its own (the answer arrives on the event stream,
+// so the POST itself is short); it returns ctx.Err() when ctx ends, and
 // an error wrapping jsonrpc.ErrClosed after Close. It does not keep frame.
-func (s *SSE) Write(ctx context.Context, frame []byte) error {
+func (s *legacy) Write(ctx context.Context, frame []byte) error {
 	if s.closed() {
 		return fmt.Errorf("transport: posting to the SSE endpoint: %w", jsonrpc.ErrClosed)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	pctx, cancel := context.WithTimeout(ctx, s.base.timeout)
+	pctx, cancel := context.WithTimeout(ctx, postTimeout)
 	defer cancel()
 	defer context.AfterFunc(s.stream, cancel)()
 	where := redactURL(s.messages)
@@ -191,7 +199,7 @@ func (s *SSE) Write(ctx context.Context, frame []byte) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case pctx.Err() != nil:
-		return fmt.Errorf("transport: POST %s: no answer within %v", where, s.base.timeout)
+		return fmt.Errorf("transport: POST %s: no answer within %v", where, postTimeout)
 	default:
 		return fmt.Errorf("transport: POST %s: %w", where, urlErrorCause(err))
 	}
@@ -205,7 +213,7 @@ func (s *SSE) Write(ctx context.Context, frame []byte) error {
 
 // Close ends the event stream and any POST in progress. It is idempotent,
 // safe from any goroutine, and always returns nil.
-func (s *SSE) Close() error {
+func (s *legacy) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.done)
 		s.cancel()
@@ -215,7 +223,7 @@ func (s *SSE) Close() error {
 	return nil
 }
 
-func (s *SSE) closed() bool {
+func (s *legacy) closed() bool {
 	select {
 	case <-s.done:
 		return true
@@ -224,7 +232,7 @@ func (s *SSE) closed() bool {
 	}
 }
 
-func (s *SSE) debug(msg string, ev Event) {
+func (s *legacy) debug(msg string, ev event) {
 	if s.base.log != nil {
 		s.base.log.Debug("transport: "+msg, "event", ev.Type, "bytes", len(ev.Data))
 	}

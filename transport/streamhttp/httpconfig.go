@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"errors"
@@ -8,16 +8,23 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
-	"time"
+
+	"github.com/plainmcp/plainmcp/transport"
 )
 
-// HTTPConfig describes an MCP server reached over HTTP, for both the
+// Config describes an MCP server reached over HTTP, for both the
 // Streamable HTTP transport and the legacy HTTP+SSE one. Zero fields mean
 // their defaults.
-type HTTPConfig struct {
+type Config struct {
 	// URL is the server's MCP endpoint (Streamable HTTP) or SSE endpoint
 	// (legacy HTTP+SSE).
 	URL string
+
+	// Legacy speaks only the HTTP+SSE transport of 2024-11-05, whose URL
+	// is the server's event stream (.mcp.json's "type": "sse"). Unset,
+	// Dial speaks Streamable HTTP and falls back to HTTP+SSE on its own
+	// when the server refuses it.
+	Legacy bool
 
 	// Headers are sent with every request to the server. Names and values
 	// are checked: no CR or LF, and none of the names the transport sets
@@ -40,12 +47,8 @@ type HTTPConfig struct {
 	// answers. OAuth plugs in here.
 	Authorize func(next http.RoundTripper) http.RoundTripper
 
-	// RequestTimeout bounds each HTTP exchange that is not a long-lived
-	// stream (a POST answered with JSON, a DELETE). Zero means 60s.
-	RequestTimeout time.Duration
-
 	// MaxMessage bounds one message (a JSON body or one SSE event) in
-	// bytes. Zero means DefaultMaxLine.
+	// bytes. Zero means transport.DefaultMaxLine.
 	MaxMessage int
 
 	// Logger receives dropped events and reconnects. Nil is silent.
@@ -103,12 +106,11 @@ type httpBase struct {
 	owned      *http.Transport // nil when the caller supplied the client
 	endpoint   *url.URL
 	client     *http.Client
-	timeout    time.Duration
 	maxMessage int
 	log        *slog.Logger
 }
 
-func newHTTPBase(cfg *HTTPConfig) (*httpBase, error) {
+func newHTTPBase(cfg *Config) (*httpBase, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil {
 		return nil, fmt.Errorf("transport: server URL: %w", err)
@@ -153,8 +155,7 @@ func newHTTPBase(cfg *HTTPConfig) (*httpBase, error) {
 		owned:      owned,
 		endpoint:   u,
 		client:     client,
-		timeout:    orDefault(cfg.RequestTimeout, 60*time.Second),
-		maxMessage: orDefault(cfg.MaxMessage, DefaultMaxLine),
+		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
 		log:        cfg.Logger,
 	}, nil
 }
@@ -225,4 +226,12 @@ func (b *httpBase) release() {
 	if b.owned != nil {
 		b.owned.CloseIdleConnections()
 	}
+}
+
+// orDefault returns v, or def when v is zero or negative.
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
 }

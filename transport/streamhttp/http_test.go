@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // mcpHTTP is a scriptable Streamable HTTP server: answer decides how each
@@ -94,10 +95,10 @@ func sseEvent(w http.ResponseWriter, id, data string) {
 }
 
 // dialHTTP makes a transport and a jsonrpc.Conn over it.
-func dialHTTP(t *testing.T, f *mcpHTTP, cfg HTTPConfig, opts *jsonrpc.Options) (*HTTP, *jsonrpc.Conn) {
+func dialHTTP(t *testing.T, f *mcpHTTP, cfg Config, opts *jsonrpc.Options) (*streamable, *jsonrpc.Conn) {
 	t.Helper()
 	cfg.URL = f.srv.URL + "/mcp"
-	h, err := NewHTTP(cfg)
+	h, err := newStreamable(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +132,8 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	}
 	var notes []string
 	var mu sync.Mutex
-	h, c := dialHTTP(t, f, HTTPConfig{Headers: http.Header{"X-Tenant": {"acme"}}, BearerToken: "s3cret"}, &jsonrpc.Options{
-		Notify: func(_ context.Context, n *jsonrpc.Request) { mu.Lock(); notes = append(notes, n.Method); mu.Unlock() },
+	h, c := dialHTTP(t, f, Config{Headers: http.Header{"X-Tenant": {"acme"}}, BearerToken: "s3cret"}, &jsonrpc.Options{
+		OnNotification: func(_ context.Context, n *jsonrpc.Request) { mu.Lock(); notes = append(notes, n.Method); mu.Unlock() },
 		Handler: func(_ context.Context, r *jsonrpc.Request) (any, error) {
 			return map[string]string{"model": "m"}, nil
 		},
@@ -144,7 +145,7 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	if h.SessionID() != "sess-1" {
 		t.Errorf("session %q", h.SessionID())
 	}
-	h.SetProtocol(Protocol{Version: "2025-11-25"})
+	h.SetProtocol(transport.Protocol{Version: "2025-11-25"})
 	if err := c.Call(ctx5(t), "tools/call", map[string]any{"name": "x"}, &res); err != nil {
 		t.Fatalf("tools/call: %v", err)
 	}
@@ -220,11 +221,11 @@ func TestHTTPResumesWithLastEventID(t *testing.T) {
 		f.mu.Unlock()
 		sseEvent(w, "ev-2", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
 	}
-	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	h, c := dialHTTP(t, f, Config{}, nil)
 	if err := c.Call(ctx5(t), "initialize", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	h.SetProtocol(Protocol{Version: "2025-11-25"})
+	h.SetProtocol(transport.Protocol{Version: "2025-11-25"})
 	var got string
 	if err := c.Call(ctx5(t), "tools/call", nil, &got); err != nil || got != "resumed" {
 		t.Fatalf("call: %q %v", got, err)
@@ -247,10 +248,15 @@ func TestHTTPStreamLostWithoutEventIDs(t *testing.T) {
 		sseHeader(w)
 		sseEvent(w, "", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
 	}
-	_, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	_, c := dialHTTP(t, f, Config{}, nil)
 	err := c.Call(ctx5(t), "tools/call", nil, nil)
-	if !errors.Is(err, &jsonrpc.Error{Code: CodeResponseLost}) || !strings.Contains(err.Error(), "ended before the response") {
-		t.Errorf("err = %v", err)
+	var lost *jsonrpc.ResponseLostError
+	if !errors.As(err, &lost) || !errors.Is(err, jsonrpc.ErrResponseLost) || !strings.Contains(err.Error(), "ended before the response") {
+		t.Errorf("err = %v, want a *jsonrpc.ResponseLostError", err)
+	}
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) {
+		t.Errorf("a lost response came as a JSON-RPC error %v: a server could forge that", rpcErr)
 	}
 }
 
@@ -265,10 +271,10 @@ func TestHTTPSessionExpired(t *testing.T) {
 		}
 		http.NotFound(w, r)
 	}
-	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	h, c := dialHTTP(t, f, Config{}, nil)
 	c.Call(ctx5(t), "initialize", nil, nil)
 	err := c.Call(ctx5(t), "tools/list", nil, nil)
-	if !errors.Is(err, ErrSessionExpired) {
+	if !errors.Is(err, transport.ErrSessionExpired) {
 		t.Fatalf("err = %v", err)
 	}
 	if h.SessionID() != "" {
@@ -299,10 +305,10 @@ func TestHTTPErrorBodies(t *testing.T) {
 			w.Write([]byte("<html>"))
 		}
 	}
-	_, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	_, c := dialHTTP(t, f, Config{}, nil)
 	err := c.Call(ctx5(t), "modern", nil, nil)
 	var e *jsonrpc.Error
-	if !errors.As(err, &e) || e.Code != jsonrpc.CodeUnsupportedVersion || string(e.Data) != `{"supported":["2026-07-28"]}` {
+	if !errors.As(err, &e) || e.Code != -32022 || string(e.Data) != `{"supported":["2026-07-28"]}` {
 		t.Errorf("modern error: %v", err)
 	}
 	err = c.Call(ctx5(t), "plain", nil, nil)
@@ -322,16 +328,26 @@ func TestHTTPStatelessHeaders(t *testing.T) {
 		w.Header().Set("Mcp-Session-Id", "must-be-ignored")
 		jsonAnswer(w, m, `{}`)
 	}
-	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
-	h.SetProtocol(Protocol{Version: "2026-07-28", Stateless: true})
-	ctx := WithHeaders(ctx5(t), http.Header{"Mcp-Param-Region": {"us-west1"}})
-	calls := []struct{ method, params, name string }{
-		{"tools/call", `{"name":"get_weather"}`, "get_weather"},
-		{"prompts/get", `{"name":"Grüße"}`, "=?base64?R3LDvMOfZQ==?="},
-		{"resources/read", `{"uri":"file:///a b"}`, "file:///a b"},
-		{"tools/list", `{}`, ""},
+	h, c := dialHTTP(t, f, Config{}, nil)
+	h.SetProtocol(transport.Protocol{Version: "2026-07-28", Stateless: true})
+	// The session names the request and its extra headers; a request
+	// without that info (or with another method's) is read for its name.
+	info := &transport.RequestInfo{Method: "tools/call", Name: "weather/now", Headers: map[string]string{"Mcp-Param-Region": "Zürich"}}
+	calls := []struct {
+		method, params, name, region string
+		info                         *transport.RequestInfo
+	}{
+		{"tools/call", `{"name":"get_weather"}`, "weather/now", "=?base64?WsO8cmljaA==?=", info},
+		{"tools/call", `{"name":"get_weather"}`, "get_weather", "", nil},
+		{"prompts/get", `{"name":"Grüße"}`, "=?base64?R3LDvMOfZQ==?=", "", info},
+		{"resources/read", `{"uri":"file:///a b"}`, "file:///a b", "", nil},
+		{"tools/list", `{}`, "", "", nil},
 	}
 	for _, tc := range calls {
+		ctx := ctx5(t)
+		if tc.info != nil {
+			ctx = transport.WithRequest(ctx, tc.info)
+		}
 		if err := c.Call(ctx, tc.method, json.RawMessage(tc.params), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -341,7 +357,7 @@ func TestHTTPStatelessHeaders(t *testing.T) {
 	for i, tc := range calls {
 		hd := f.posts[i].Header
 		if hd.Get("Mcp-Method") != tc.method || hd.Get("Mcp-Name") != tc.name || hd.Get("MCP-Protocol-Version") != "2026-07-28" ||
-			hd.Get("Mcp-Session-Id") != "" || hd.Get("Mcp-Param-Region") != "us-west1" {
+			hd.Get("Mcp-Session-Id") != "" || hd.Get("Mcp-Param-Region") != tc.region {
 			t.Errorf("%s headers: %v", tc.method, hd)
 		}
 	}
@@ -360,8 +376,8 @@ func TestEncodeHeaderValue(t *testing.T) {
 		{"inner space", "inner space"},
 		{"", ""},
 	} {
-		if got := EncodeHeaderValue(tc.in); got != tc.want {
-			t.Errorf("EncodeHeaderValue(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := encodeHeaderValue(tc.in); got != tc.want {
+			t.Errorf("encodeHeaderValue(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -369,17 +385,17 @@ func TestEncodeHeaderValue(t *testing.T) {
 func TestHTTPConfigChecks(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cfg  HTTPConfig
+		cfg  Config
 		want string
 	}{
-		{"no scheme", HTTPConfig{URL: "localhost:8080/mcp"}, "http or https"},
-		{"reserved header", HTTPConfig{URL: "http://x", Headers: http.Header{"Mcp-Session-Id": {"a"}}}, "set by the transport"},
-		{"param header", HTTPConfig{URL: "http://x", Headers: http.Header{"Mcp-Param-X": {"a"}}}, "set by the transport"},
-		{"line break", HTTPConfig{URL: "http://x", Headers: http.Header{"X-A": {"a\r\nInjected: yes"}}}, "line break"},
-		{"bad name", HTTPConfig{URL: "http://x", Headers: http.Header{"X A": {"a"}}}, "name"},
-		{"token with newline", HTTPConfig{URL: "http://x", BearerToken: "a\nb"}, "bearer"},
+		{"no scheme", Config{URL: "localhost:8080/mcp"}, "http or https"},
+		{"reserved header", Config{URL: "http://x", Headers: http.Header{"Mcp-Session-Id": {"a"}}}, "set by the transport"},
+		{"param header", Config{URL: "http://x", Headers: http.Header{"Mcp-Param-X": {"a"}}}, "set by the transport"},
+		{"line break", Config{URL: "http://x", Headers: http.Header{"X-A": {"a\r\nInjected: yes"}}}, "line break"},
+		{"bad name", Config{URL: "http://x", Headers: http.Header{"X A": {"a"}}}, "name"},
+		{"token with newline", Config{URL: "http://x", BearerToken: "a\nb"}, "bearer"},
 	} {
-		if _, err := NewHTTP(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := newStreamable(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
 		}
 	}
@@ -404,7 +420,7 @@ func TestBearerNotSentAcrossOrigins(t *testing.T) {
 		mu.Unlock()
 		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusTemporaryRedirect)
 	}
-	_, c := dialHTTP(t, f, HTTPConfig{BearerToken: "s3cret", Headers: http.Header{"X-Tenant": {"acme"}}}, nil)
+	_, c := dialHTTP(t, f, Config{BearerToken: "s3cret", Headers: http.Header{"X-Tenant": {"acme"}}}, nil)
 	c.Call(ctx5(t), "tools/list", nil, nil)
 	mu.Lock()
 	defer mu.Unlock()
@@ -426,7 +442,7 @@ func TestHTTPCloseEndsStreams(t *testing.T) {
 		}
 	}
 	defer close(release)
-	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
+	h, c := dialHTTP(t, f, Config{}, nil)
 	errs := make(chan error, 1)
 	go func() { errs <- c.Call(context.Background(), "tools/call", nil, nil) }()
 	time.Sleep(50 * time.Millisecond)
@@ -451,8 +467,8 @@ func TestHTTPNoGETStreamBeforeAVersion(t *testing.T) {
 	f := newMCPHTTP(t)
 	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) { jsonAnswer(w, m, `{}`) }
 	f.get = func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusMethodNotAllowed) }
-	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
-	h.SetProtocol(Protocol{}) // the reset before a handshake
+	h, c := dialHTTP(t, f, Config{}, nil)
+	h.SetProtocol(transport.Protocol{}) // the reset before a handshake
 	c.Call(ctx5(t), "initialize", nil, nil)
 	f.mu.Lock()
 	n := len(f.gets)
@@ -460,7 +476,7 @@ func TestHTTPNoGETStreamBeforeAVersion(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("%d GET requests before a version was agreed", n)
 	}
-	h.SetProtocol(Protocol{Version: "2025-11-25"})
+	h.SetProtocol(transport.Protocol{Version: "2025-11-25"})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		f.mu.Lock()
@@ -474,7 +490,7 @@ func TestHTTPNoGETStreamBeforeAVersion(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	h.SetProtocol(Protocol{Version: "2025-11-25"}) // opens no second one
+	h.SetProtocol(transport.Protocol{Version: "2025-11-25"}) // opens no second one
 	time.Sleep(50 * time.Millisecond)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -486,8 +502,8 @@ func TestHTTPNoGETStreamBeforeAVersion(t *testing.T) {
 func TestHTTPStatelessDropsCancelledNotifications(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	h, c := dialHTTP(t, f, HTTPConfig{}, nil)
-	h.SetProtocol(Protocol{Version: "2026-07-28", Stateless: true})
+	h, c := dialHTTP(t, f, Config{}, nil)
+	h.SetProtocol(transport.Protocol{Version: "2026-07-28", Stateless: true})
 	if err := c.Notify(ctx5(t), "notifications/cancelled", map[string]any{"requestId": 1}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package transport
+package streamhttp
 
 import (
 	"bufio"
@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/transport"
 )
 
-// ErrEventTooLarge is wrapped by the error an SSEReader returns for an event
+// ErrEventTooLarge is wrapped by the error an sseReader returns for an event
 // or a line longer than its limit.
 var ErrEventTooLarge = errors.New("transport: server-sent event too large")
 
@@ -20,19 +22,19 @@ var ErrEventTooLarge = errors.New("transport: server-sent event too large")
 // a field name, its colon and a space beside a value of the full size.
 const lineSlack = 64
 
-// keepBuf is the largest buffer an SSEReader keeps for reuse after an event;
+// keepBuf is the largest buffer an sseReader keeps for reuse after an event;
 // the memory of a rare huge event is given back.
 const keepBuf = 1 << 20
 
-// Event is one event dispatched from a Server-Sent Events stream.
-type Event struct {
+// event is one event dispatched from a Server-Sent Events stream.
+type event struct {
 	ID    string // the event's id field, if it had one (see HasID)
 	HasID bool   // whether the event had an id field without NUL
 	Type  string // the event field; "" means the default, "message"
 	Data  string // the data lines joined with "\n", without a trailing newline
 }
 
-// SSEReader reads a Server-Sent Events stream as the WHATWG HTML standard's
+// sseReader reads a Server-Sent Events stream as the WHATWG HTML standard's
 // "Interpreting an event stream" says: lines end in CRLF, LF or CR; a
 // leading byte order mark is skipped; invalid UTF-8 becomes U+FFFD; lines
 // starting with ':' are comments; a blank line dispatches the event built
@@ -43,9 +45,9 @@ type Event struct {
 // exhaust memory; past the bound Next fails for good with an error wrapping
 // ErrEventTooLarge. Events of many MiB on one line are read in linear time.
 //
-// An SSEReader is not safe for concurrent use: call its methods from one
+// An sseReader is not safe for concurrent use: call its methods from one
 // goroutine at a time.
-type SSEReader struct {
+type sseReader struct {
 	br       *bufio.Reader
 	max      int
 	err      error // sticky: after an over-limit event nothing can be trusted
@@ -64,23 +66,23 @@ type SSEReader struct {
 }
 
 // NewSSEReader returns a reader of the event stream r. maxEvent bounds one
-// event's data in bytes, and one line; zero or less means DefaultMaxLine.
-func NewSSEReader(r io.Reader, maxEvent int) *SSEReader {
-	return &SSEReader{br: bufio.NewReaderSize(r, readBufSize), max: orDefault(maxEvent, DefaultMaxLine)}
+// event's data in bytes, and one line; zero or less means transport.DefaultMaxLine.
+func newSSEReader(r io.Reader, maxEvent int) *sseReader {
+	return &sseReader{br: bufio.NewReaderSize(r, 64<<10), max: orDefault(maxEvent, transport.DefaultMaxLine)}
 }
 
 // Next returns the next dispatched event. It returns io.EOF at the end of
 // the stream (discarding an incomplete last event) and other read errors as
 // they are; after such an error a later call resumes where it stopped.
-func (r *SSEReader) Next() (Event, error) {
+func (r *sseReader) Next() (event, error) {
 	for r.err == nil {
 		line, err := r.readLine()
 		if err == io.EOF {
 			r.data, r.typ, r.hasID = r.data[:0], "", false
-			return Event{}, io.EOF
+			return event{}, io.EOF
 		}
 		if err != nil {
-			return Event{}, err
+			return event{}, err
 		}
 		if len(line) == 0 {
 			if ev, ok := r.dispatch(); ok {
@@ -90,26 +92,26 @@ func (r *SSEReader) Next() (Event, error) {
 		}
 		r.field(line)
 	}
-	return Event{}, r.err
+	return event{}, r.err
 }
 
 // LastEventID returns the ID a reconnecting client would send as
 // Last-Event-ID: the last event ID buffer as it stood at the last blank
 // line. So it counts events with no data (such as MCP's priming event), but
 // not an event the end of the stream cut off.
-func (r *SSEReader) LastEventID() string { return r.lastID }
+func (r *sseReader) LastEventID() string { return r.lastID }
 
 // Retry returns the reconnection time from the latest valid retry field,
 // and whether there was one. A value of anything but ASCII digits, or too
 // large for a time.Duration, is ignored.
-func (r *SSEReader) Retry() (time.Duration, bool) { return r.retry, r.hasRet }
+func (r *sseReader) Retry() (time.Duration, bool) { return r.retry, r.hasRet }
 
 // dispatch ends the event at a blank line; ok is false when its data is
 // empty and nothing is dispatched.
-func (r *SSEReader) dispatch() (ev Event, ok bool) {
+func (r *sseReader) dispatch() (ev event, ok bool) {
 	r.lastID = r.idBuf
 	if len(r.data) > 0 {
-		ev = Event{Type: r.typ, Data: string(r.data[:len(r.data)-1]), HasID: r.hasID}
+		ev = event{Type: r.typ, Data: string(r.data[:len(r.data)-1]), HasID: r.hasID}
 		if r.hasID {
 			ev.ID = r.idBuf
 		}
@@ -123,7 +125,7 @@ func (r *SSEReader) dispatch() (ev Event, ok bool) {
 }
 
 // field processes one non-blank line.
-func (r *SSEReader) field(line []byte) {
+func (r *sseReader) field(line []byte) {
 	if line[0] == ':' {
 		return // a comment
 	}
@@ -160,7 +162,7 @@ func (r *SSEReader) field(line []byte) {
 // readLine returns the next line without its ending. The line is valid
 // until the next call. At the end of the input a line without an ending is
 // no line: readLine returns io.EOF.
-func (r *SSEReader) readLine() ([]byte, error) {
+func (r *sseReader) readLine() ([]byte, error) {
 	if r.lineDone {
 		r.line, r.lineDone = r.line[:0], false
 		if cap(r.line) > keepBuf {

@@ -1,0 +1,138 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+)
+
+type progressKey struct{}
+
+// WithProgress returns a context whose requests ask the server for progress
+// updates (a fresh progress token each) and hand them to fn, in order, on
+// the goroutine that made the request; every update sent before the
+// response has been handed over by the time the call returns. Updates that
+// come later go to Options.OnProgress.
+func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+// progressWatch follows one call that asked for progress: its callback
+// and, while an exchange is in flight, that exchange's timeout, which
+// progress may push back.
+//
+// Progress updates are recorded on the conn's read loop (see
+// Session.intercept) and handed to the callback on the caller's own
+// goroutine. Since the read loop records an update before it reads the
+// frames after it, every update the server sent before its response has
+// reached the callback when the call returns, and a callback that calls
+// the session cannot deadlock the read loop.
+type progressWatch struct {
+	fn    func(Progress)
+	reset bool // progress restarts the timeout
+	wake  chan struct{}
+
+	mu      sync.Mutex
+	pending []Progress
+	timer   *time.Timer // the exchange in flight, if it has a timeout
+	start   time.Time
+	timeout time.Duration
+	cap     time.Duration
+}
+
+// maxPendingProgress bounds the updates waiting for the callback; past it
+// the oldest are dropped (the newest say the most).
+const maxPendingProgress = 1024
+
+// watchProgress gives r a progress token and registers its watch.
+func (s *Session) watchProgress(r *request, fn func(Progress)) *progressWatch {
+	w := &progressWatch{fn: fn, reset: s.opts.ResetTimeoutOnProgress, wake: make(chan struct{}, 1)}
+	r.progress = strconv.FormatInt(s.progressSeq.Add(1), 10)
+	r.watch = w
+	s.progressMu.Lock()
+	s.progress[r.progress] = w
+	s.progressMu.Unlock()
+	return w
+}
+
+func (s *Session) unwatchProgress(token string) {
+	s.progressMu.Lock()
+	delete(s.progress, token)
+	s.progressMu.Unlock()
+}
+
+// callDelivering runs call on its own goroutine and meanwhile delivers
+// progress to fn on this one.
+func (w *progressWatch) callDelivering(call func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- call() }()
+	for {
+		select {
+		case err := <-done:
+			w.deliver()
+			return err
+		case <-w.wake:
+			w.deliver()
+		}
+	}
+}
+
+func (w *progressWatch) deliver() {
+	w.mu.Lock()
+	batch := w.pending
+	w.pending = nil
+	w.mu.Unlock()
+	for _, p := range batch {
+		w.fn(p)
+	}
+}
+
+// within runs one exchange under a timeout that progress restarts, never
+// past cap from the exchange's start.
+func (w *progressWatch) within(ctx context.Context, timeout, cap time.Duration, method string, call func(context.Context) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	expired := &TimeoutError{Method: method}
+	start := time.Now()
+	w.mu.Lock()
+	w.start, w.timeout, w.cap = start, timeout, cap
+	w.timer = time.AfterFunc(timeout, func() {
+		expired.After = time.Since(start)
+		cancel(expired)
+	})
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.timer.Stop()
+		w.timer = nil
+		w.mu.Unlock()
+	}()
+	err := call(ctx)
+	if err != nil && errors.Is(context.Cause(ctx), expired) {
+		return expired
+	}
+	return err
+}
+
+// progressed records an update and, if asked to, restarts the timeout
+// without passing the hard cap. It runs on the read loop and never blocks.
+func (w *progressWatch) progressed(p Progress) {
+	w.mu.Lock()
+	if w.reset && w.timer != nil {
+		left := min(w.cap-time.Since(w.start), w.timeout)
+		if left > 0 && w.timer.Stop() {
+			w.timer.Reset(left)
+		}
+	}
+	if len(w.pending) >= maxPendingProgress {
+		w.pending = w.pending[1:]
+	}
+	w.pending = append(w.pending, p)
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,214 @@
+package mcpclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// request is one request as the session sends it. The method that makes
+// it encodes the caller's params once; whatever happens on the way — a
+// progress token, the stateless era's metadata, an input round, a version
+// retry, a re-issue after a lost response, a new HTTP session — reuses
+// those bytes and splices its own members in as it writes the frame.
+type request struct {
+	method string
+	params []byte // a JSON object, or nil for none
+	// metaEnd is the offset of the closing brace of params' own _meta
+	// object, or -1 when params has none: our members go in there.
+	metaEnd int
+
+	// info is what the HTTP wire mirrors into headers (Mcp-Name,
+	// Mcp-Param-*), nil when there is nothing to mirror.
+	info *transport.RequestInfo
+
+	// Set per exchange by the wire, spliced in by appendParams.
+	progress string          // _meta.progressToken, "" for none
+	inputs   json.RawMessage // inputResponses of an input round
+	state    json.RawMessage // requestState of an input round, verbatim
+
+	watch *progressWatch  // the call's progress and its resettable timeout, or nil
+	raw   json.RawMessage // the last result received, as it came
+
+	buf *paramsBuffer // holds params; back to the pool by release
+}
+
+// paramsBuffer is a pooled buffer with an encoder writing into it.
+type paramsBuffer struct {
+	bytes.Buffer
+	enc *json.Encoder
+}
+
+var paramsPool = sync.Pool{New: func() any {
+	b := new(paramsBuffer)
+	b.enc = json.NewEncoder(&b.Buffer)
+	b.enc.SetEscapeHTML(false) // an opaque string (a requestState) goes out byte for byte
+	return b
+}}
+
+// framePool recycles the buffers an exchange assembles its params in.
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// newRequest encodes params for method. Params are any JSON object value:
+// a struct, a map, a json.RawMessage, or nil for none. known says that
+// params is one of this package's own types, which have no _meta member,
+// so the encoding need not be searched for one.
+func newRequest(method string, params any, known bool) (*request, error) {
+	r := &request{method: method, metaEnd: -1}
+	switch p := params.(type) {
+	case nil:
+		return r, nil
+	case json.RawMessage:
+		r.params = p
+	case []byte:
+		r.params = p
+	default:
+		r.buf = paramsPool.Get().(*paramsBuffer)
+		r.buf.Reset()
+		if err := r.buf.enc.Encode(params); err != nil {
+			r.release()
+			return nil, fmt.Errorf("mcpclient: %s params: %w", method, err)
+		}
+		r.params = bytes.TrimSuffix(r.buf.Bytes(), []byte{'\n'})
+	}
+	if known {
+		return r, nil
+	}
+	if err := r.findMeta(); err != nil {
+		r.release()
+		return nil, fmt.Errorf("mcpclient: %s params: %w", method, err)
+	}
+	return r, nil
+}
+
+// findMeta checks that params is an object and finds its _meta member.
+func (r *request) findMeta() error {
+	var err error
+	walkErr := jsonrpc.Members(r.params, func(key []byte, start, end int) bool {
+		if string(key) != `"_meta"` {
+			return true
+		}
+		v := bytes.TrimSpace(r.params[start:end])
+		switch {
+		case len(v) > 0 && v[0] == '{':
+			r.metaEnd = end - 1
+		case string(v) != "null":
+			err = errors.New("_meta must be an object")
+		}
+		return false
+	})
+	if walkErr != nil {
+		return errors.New("params must be a JSON object")
+	}
+	return err
+}
+
+// release gives the params buffer back; the request is done with.
+func (r *request) release() {
+	if r.buf != nil && r.buf.Cap() <= 1<<20 { // let very large ones go to the GC
+		paramsPool.Put(r.buf)
+	}
+	r.buf = nil
+}
+
+// plain reports whether params go out exactly as encoded.
+func (r *request) plain(meta []byte) bool {
+	return len(meta) == 0 && r.progress == "" && r.inputs == nil && r.state == nil
+}
+
+// appendParams appends the params to send: the caller's, with meta (the
+// session's _meta members, comma-separated, without braces), the progress
+// token, and an input round's inputResponses and requestState spliced in.
+// A _meta object of the caller's gets our members after its own, so ours
+// win where a key repeats.
+func (r *request) appendParams(b, meta []byte) []byte {
+	start := len(b)
+	params := r.params
+	if params == nil {
+		params = []byte("{}")
+	}
+	switch {
+	case len(meta) == 0 && r.progress == "":
+		params = bytes.TrimSpace(params)
+		b = append(b, params[:len(params)-1]...)
+	case r.metaEnd >= 0:
+		b = append(b, params[:r.metaEnd]...)
+		if !emptyBefore(params, r.metaEnd) {
+			b = append(b, ',')
+		}
+		b = r.appendMeta(b, meta)
+		b = append(b, params[r.metaEnd:]...)
+		b = bytes.TrimRight(b, " \t\r\n")
+		b = b[:len(b)-1] // the closing brace of params
+	default:
+		b = append(b, `{"_meta":{`...)
+		b = r.appendMeta(b, meta)
+		b = append(b, '}')
+		params = bytes.TrimSpace(params)
+		if body := params[1 : len(params)-1]; len(bytes.TrimSpace(body)) > 0 {
+			b = append(b, ',')
+			b = append(b, body...)
+		}
+	}
+	open := len(bytes.TrimSpace(b[start:])) == 1 // nothing but the opening brace
+	for _, m := range [...]struct {
+		key string
+		val json.RawMessage
+	}{{"inputResponses", r.inputs}, {"requestState", r.state}} {
+		if m.val == nil {
+			continue
+		}
+		if !open {
+			b = append(b, ',')
+		}
+		open = false
+		b = append(b, '"')
+		b = append(b, m.key...)
+		b = append(b, `":`...)
+		b = append(b, m.val...)
+	}
+	return append(b, '}')
+}
+
+// appendMeta appends our _meta members: the session's and the progress
+// token.
+func (r *request) appendMeta(b, meta []byte) []byte {
+	b = append(b, meta...)
+	if r.progress != "" {
+		if len(meta) > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"progressToken":`...)
+		b = strconv.AppendQuote(b, r.progress)
+	}
+	return b
+}
+
+// emptyBefore reports whether the object whose closing brace is at end
+// has no members: only space since its opening brace.
+func emptyBefore(b []byte, end int) bool {
+	i := end - 1
+	for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i--
+	}
+	return i >= 0 && b[i] == '{'
+}
+
+// marshalPlain marshals v without HTML escaping: a json.RawMessage inside
+// (an opaque requestState, a schema) must go out byte for byte, and
+// json.Marshal would rewrite <, > and & in its strings.
+func marshalPlain(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}

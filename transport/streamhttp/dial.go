@@ -1,0 +1,174 @@
+package streamhttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// Stream is an MCP client's stream to one server over HTTP: Streamable
+// HTTP, or the legacy HTTP+SSE transport for servers that predate it. It
+// implements jsonrpc.Stream and transport.ProtocolSetter, so a session
+// runs over it as over stdio (mcpclient.Connect). One goroutine at a time
+// may Read, any number may Write, and Close is safe from any goroutine,
+// any number of times.
+type Stream struct {
+	cfg Config
+
+	mu      sync.Mutex
+	cur     jsonrpc.Stream // *streamable, or *legacy after Dial or a fallback
+	settled bool           // a message got through: no more fallback
+	closed  bool
+}
+
+var (
+	_ jsonrpc.Stream           = (*Stream)(nil)
+	_ transport.ProtocolSetter = (*Stream)(nil)
+)
+
+// Dial returns a stream to the MCP server at cfg.URL.
+//
+// By default it speaks Streamable HTTP and sends nothing yet. If the
+// server refuses the first initialize request with 400, 404 or 405 before
+// any message got through, the stream falls back to the HTTP+SSE
+// transport of 2024-11-05 at the same URL and sends it there, as the
+// specification's backwards-compatibility section describes; the caller
+// sees one stream either way (see Stream.Legacy).
+//
+// With cfg.Legacy set, Dial speaks HTTP+SSE alone: it opens the event
+// stream now and waits for the server's endpoint event, within ctx and a
+// bound of its own. The stream then lives until Close, whatever happens to
+// ctx.
+func Dial(ctx context.Context, cfg Config) (*Stream, error) {
+	if cfg.Legacy {
+		l, err := dialLegacy(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return &Stream{cfg: cfg, cur: l, settled: true}, nil
+	}
+	h, err := newStreamable(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Stream{cfg: cfg, cur: h}, nil
+}
+
+// Legacy reports whether the stream speaks the HTTP+SSE transport of
+// 2024-11-05, because the config asked for it or the server refused
+// Streamable HTTP.
+func (s *Stream) Legacy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.cur.(*legacy)
+	return ok
+}
+
+// SessionID is the server's Mcp-Session-Id, or "" when it gave none (or
+// the stream speaks HTTP+SSE, whose sessions live in the endpoint URL).
+func (s *Stream) SessionID() string {
+	s.mu.Lock()
+	h, ok := s.cur.(*streamable)
+	s.mu.Unlock()
+	if !ok {
+		return ""
+	}
+	return h.SessionID()
+}
+
+// SetProtocol passes what the session agreed on to the transport: see the
+// package documentation for what it changes on the wire.
+func (s *Stream) SetProtocol(p transport.Protocol) {
+	s.mu.Lock()
+	cur := s.cur
+	s.mu.Unlock()
+	if ps, ok := cur.(transport.ProtocolSetter); ok {
+		ps.SetProtocol(p)
+	}
+}
+
+// Read returns the next message from the server.
+func (s *Stream) Read() ([]byte, error) {
+	for {
+		s.mu.Lock()
+		cur := s.cur
+		s.mu.Unlock()
+		frame, err := cur.Read()
+		if err != nil && errors.Is(err, jsonrpc.ErrClosed) {
+			s.mu.Lock()
+			moved := s.cur != cur && !s.closed
+			s.mu.Unlock()
+			if moved {
+				continue // the fallback closed the old transport: read the new one
+			}
+		}
+		return frame, err
+	}
+}
+
+// Write sends one message; see the transports for what it waits for.
+func (s *Stream) Write(ctx context.Context, frame []byte) error {
+	s.mu.Lock()
+	cur, settled := s.cur, s.settled
+	s.mu.Unlock()
+	err := cur.Write(ctx, frame)
+	switch {
+	case err == nil:
+		if !settled {
+			s.mu.Lock()
+			s.settled = true
+			s.mu.Unlock()
+		}
+		return nil
+	case settled || !refusedInitialize(err, frame):
+		return err
+	}
+	l, lerr := dialLegacy(ctx, s.cfg)
+	if lerr != nil {
+		return fmt.Errorf("%w (the legacy HTTP+SSE transport did not answer either: %v)", err, lerr)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		l.Close()
+		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+	}
+	old := s.cur
+	s.cur, s.settled = l, true
+	s.mu.Unlock()
+	old.Close()
+	if s.cfg.Logger != nil {
+		s.cfg.Logger.Debug("transport: the server refused Streamable HTTP; speaking HTTP+SSE", "refusal", err)
+	}
+	return l.Write(ctx, frame)
+}
+
+// refusedInitialize reports whether err is the answer that sends a client
+// to the legacy transport: 400, 404 or 405 to a POSTed initialize.
+func refusedInitialize(err error, frame []byte) bool {
+	var he *HTTPError
+	if !errors.As(err, &he) || he.Method != http.MethodPost {
+		return false
+	}
+	switch he.StatusCode {
+	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed:
+	default:
+		return false
+	}
+	m, derr := jsonrpc.Decode(frame)
+	return derr == nil && m.Method == "initialize"
+}
+
+// Close ends the stream and whatever it holds open. It is idempotent.
+func (s *Stream) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	cur := s.cur
+	s.mu.Unlock()
+	return cur.Close()
+}
