@@ -71,7 +71,7 @@ type Conn struct {
 	lastID atomic.Int64
 
 	mu       sync.Mutex
-	pending  map[int64]chan reply   // our calls awaiting a response
+	pending  map[int64]chan reply      // our calls awaiting a response
 	inflight map[ID]context.CancelFunc // the peer's requests being handled
 	err      error                     // why the conn stopped; nil while it runs
 	closing  bool
