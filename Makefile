@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench integration fuzz clean conformance
+.PHONY: demo test check bench integration fuzz clean conformance size
 
 GO      ?= go
 BIN     := bin
@@ -54,6 +54,11 @@ check:
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o /dev/null ./... || exit 1; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet ./... || exit 1; \
 	done; done
+
+# The stripped size of examples/stdio against a hand-written floor client
+# (internal/sizefloor); fails above SIZE_LIMIT times the floor (default 1.25).
+size:
+	bash scripts/size.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
