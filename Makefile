@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench integration fuzz clean conformance
+.PHONY: demo test check bench integration fuzz clean conformance size
 
 GO      ?= go
 BIN     := bin
@@ -47,6 +47,7 @@ check:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: the files above need formatting"; exit 1)
 	$(GO) vet ./...
 	bash scripts/check-imports.sh
+	bash scripts/check-stdio-deps.sh
 	GOTOOLCHAIN=$(GO123) $(GO) build ./...
 	GOTOOLCHAIN=$(GO123) $(GO) vet ./...
 	@for os in linux darwin windows; do for arch in amd64 arm64; do \
@@ -54,6 +55,11 @@ check:
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o /dev/null ./... || exit 1; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet ./... || exit 1; \
 	done; done
+
+# The stripped size of examples/stdio against a hand-written floor client
+# (internal/sizefloor); fails above SIZE_LIMIT times the floor (default 1.25).
+size:
+	bash scripts/size.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

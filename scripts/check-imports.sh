@@ -3,6 +3,8 @@
 #  1. non-test code imports the standard library and this module only;
 #  2. the layers import one way, tests included:
 #     jsonrpc <- transport <- mcpclient <- toolreg, bridge <- cmd
+#     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
+#     and transport, not the layers above them
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
 set -euo pipefail
 mod=$(go list -m)
@@ -33,6 +35,7 @@ check mcpclient toolreg bridge cmd
 check toolreg bridge cmd
 check bridge toolreg cmd
 check internal/demoserver mcpclient toolreg bridge cmd
+check examples/stdio toolreg bridge cmd
 
 [ $fail -eq 0 ] && echo "imports: ok"
 exit $fail

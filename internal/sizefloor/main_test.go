@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// serveArg, as the first argument, makes the test binary the demo server
+// (see TestMain), so that nothing is built at test time.
+const serveArg = "serve-demo-server"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == serveArg {
+		os.Exit(serveDemo(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+// serveDemo serves the demo server on stdin and stdout, as the command
+// mcp-demo-server does.
+func serveDemo(args []string) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	opts := &demoserver.Options{}
+	fs.IntVar(&opts.PageSize, "page-size", 0, "")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
+	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// runDemo runs the floor client with flags against the demo server, which
+// gets serverArgs.
+func runDemo(t *testing.T, flags []string, serverArgs ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append(append(flags, "--", exe, serveArg), serverArgs...)
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestCallAdd(t *testing.T) {
+	code, out, errOut := runDemo(t, []string{"-tool", "add", "-args", `{"a":2,"b":40}`})
+	if code != 0 || out != "42\n" {
+		t.Fatalf("exit %d, stdout %q, want 0 and \"42\\n\"; stderr:\n%s", code, out, errOut)
+	}
+}
+
+func TestFirstToolEveryPage(t *testing.T) {
+	code, out, errOut := runDemo(t, []string{"-args", `{"text":"hello"}`}, "-page-size", "1")
+	if code != 0 || out != "hello\n" {
+		t.Fatalf("exit %d, stdout %q, want 0 and \"hello\\n\"; stderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "offers 12 tools: echo, add,") || !strings.HasSuffix(errOut, ", touch\n") {
+		t.Errorf("stderr does not list all 12 tools:\n%s", errOut)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	code, out, errOut := runDemo(t, []string{"-tool", "fail"})
+	if code != 1 || !strings.Contains(out, "always fails") || !strings.Contains(errOut, "reported an error") {
+		t.Errorf("tool error: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = runDemo(t, []string{"-tool", "nope"})
+	if code != 1 || out != "" || !strings.Contains(errOut, `unknown tool "nope"`) {
+		t.Errorf("unknown tool: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	var o, e bytes.Buffer
+	if code := run([]string{"-args", "[1]", "--", "server"}, &o, &e); code != 2 {
+		t.Errorf("arguments not an object: exit %d, want 2", code)
+	}
+}
