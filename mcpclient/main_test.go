@@ -37,7 +37,9 @@ func rawServer(mode string) int {
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
 	case "bench": // fast answers for the benchmarks (bench_server_test.go)
-		return benchServer()
+		return benchServer(false)
+	case "bench-stateless": // the same, in the stateless era
+		return benchServer(true)
 	}
 	out := bufio.NewWriter(os.Stdout)
 	send := func(s string) { out.WriteString(s + "\n"); out.Flush() }
