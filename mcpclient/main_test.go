@@ -40,6 +40,8 @@ func rawServer(mode string) int {
 		return benchServer(false)
 	case "bench-stateless": // the same, in the stateless era
 		return benchServer(true)
+	case "mem-client": // not a server: a client whose memory is measured (bench_mem_test.go)
+		return memClient(os.Args[1:])
 	}
 	out := bufio.NewWriter(os.Stdout)
 	send := func(s string) { out.WriteString(s + "\n"); out.Flush() }
