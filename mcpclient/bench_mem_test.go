@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,9 +22,12 @@ import (
 // benchmarks before it left behind, so each measurement re-executes the
 // test binary as a client ("mem-client" mode, see main_test.go) that
 // starts its own bench server (the test binary once more), connects, and
-// prints its VmRSS and VmHWM from /proc/self/status. The client is ours —
-// a Session with default options, which detects the era — or the
-// hand-written floor of bench_era_test.go; the server is of either era.
+// prints its VmRSS (with its RssAnon and RssFile parts) and VmHWM from
+// /proc/self/status. The client is ours — a Session with default options,
+// which detects the era — or the hand-written floor of bench_era_test.go;
+// the server is of either era. BenchmarkMem/baseline is the test binary
+// connecting to nothing: most of every figure is that binary's own pages,
+// so compare what each client adds to it as well as the totals.
 //
 // Bytes allocated per small call need no process of their own: they are
 // the B/op of BenchmarkCallToolStdio against BenchmarkCallToolStdioFloor,
@@ -32,13 +36,34 @@ import (
 // memMeasures are what BenchmarkMem measures: the resident set right
 // after connecting, and its peak over memCalls results of 1 MiB.
 var memMeasures = []struct {
-	name  string
-	calls int
-	field string // of /proc/self/status
-	unit  string
+	name   string
+	calls  int
+	fields map[string]string // unit by field of /proc/self/status
 }{
-	{"connect", 0, "VmRSS", "rss-KiB"},
-	{"peak1MiB", memCalls, "VmHWM", "peak-KiB"},
+	{"connect", 0, memConnectFields},
+	{"peak1MiB", memCalls, map[string]string{"VmHWM": "peak-KiB"}},
+}
+
+// memConnectFields are what the baseline and connect measurements report:
+// the resident set, and its anonymous (heap, stacks) and file-backed
+// (the binary's pages) parts.
+var memConnectFields = map[string]string{"VmRSS": "rss-KiB", "RssAnon": "anon-KiB", "RssFile": "file-KiB"}
+
+// reportMem runs b.N memory clients and reports the mean of each field.
+func reportMem(b *testing.B, client string, era Era, calls int, fields map[string]string) {
+	sum := map[string]int64{}
+	for i := 0; i < b.N; i++ {
+		got, err := runMemClient(client, era, calls)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for field := range fields {
+			sum[field] += got[field]
+		}
+	}
+	for field, unit := range fields {
+		b.ReportMetric(float64(sum[field])/float64(b.N), unit)
+	}
 }
 
 // memCalls is how many calls of tool "big" the peak measurement makes.
@@ -48,22 +73,15 @@ func BenchmarkMem(b *testing.B) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		b.Skip("the resident set is read from /proc/self/status (Linux only)")
 	}
+	// What the test binary holds doing nothing at all: the part of every
+	// figure below that no client can shrink.
+	b.Run("baseline", func(b *testing.B) { reportMem(b, "none", EraHandshake, 0, memConnectFields) })
 	for _, m := range memMeasures {
 		b.Run(m.name, func(b *testing.B) {
 			for _, client := range []string{"ours", "floor"} {
 				b.Run(client, func(b *testing.B) {
 					for _, era := range benchEras {
-						b.Run(era.String(), func(b *testing.B) {
-							var sum int64
-							for i := 0; i < b.N; i++ {
-								got, err := runMemClient(client, era, m.calls)
-								if err != nil {
-									b.Fatal(err)
-								}
-								sum += got[m.field]
-							}
-							b.ReportMetric(float64(sum)/float64(b.N), m.unit)
-						})
+						b.Run(era.String(), func(b *testing.B) { reportMem(b, client, era, m.calls, m.fields) })
 					}
 				})
 			}
@@ -91,14 +109,14 @@ func runMemClient(client string, era Era, calls int) (map[string]int64, error) {
 		}
 		got[field] = n
 	}
-	if got["VmRSS"] == 0 || got["VmHWM"] == 0 {
+	if got["VmRSS"] == 0 || got["RssAnon"] == 0 || got["VmHWM"] == 0 {
 		return nil, fmt.Errorf("memory client %s %s printed %q", client, era, out)
 	}
 	return got, nil
 }
 
-// memClient is the "mem-client" mode: args are the client ("ours" or
-// "floor"), the era of the server ("handshake" or "stateless") and how
+// memClient is the "mem-client" mode: args are the client ("ours",
+// "floor", or "none" for the baseline), the era of the server ("handshake" or "stateless") and how
 // many calls of tool "big" to make. It connects, collects the garbage,
 // reads its resident set, makes the calls, and prints "VmRSS <KiB>" (after
 // connecting) and "VmHWM <KiB>" (the peak, at the end).
@@ -171,13 +189,19 @@ func runMem(args []string) error {
 			}
 			return err
 		}
+	case "none": // the baseline: no server, no connection
+		if calls != 0 {
+			return errors.New("client none makes no calls")
+		}
 	default:
 		return fmt.Errorf("unknown client %q", args[0])
 	}
 	runtime.GC()
-	rss, err := procStatus("VmRSS")
-	if err != nil {
-		return err
+	var rss [3]int64 // the resident set, and its anonymous and file-backed parts
+	for i, field := range []string{"VmRSS", "RssAnon", "RssFile"} {
+		if rss[i], err = procStatus(field); err != nil {
+			return err
+		}
 	}
 	for range calls {
 		if err := call(); err != nil {
@@ -188,7 +212,7 @@ func runMem(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("VmRSS %d\nVmHWM %d\n", rss, peak)
+	fmt.Printf("VmRSS %d\nRssAnon %d\nRssFile %d\nVmHWM %d\n", rss[0], rss[1], rss[2], peak)
 	return nil
 }
 
