@@ -2,9 +2,11 @@ package mcpclient
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -18,14 +20,21 @@ const (
 	benchBigText  = 1 << 20 // the text of tool "big", in bytes
 )
 
-// benchBigResult is the result of tool "big": one text item of exactly
-// benchBigText bytes, in lines like a log or a file listing would have.
-func benchBigResult() []byte {
+// benchLines returns exactly benchBigText bytes of text in lines like a
+// log or a file listing would have: the text of tool "big"'s result and of
+// the arguments the args1MiB benchmark sends to tool "len".
+func benchLines() string {
 	var text strings.Builder
 	for i := 0; text.Len() < benchBigText; i++ {
 		fmt.Fprintf(&text, "line %06d: the quick brown fox jumps over the lazy dog\n", i)
 	}
-	quoted, _ := json.Marshal(text.String()[:benchBigText])
+	return text.String()[:benchBigText]
+}
+
+// benchBigResult is the result of tool "big": one text item of exactly
+// benchBigText bytes.
+func benchBigResult() []byte {
+	quoted, _ := json.Marshal(benchLines())
 	return []byte(`{"content":[{"type":"text","text":` + string(quoted) + `}]}`)
 }
 
@@ -57,9 +66,46 @@ func benchPages() map[string][]byte {
 	return pages
 }
 
-// benchServer is the "bench" mode of rawServer.
-func benchServer() int {
+// benchMetaKey is the _meta key every stateless-era request carries.
+const benchMetaKey = `"io.modelcontextprotocol/protocolVersion"`
+
+// completed marks a result object as a final one, the way a stateless-era
+// server does: {"resultType":"complete",…}.
+func completed(result []byte) []byte {
+	return append([]byte(`{"resultType":"complete",`), result[1:]...)
+}
+
+// benchServer is the "bench" (stateless false) and "bench-stateless" modes
+// of rawServer: the same tools in either era of the protocol.
+//
+// In the handshake era it answers initialize and refuses server/discover
+// as a server from before 2026-07-28 would (method not found), so that a
+// client detecting the era falls back to the handshake. In the stateless
+// era it answers server/discover, refuses every request whose line does
+// not carry the protocol version in its _meta — a benchmark that passes
+// has really sent the metadata each time — and marks each result
+// complete. It gives no cache hints: every listing is a real one.
+//
+// Tools: "echo" returns its text argument, "big" returns benchBigText
+// bytes of text, "len" returns the length in bytes of its text argument.
+//
+// Answers go out in request order. The loop flushes them once it has no
+// whole request left to read, so a burst of requests in flight is answered
+// in a few writes rather than one per response. It never waits for input
+// with answers unflushed unless a request line has begun but not ended, and
+// a client finishes writing a line without waiting for an answer. Nor can
+// it deadlock on output: it blocks writing only while its stdout pipe is
+// full, and a client reads its responses as they come (it has to, to see
+// any of them); the clients here all read on a goroutine of their own.
+func benchServer(stateless bool) int {
 	big, pages := benchBigResult(), benchPages()
+	discover := []byte(`{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"raw-bench","version":"0"}}`)
+	if stateless {
+		big, discover = completed(big), completed(discover)
+		for cursor, p := range pages {
+			pages[cursor] = completed(p)
+		}
+	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 	reply := func(id json.RawMessage, member string, body []byte) {
@@ -68,11 +114,22 @@ func benchServer() int {
 		out.WriteString(`,"` + member + `":`)
 		out.Write(body)
 		out.WriteString("}\n")
-		out.Flush()
+	}
+	text := func(s []byte) []byte {
+		r := append([]byte(`{"content":[{"type":"text","text":`), s...)
+		r = append(r, "}]}"...)
+		if stateless {
+			r = completed(r)
+		}
+		return r
 	}
 	for {
+		if waiting, _ := in.Peek(in.Buffered()); bytes.IndexByte(waiting, '\n') < 0 {
+			out.Flush() // no whole request is waiting: answer the ones read
+		}
 		line, err := in.ReadBytes('\n')
 		if err != nil {
+			out.Flush()
 			return 0
 		}
 		var req struct {
@@ -90,11 +147,19 @@ func benchServer() int {
 			continue // notifications
 		}
 		switch {
-		case req.Method == "initialize":
+		case stateless && !bytes.Contains(line, []byte(benchMetaKey)):
+			reply(req.ID, "error", []byte(`{"code":-32602,"message":"the request's _meta lacks `+benchMetaKey[1:len(benchMetaKey)-1]+`"}`))
+		case req.Method == "initialize" && !stateless:
 			reply(req.ID, "result", []byte(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"raw-bench","version":"0"}}`))
+		case req.Method == "server/discover" && stateless:
+			reply(req.ID, "result", discover)
+		case req.Method == "server/discover":
+			reply(req.ID, "error", []byte(`{"code":-32601,"message":"Method not found"}`))
 		case req.Method == "tools/call" && req.Params.Name == "echo":
-			text, _ := json.Marshal(req.Params.Arguments.Text)
-			reply(req.ID, "result", []byte(`{"content":[{"type":"text","text":`+string(text)+`}]}`))
+			quoted, _ := json.Marshal(req.Params.Arguments.Text)
+			reply(req.ID, "result", text(quoted))
+		case req.Method == "tools/call" && req.Params.Name == "len":
+			reply(req.ID, "result", text([]byte(`"`+strconv.Itoa(len(req.Params.Arguments.Text))+`"`)))
 		case req.Method == "tools/call" && req.Params.Name == "big":
 			reply(req.ID, "result", big)
 		case req.Method == "tools/list" && pages[req.Params.Cursor] != nil:

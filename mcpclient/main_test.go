@@ -37,7 +37,11 @@ func rawServer(mode string) int {
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
 	case "bench": // fast answers for the benchmarks (bench_server_test.go)
-		return benchServer()
+		return benchServer(false)
+	case "bench-stateless": // the same, in the stateless era
+		return benchServer(true)
+	case "mem-client": // not a server: a client whose memory is measured (bench_mem_test.go)
+		return memClient(os.Args[1:])
 	}
 	out := bufio.NewWriter(os.Stdout)
 	send := func(s string) { out.WriteString(s + "\n"); out.Flush() }
