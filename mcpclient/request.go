@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -21,8 +20,10 @@ type request struct {
 	method string
 	params []byte // a JSON object, or nil for none
 	// metaEnd is the offset of the closing brace of params' own _meta
-	// object, or -1 when params has none: our members go in there.
-	metaEnd int
+	// object, or -1 when params has none: our members go in there. A
+	// null _meta spans params[nullMeta[0]:nullMeta[1]], replaced by ours.
+	metaEnd  int
+	nullMeta [2]int
 
 	// info is what the HTTP wire mirrors into headers (Mcp-Name,
 	// Mcp-Param-*), nil when there is nothing to mirror.
@@ -98,7 +99,9 @@ func (r *request) findMeta() error {
 		switch {
 		case len(v) > 0 && v[0] == '{':
 			r.metaEnd = end - 1
-		case string(v) != "null":
+		case string(v) == "null":
+			r.nullMeta = [2]int{start, end}
+		default:
 			err = errors.New("_meta must be an object")
 		}
 		return false
@@ -137,6 +140,14 @@ func (r *request) appendParams(b, meta []byte) []byte {
 	case len(meta) == 0 && r.progress == "":
 		params = bytes.TrimSpace(params)
 		b = append(b, params[:len(params)-1]...)
+	case r.nullMeta[1] > 0:
+		b = append(b, params[:r.nullMeta[0]]...)
+		b = append(b, '{')
+		b = r.appendMeta(b, meta)
+		b = append(b, '}')
+		b = append(b, params[r.nullMeta[1]:]...)
+		b = bytes.TrimRight(b, " \t\r\n")
+		b = b[:len(b)-1] // the closing brace of params
 	case r.metaEnd >= 0:
 		b = append(b, params[:r.metaEnd]...)
 		if !emptyBefore(params, r.metaEnd) {
@@ -185,9 +196,23 @@ func (r *request) appendMeta(b, meta []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"progressToken":`...)
-		b = strconv.AppendQuote(b, r.progress)
+		b = appendJSONString(b, r.progress)
 	}
 	return b
+}
+
+// appendJSONString appends s as a JSON string: as it is when it needs no
+// escaping (our progress tokens are digits), else through encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // emptyBefore reports whether the object whose closing brace is at end
