@@ -55,6 +55,10 @@ func rawParams(params any) (json.RawMessage, bool) {
 	switch p := params.(type) {
 	case json.RawMessage:
 		return p, true
+	case *json.RawMessage: // encoding/json too takes it for what it points to
+		if p != nil {
+			return *p, true
+		}
 	case []byte:
 		return p, true
 	}

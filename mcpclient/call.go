@@ -83,29 +83,30 @@ func (s *Session) exchange(ctx context.Context, r *request, meta []byte, result 
 	if r.info != nil {
 		ctx = transport.WithRequest(ctx, r.info)
 	}
-	var raw json.RawMessage
+	r.sent = params
 	var err error
 	switch timeout := s.defaultTimeout(ctx); {
 	case timeout == 0:
-		err = s.conn.Call(ctx, r.method, params, &raw)
+		err = s.conn.Call(ctx, r.method, &r.sent, &r.raw)
 	case r.watch != nil && r.watch.reset:
 		err = r.watch.within(ctx, timeout, s.opts.maxRequestTimeout(), r.method, func(ctx context.Context) error {
-			return s.conn.Call(ctx, r.method, params, &raw)
+			return s.conn.Call(ctx, r.method, &r.sent, &r.raw)
 		})
 	default:
 		tctx, cancel := context.WithTimeout(ctx, timeout)
-		err = s.conn.Call(tctx, r.method, params, &raw)
+		err = s.conn.Call(tctx, r.method, &r.sent, &r.raw)
 		cancel()
 		if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
 			err = &TimeoutError{Method: r.method, After: timeout}
 		}
 	}
+	r.sent = nil
 	if err != nil {
 		return nil, resultEnvelope{}, err
 	}
-	r.raw = raw
-	env, err := decodeResult(r.method, raw, result, meta != nil)
-	return raw, env, err
+	r.env = resultEnvelope{}
+	err = decodeResult(r.method, r.raw, result, meta != nil, &r.env)
+	return r.raw, r.env, err
 }
 
 // defaultTimeout is the bound a request gets from the session: none when
@@ -141,10 +142,9 @@ type enveloped interface{ envelope() *resultEnvelope }
 // *json.RawMessage takes it as it is) and, for the stateless era, returns
 // its envelope. MCP results are objects: a null or missing one is an
 // error, never an empty result.
-func decodeResult(method string, raw json.RawMessage, result any, stateless bool) (resultEnvelope, error) {
-	var env resultEnvelope
+func decodeResult(method string, raw json.RawMessage, result any, stateless bool, env *resultEnvelope) error {
 	if len(raw) == 0 || string(raw) == "null" {
-		return env, fmt.Errorf("%w: %s answered with a null result", ErrMalformedResult, method)
+		return fmt.Errorf("%w: %s answered with a null result", ErrMalformedResult, method)
 	}
 	e, hasEnvelope := result.(enveloped)
 	switch r := result.(type) {
@@ -153,19 +153,19 @@ func decodeResult(method string, raw json.RawMessage, result any, stateless bool
 		*r = raw
 	default:
 		if err := json.Unmarshal(raw, result); err != nil {
-			return env, fmt.Errorf("%w: %s: %v", ErrMalformedResult, method, err)
+			return fmt.Errorf("%w: %s: %v", ErrMalformedResult, method, err)
 		}
 	}
 	switch {
 	case !stateless:
 	case hasEnvelope:
-		env = *e.envelope()
+		*env = *e.envelope()
 	default:
-		if err := scanEnvelope(raw, &env); err != nil {
-			return env, fmt.Errorf("%w: %s: %v", ErrMalformedResult, method, err)
+		if err := scanEnvelope(raw, env); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrMalformedResult, method, err)
 		}
 	}
-	return env, nil
+	return nil
 }
 
 // scanEnvelope reads the envelope's members of a result without decoding

@@ -71,6 +71,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 		return nil, err
 	}
 	s.stream = stream // the transport itself: SetProtocol goes to it
+	_, s.shapesRequests = stream.(transport.ProtocolSetter)
 	if s.opts.WrapStream != nil {
 		stream = s.opts.WrapStream(stream)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 type callToolParams struct {
@@ -24,6 +23,9 @@ type callToolWire struct {
 	resultEnvelope
 }
 
+// errHeaderMismatch matches a -32020 answer.
+var errHeaderMismatch = &jsonrpc.Error{Code: CodeHeaderMismatch}
+
 // CallTool runs a tool. args is any JSON object value (a map, a struct, a
 // json.RawMessage) or nil. A tool that ran and failed returns a result with
 // IsError set and a nil error; the error is for everything else: unknown
@@ -31,7 +33,7 @@ type callToolWire struct {
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
 	var w callToolWire
 	raw, err := s.callTool(ctx, name, args, &w)
-	if errors.Is(err, &jsonrpc.Error{Code: CodeHeaderMismatch}) && s.Era() == EraStateless {
+	if err != nil && errors.Is(err, errHeaderMismatch) && s.Era() == EraStateless {
 		// The tool's annotations may have changed: list again, then retry
 		// with the headers the new schema asks for.
 		if _, lerr := Collect(s.Tools(ctx)); lerr == nil {
@@ -62,11 +64,11 @@ func (s *Session) callTool(ctx context.Context, name string, args any, w *callTo
 		return nil, err
 	}
 	defer r.release()
-	if s.Era() == EraStateless {
-		r.info = &transport.RequestInfo{Method: "tools/call", Name: name}
-		if h, err := paramHeaderValues(s.headers.get(name), r.params); err == nil {
-			r.info.Headers = h
-		}
+	if specs := s.headers.get(name); len(specs) > 0 {
+		h, _ := paramHeaderValues(specs, r.params) // a value that cannot be read sends no header
+		r.named(s, name, h)
+	} else {
+		r.named(s, name, nil)
 	}
 	err = s.send(ctx, r, w)
 	return r.raw, err
@@ -80,9 +82,7 @@ func (s *Session) callNamed(ctx context.Context, method, name string, params, re
 		return err
 	}
 	defer r.release()
-	if s.Era() == EraStateless {
-		r.info = &transport.RequestInfo{Method: method, Name: name}
-	}
+	r.named(s, name, nil)
 	return s.send(ctx, r, result)
 }
 

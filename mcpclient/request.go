@@ -26,8 +26,9 @@ type request struct {
 	nullMeta [2]int
 
 	// info is what the HTTP wire mirrors into headers (Mcp-Name,
-	// Mcp-Param-*), nil when there is nothing to mirror.
-	info *transport.RequestInfo
+	// Mcp-Param-*), nil when there is nothing to mirror (see named).
+	info     *transport.RequestInfo
+	infoData transport.RequestInfo
 
 	// Set per exchange by the wire, spliced in by appendParams.
 	progress string          // _meta.progressToken, "" for none
@@ -37,8 +38,16 @@ type request struct {
 	watch *progressWatch  // the call's progress and its resettable timeout, or nil
 	raw   json.RawMessage // the last result received, as it came
 
+	// Scratch space of exchange, kept here so that a call allocates
+	// nothing for it: the request itself comes from a pool.
+	sent json.RawMessage // the params as sent
+	env  resultEnvelope
+
 	buf *paramsBuffer // holds params; back to the pool by release
 }
+
+// requestPool recycles requests: one is built per call.
+var requestPool = sync.Pool{New: func() any { return new(request) }}
 
 // paramsBuffer is a pooled buffer with an encoder writing into it.
 type paramsBuffer struct {
@@ -60,8 +69,11 @@ var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b
 // a struct, a map, a json.RawMessage, or nil for none. known says that
 // params is one of this package's own types, which have no _meta member,
 // so the encoding need not be searched for one.
+//
+// The request must be released when the call is done with it.
 func newRequest(method string, params any, known bool) (*request, error) {
-	r := &request{method: method, metaEnd: -1}
+	r := requestPool.Get().(*request)
+	*r = request{method: method, metaEnd: -1}
 	switch p := params.(type) {
 	case nil:
 		return r, nil
@@ -112,12 +124,26 @@ func (r *request) findMeta() error {
 	return err
 }
 
-// release gives the params buffer back; the request is done with.
+// release gives the request and its params buffer back: the call is done
+// with them (what it kept of r.raw is the frame's, not the pool's).
 func (r *request) release() {
 	if r.buf != nil && r.buf.Cap() <= 1<<20 { // let very large ones go to the GC
 		paramsPool.Put(r.buf)
 	}
-	r.buf = nil
+	*r = request{}
+	requestPool.Put(r)
+}
+
+// named sets what the stateless HTTP wire mirrors into headers, when the
+// session's stream is one that shapes messages by protocol (a stream that
+// is not has no headers, and the context value would cost a call an
+// allocation for nothing).
+func (r *request) named(s *Session, name string, headers map[string]string) {
+	if !s.shapesRequests || s.Era() != EraStateless {
+		return
+	}
+	r.infoData = transport.RequestInfo{Method: r.method, Name: name, Headers: headers}
+	r.info = &r.infoData
 }
 
 // plain reports whether params go out exactly as encoded.

@@ -51,6 +51,9 @@ type Session struct {
 	opts      Options
 
 	wire wire // how requests travel in the era agreed; set by Connect
+	// shapesRequests: the stream takes the agreed protocol (an HTTP
+	// transport), and with it each request's RequestInfo.
+	shapesRequests bool
 
 	// What the handshake established; a re-initialization after an
 	// expired HTTP session replaces it.

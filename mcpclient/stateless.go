@@ -21,6 +21,9 @@ import (
 // maxInputRounds bounds the input-required rounds of one request.
 const maxInputRounds = 10
 
+// errUnsupportedVersion matches a -32022 answer.
+var errUnsupportedVersion = &jsonrpc.Error{Code: CodeUnsupportedVersion}
+
 // maxLostRetries bounds re-issuing a request whose response was lost.
 const maxLostRetries = 2
 
@@ -44,12 +47,14 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 	versionRetried, lost, round := false, 0, 0
 	for {
 		_, env, err := s.exchange(ctx, r, s.requestMeta(), result)
-		var rpcErr *jsonrpc.Error
 		switch {
-		case errors.As(err, &rpcErr) && rpcErr.Code == CodeUnsupportedVersion && !versionRetried:
+		case err == nil:
+		case errors.Is(err, errUnsupportedVersion) && !versionRetried:
 			// Retry once with a version the server offers (even the same
 			// one: a server may reject a first request for its own reasons).
 			versionRetried = true
+			var rpcErr *jsonrpc.Error
+			errors.As(err, &rpcErr)
 			if v := supportedFrom(rpcErr.Data); v != "" {
 				s.setStateless(v)
 				continue
@@ -63,7 +68,7 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 			continue
 		case errors.Is(err, jsonrpc.ErrResponseLost):
 			return fmt.Errorf("mcpclient: %s: sent %d times, the response was lost each time: %w", r.method, lost+1, err)
-		case err != nil:
+		default:
 			return err
 		}
 		switch env.ResultType {

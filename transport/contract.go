@@ -69,7 +69,9 @@ type ProtocolSetter interface {
 // RequestInfo describes one request beyond its frame, for transports that
 // carry metadata outside the message (HTTP headers). Method must equal the
 // frame's method, or the transport ignores the info: a context passed down
-// to a nested request must not lend it another request's name.
+// to a nested request must not lend it another request's name. A session
+// attaches it only for streams that implement ProtocolSetter, the ones
+// that shape messages by the protocol; others never see it.
 type RequestInfo struct {
 	Method string
 	// Name is what identifies the target: params.name of tools/call and
