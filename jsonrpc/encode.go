@@ -13,6 +13,16 @@ import (
 type frameBuffer struct {
 	bytes.Buffer
 	enc *json.Encoder
+	raw []byte // the frame of a request whose params are an Appender
+}
+
+// An Appender writes its own JSON encoding. Params that implement it are
+// appended straight into the request's frame: a protocol layer that
+// splices members into encoded params (MCP's _meta) needs no buffer of its
+// own, and a large request is copied once. AppendJSON must append one
+// valid JSON value to b and return the extended slice.
+type Appender interface {
+	AppendJSON(b []byte) []byte
 }
 
 var framePool = sync.Pool{New: func() any {
@@ -29,12 +39,21 @@ func putFrame(f *frameBuffer) {
 	if f.Cap() > 1<<20 { // let very large frames go back to the GC
 		return
 	}
+	if cap(f.raw) > 1<<20 {
+		f.raw = nil
+	}
 	framePool.Put(f)
 }
 
 // request writes a request whose params are any Go value, marshalling them
 // straight into f, and returns the frame, which is valid until f is reused.
 func (f *frameBuffer) request(id ID, method string, params any) ([]byte, error) {
+	if a, ok := params.(Appender); ok {
+		b := AppendRequest(f.raw[:0], id, method, json.RawMessage("null"))
+		b = a.AppendJSON(b[:len(b)-len("null}")])
+		f.raw = append(b, '}')
+		return f.raw, nil
+	}
 	raw, isRaw := rawParams(params)
 	if isRaw || params == nil {
 		f.Write(AppendRequest(f.AvailableBuffer(), id, method, raw))

@@ -69,38 +69,26 @@ func (s *Session) send(ctx context.Context, r *request, result any) error {
 // has none gets Options.RequestTimeout, which progress may push back up
 // to MaxRequestTimeout (ResetTimeoutOnProgress).
 func (s *Session) exchange(ctx context.Context, r *request, meta []byte, result any) (json.RawMessage, resultEnvelope, error) {
-	var params json.RawMessage = r.params
-	if !r.plain(meta) || params == nil {
-		bp := framePool.Get().(*[]byte)
-		*bp = r.appendParams((*bp)[:0], meta)
-		params = *bp
-		defer func() {
-			if cap(*bp) <= 1<<20 { // let very large ones go to the GC
-				framePool.Put(bp)
-			}
-		}()
-	}
+	r.meta = meta // for AppendJSON: the params go straight into the frame
 	if r.info != nil {
 		ctx = transport.WithRequest(ctx, r.info)
 	}
-	r.sent = params
 	var err error
 	switch timeout := s.defaultTimeout(ctx); {
 	case timeout == 0:
-		err = s.conn.Call(ctx, r.method, &r.sent, &r.raw)
+		err = s.conn.Call(ctx, r.method, r, &r.raw)
 	case r.watch != nil && r.watch.reset:
 		err = r.watch.within(ctx, timeout, s.opts.maxRequestTimeout(), r.method, func(ctx context.Context) error {
-			return s.conn.Call(ctx, r.method, &r.sent, &r.raw)
+			return s.conn.Call(ctx, r.method, r, &r.raw)
 		})
 	default:
 		tctx, cancel := context.WithTimeout(ctx, timeout)
-		err = s.conn.Call(tctx, r.method, &r.sent, &r.raw)
+		err = s.conn.Call(tctx, r.method, r, &r.raw)
 		cancel()
 		if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
 			err = &TimeoutError{Method: r.method, After: timeout}
 		}
 	}
-	r.sent = nil
 	if err != nil {
 		return nil, resultEnvelope{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -40,7 +41,7 @@ type request struct {
 
 	// Scratch space of exchange, kept here so that a call allocates
 	// nothing for it: the request itself comes from a pool.
-	sent json.RawMessage // the params as sent
+	meta []byte // the _meta members of the exchange in flight
 	env  resultEnvelope
 
 	buf *paramsBuffer // holds params; back to the pool by release
@@ -61,9 +62,6 @@ var paramsPool = sync.Pool{New: func() any {
 	b.enc.SetEscapeHTML(false) // an opaque string (a requestState) goes out byte for byte
 	return b
 }}
-
-// framePool recycles the buffers an exchange assembles its params in.
-var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // newRequest encodes params for method. Params are any JSON object value:
 // a struct, a map, a json.RawMessage, or nil for none. known says that
@@ -146,9 +144,11 @@ func (r *request) named(s *Session, name string, headers map[string]string) {
 	r.info = &r.infoData
 }
 
-// plain reports whether params go out exactly as encoded.
-func (r *request) plain(meta []byte) bool {
-	return len(meta) == 0 && r.progress == "" && r.inputs == nil && r.state == nil
+// AppendJSON appends the params of the exchange in flight, making r a
+// jsonrpc.Appender: the connection writes them straight into the frame.
+func (r *request) AppendJSON(b []byte) []byte {
+	b = slices.Grow(b, len(r.params)+len(r.meta)+len(r.inputs)+len(r.state)+64)
+	return r.appendParams(b, r.meta)
 }
 
 // appendParams appends the params to send: the caller's, with meta (the

@@ -121,21 +121,27 @@ func (s *LineStream) Write(ctx context.Context, frame []byte) error {
 		return fmt.Errorf("writing frame: %w", jsonrpc.ErrClosed)
 	}
 
-	// One buffer, one write: a small frame reaches a pipe in one piece.
-	buf := s.wbuf[:0]
-	if s.torn {
-		// End the line a cancelled write left half done, so the peer drops
-		// that fragment instead of gluing it to this frame.
+	var err error
+	if len(frame) <= maxKeptWrite {
+		// One buffer, one write: a small frame reaches a pipe in one piece.
+		buf := s.wbuf[:0]
+		if s.torn {
+			// End the line a cancelled write left half done, so the peer
+			// drops that fragment instead of gluing it to this frame.
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, frame...)
 		buf = append(buf, '\n')
-	}
-	buf = append(buf, frame...)
-	buf = append(buf, '\n')
-	n, err := s.write(ctx, buf)
-	if n > 0 {
-		s.torn = n < len(buf)
-	}
-	if cap(buf) <= maxKeptWrite {
+		var n int
+		n, err = s.write(ctx, buf)
+		if n > 0 {
+			s.torn = n < len(buf)
+		}
 		s.wbuf = buf
+	} else {
+		// A large frame is written as it is, not copied: a pipe takes it
+		// in pieces anyway.
+		err = s.writeLine(ctx, frame)
 	}
 	switch {
 	case err == nil:
@@ -147,6 +153,29 @@ func (s *LineStream) Write(ctx context.Context, frame []byte) error {
 	default:
 		return fmt.Errorf("writing frame: %w", err)
 	}
+}
+
+// writeLine writes frame and its newline in three writes at most (the
+// newline ending a torn line first), keeping track of a line left torn.
+func (s *LineStream) writeLine(ctx context.Context, frame []byte) error {
+	nl := []byte{'\n'}
+	if s.torn {
+		if n, err := s.write(ctx, nl); n == 0 {
+			return err
+		}
+		s.torn = false
+	}
+	n, err := s.write(ctx, frame)
+	if n > 0 {
+		s.torn = true // until the newline is out
+	}
+	if err != nil {
+		return err
+	}
+	if n, err = s.write(ctx, nl); n == 1 {
+		s.torn = false
+	}
+	return err
 }
 
 // write writes buf, interrupting the write when ctx ends if w allows it.
