@@ -19,14 +19,13 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	if err != nil {
 		return err
 	}
-	return DecodeResult(method, raw, result)
+	return decodeResult(method, raw, result)
 }
 
-// DecodeResult decodes the raw result of a method's call into result as
-// Call does: nil discards it, a *json.RawMessage takes it as it is, and
-// anything else goes through encoding/json. It serves callers that read a
-// result raw first (to look at a field) and decode it after.
-func DecodeResult(method string, raw json.RawMessage, result any) error {
+// decodeResult decodes the raw result of a method's call into result: nil
+// discards it, a *json.RawMessage takes it as it is, and anything else
+// goes through encoding/json.
+func decodeResult(method string, raw json.RawMessage, result any) error {
 	switch r := result.(type) {
 	case nil:
 		return nil

@@ -41,8 +41,8 @@ func Example() {
 		log.Fatal(err)
 	}
 	for _, t := range tools {
-		if t.Server == "search.web" || strings.HasPrefix(t.Tool.Name, "e") || strings.HasPrefix(t.Tool.Name, "t") {
-			fmt.Printf("%-40s -> %s / %s\n", t.Name, t.Server, t.Tool.Name)
+		if t.Server == "search.web" || strings.HasPrefix(t.Def.Name, "e") || strings.HasPrefix(t.Def.Name, "t") {
+			fmt.Printf("%-40s -> %s / %s\n", t.Name, t.Server, t.Def.Name)
 		}
 	}
 

@@ -11,7 +11,7 @@ import (
 type Prompt struct {
 	Name   string            // the exposed name, mcp__<server>__<prompt>
 	Server string            // the server that offers it
-	Prompt *mcpclient.Prompt // as the server listed it
+	Def    *mcpclient.Prompt // the definition as the server listed it
 }
 
 // Prompts lists the prompts of every connected server, named as tools are
@@ -39,7 +39,7 @@ func (r *Registry) Prompts(ctx context.Context) ([]Prompt, error) {
 	for i, s := range servers {
 		for _, p := range lists[i] {
 			name, _ := names.Name(Ref{Server: s.cfg.Name, Tool: p.Name})
-			out = append(out, Prompt{Name: name, Server: s.cfg.Name, Prompt: p})
+			out = append(out, Prompt{Name: name, Server: s.cfg.Name, Def: p})
 		}
 	}
 	return out, nil

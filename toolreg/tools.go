@@ -14,7 +14,7 @@ import (
 type Tool struct {
 	Name   string          // the exposed name, mcp__<server>__<tool>
 	Server string          // the server that offers it
-	Tool   *mcpclient.Tool // as the server listed it (Tool.Name is its own name)
+	Def    *mcpclient.Tool // the definition as the server listed it (Def.Name is its own name)
 }
 
 // Tools lists the tools of every connected server, fetching again only
@@ -46,7 +46,7 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 	for i, s := range servers {
 		for _, t := range lists[i] {
 			name, _ := names.Name(Ref{Server: s.cfg.Name, Tool: t.Name})
-			out = append(out, Tool{Name: name, Server: s.cfg.Name, Tool: t})
+			out = append(out, Tool{Name: name, Server: s.cfg.Name, Def: t})
 		}
 	}
 	r.mu.Lock()

@@ -32,8 +32,8 @@ func cmdPrompts(ctx context.Context, e *env, _ []string) error {
 	}
 	out := make([]promptJSON, len(prompts))
 	for i, p := range prompts {
-		out[i] = promptJSON{Name: p.Name, Server: p.Server, Prompt: p.Prompt.Name, Title: p.Prompt.Title,
-			Description: p.Prompt.Description, Arguments: p.Prompt.Arguments}
+		out[i] = promptJSON{Name: p.Name, Server: p.Server, Prompt: p.Def.Name, Title: p.Def.Title,
+			Description: p.Def.Description, Arguments: p.Def.Arguments}
 		if out[i].Arguments == nil {
 			out[i].Arguments = []mcpclient.PromptArgument{}
 		}
@@ -111,7 +111,7 @@ func (e *env) resolvePrompt(prompts []toolreg.Prompt, name string) (string, erro
 	if server := e.single(); server != "" {
 		q := toolreg.Qualify(server, name)
 		for _, p := range prompts {
-			if p.Name == q || (p.Server == server && p.Prompt.Name == name) {
+			if p.Name == q || (p.Server == server && p.Def.Name == name) {
 				return p.Name, nil
 			}
 		}

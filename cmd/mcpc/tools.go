@@ -40,7 +40,7 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 	} else {
 		rows := make([]groupRow, len(tools))
 		for i, t := range tools {
-			rows[i] = groupRow{t.Server, t.Name, t.Tool.Description}
+			rows[i] = groupRow{t.Server, t.Name, t.Def.Description}
 		}
 		printGroups(e.out.w, reg, rows, "tool")
 	}
@@ -57,12 +57,12 @@ func writeTools(w io.Writer, tools []toolreg.Tool) error {
 	var b bytes.Buffer
 	b.WriteString("[")
 	for i, t := range tools {
-		obj, err := marshal(toolJSON{Name: t.Name, Server: t.Server, Tool: t.Tool.Name, Title: t.Tool.Title,
-			Description: t.Tool.Description, OutputSchema: t.Tool.OutputSchema, Annotations: t.Tool.Annotations})
+		obj, err := marshal(toolJSON{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Title: t.Def.Title,
+			Description: t.Def.Description, OutputSchema: t.Def.OutputSchema, Annotations: t.Def.Annotations})
 		if err != nil {
 			return err
 		}
-		schema := []byte(t.Tool.InputSchema)
+		schema := []byte(t.Def.InputSchema)
 		if len(bytes.TrimSpace(schema)) == 0 {
 			schema = []byte("null")
 		}
@@ -148,7 +148,7 @@ func (e *env) resolveTool(tools []toolreg.Tool, name string) (string, error) {
 	if server := e.single(); server != "" {
 		q := toolreg.Qualify(server, name)
 		for _, t := range tools {
-			if t.Name == q || (t.Server == server && t.Tool.Name == name) {
+			if t.Name == q || (t.Server == server && t.Def.Name == name) {
 				return t.Name, nil
 			}
 		}

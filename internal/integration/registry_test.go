@@ -61,8 +61,8 @@ func TestIntegrationRegistry(t *testing.T) {
 				t.Errorf("%s listed twice", tool.Name)
 			}
 			seen[tool.Name] = true
-			if tool.Name != toolreg.Qualify(tool.Server, tool.Tool.Name) || !json.Valid(tool.Tool.InputSchema) {
-				t.Errorf("%s: server %q, tool %q", tool.Name, tool.Server, tool.Tool.Name)
+			if tool.Name != toolreg.Qualify(tool.Server, tool.Def.Name) || !json.Valid(tool.Def.InputSchema) {
+				t.Errorf("%s: server %q, tool %q", tool.Name, tool.Server, tool.Def.Name)
 			}
 		}
 		for _, want := range []string{
