@@ -15,6 +15,10 @@
 //	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "hi"})
 //	fmt.Println(res.Text(), res.IsError)
 //
+// Over HTTP the stream comes from package transport/streamhttp instead
+// (streamhttp.Dial); Connect is the same. This package imports no network
+// code: a program that only spawns stdio servers links none.
+//
 // # Two eras, one API
 //
 // MCP has two generations. In the handshake era (2024-11-05, 2025-03-26,
@@ -40,8 +44,23 @@
 //
 // In the stateless era the server/discover answer gives the same
 // information, and every request carries _meta with the protocol
-// version, the client's capabilities and clientInfo. A server that
-// rejects the version (-32022) is asked again with one it offers.
+// version, the client's capabilities and clientInfo (encoded once per
+// session, spliced into each request's params as they are written). A
+// server that rejects the version (-32022) is asked again with one it
+// offers. When the transport reports a response lost (its HTTP stream
+// broke), the request is sent again under a new id, at most twice, and
+// then the call fails with an error matching jsonrpc.ErrResponseLost;
+// a server's own error codes are answers, never a reason to resend.
+//
+// # One path for every request
+//
+// Each method encodes its params once into a request; [Session.Call] is
+// the same path for methods without a wrapper. Connect picks a wire for
+// the era: the handshake wire starts a new session when an HTTP server
+// ended the old one and sends the request again, once; the stateless
+// wire adds the metadata and runs the input rounds. Below both, one
+// exchange applies the timeout and decodes the result; a result that is
+// null is an error ([ErrMalformedResult]), never an empty value.
 //
 // # Lists and pagination
 //
@@ -71,8 +90,9 @@
 // server cancels it. In the stateless era the server asks inside a result
 // instead (input_required); the session runs the same handlers, then sends
 // the request again with their answers and the server's requestState,
-// untouched. An accepted form is completed with the defaults of the fields
-// the user left out. A handler error goes back to the server as a JSON-RPC
+// untouched ([Options].ManualInput hands such results to the caller
+// instead, as an [InputRequiredError]). An accepted form is completed with
+// the defaults of the fields the user left out. A handler error goes back to the server as a JSON-RPC
 // error (return a *jsonrpc.Error to pick the code); the session lives on.
 //
 // Notifications — log messages, list changes, resource updates — go to the
@@ -83,13 +103,16 @@
 // Every call takes a context. When it ends before the answer, the call
 // returns at once with the context's error and the server is sent
 // notifications/cancelled for that request in the background (never for
-// initialize, as the spec requires). Requests without a deadline of their
-// own get [Options].RequestTimeout (60s by default), reported as a
-// [TimeoutError] that matches context.DeadlineExceeded.
+// initialize, as the spec requires).
+//
+// One rule bounds the wait: a deadline of the caller's wins, shorter or
+// longer; a request whose context has none gets [Options].RequestTimeout
+// (60s by default), reported as a [TimeoutError] that matches
+// context.DeadlineExceeded.
 //
 // [WithProgress] makes a context's requests carry a progress token; the
 // server's notifications/progress for it reach the callback on the calling
-// goroutine, all of them before the call returns. With
-// [Options].ResetTimeoutOnProgress, progress restarts the timeout, within
-// [Options].MaxRequestTimeout.
+// goroutine, all of them before the call returns; any that come later go
+// to [Options].OnProgress. With [Options].ResetTimeoutOnProgress, progress
+// restarts the default timeout, within [Options].MaxRequestTimeout.
 package mcpclient

@@ -56,59 +56,29 @@
 // on. The stderr tail is bounded too. Nothing here logs unless it is given
 // a *slog.Logger.
 //
-// # Streamable HTTP
+// # What a session learns from a stream, and tells it
 //
-// [HTTP] is the HTTP transport of 2025-03-26 and later. Every message is
-// its own POST to the MCP endpoint; a request is answered with one JSON
-// message or with an event stream that may carry the server's
-// notifications and requests before the response, all of which Read
-// hands on in order. [HTTP.SetProtocol], called by the session once the
-// protocol is agreed, shapes what follows:
+// A session needs a few things from its transport beyond frames: that the
+// server ended the session ([ErrSessionExpired]), that it refused a
+// message without a JSON-RPC answer ([ErrRefused]), that one response
+// will never come (jsonrpc.ResponseLostError, returned by Read beside the
+// frames, so no server frame can forge it); and it tells the transport
+// the protocol it agreed ([Protocol], through [ProtocolSetter]) and what
+// each request names ([RequestInfo]). They are plain values here, in the
+// net-free core, so the session never depends on a network transport.
 //
-//   - Handshake era: the MCP-Protocol-Version header on every request, the
-//     server's Mcp-Session-Id kept and sent back, a GET stream opened for
-//     server-initiated messages (405 means the server has none), a stream
-//     that breaks before its response resumed with GET and Last-Event-ID
-//     after exactly the server's retry delay, a 404 on a live session
-//     reported as [ErrSessionExpired], and the session DELETEd on Close.
-//   - Stateless era (2026-07-28): no session and no GET stream;
-//     Mcp-Method and Mcp-Name headers on every request (values outside
-//     plain ASCII as "=?base64?…?="; see [EncodeHeaderValue]), extra
-//     headers such as Mcp-Param-{Name} taken from the context
-//     ([WithHeaders]); a stream that breaks is reported as an error
-//     response with code [CodeResponseLost], so the request is sent again
-//     under a new id; closing the stream is the cancellation.
+// # No network here
 //
-// A non-2xx answer whose body holds a JSON-RPC error becomes that
-// request's error response (modern servers answer 400 with -32022 and
-// its list of versions); any other becomes an [HTTPError], which the
-// session's era detection and the HTTP+SSE fallback look at. [HTTPConfig]
-// holds the URL, headers, bearer token, client and authorization hook of
-// both HTTP transports; credentials only ever go to the server's origin.
-//
-// # HTTP+SSE (2024-11-05)
-//
-// [DialSSE] speaks the HTTP transport of protocol version 2024-11-05, which
-// many servers still offer: a GET opens an event stream whose first event,
-// "endpoint", names the URL to POST our messages to, and the server's
-// messages arrive as "message" events on that stream. The endpoint must
-// have the same origin as the configured URL. The stream cannot be
-// resumed: when it ends, [SSE.Read] fails and the session is over. A
-// client tries this transport when the config says so, or when a server
-// refuses a Streamable HTTP POST with 400, 404 or 405.
-//
-// # Server-Sent Events
-//
-// [SSEReader] reads a text/event-stream body exactly as the HTML standard
-// specifies, for both HTTP transports: any line ending, comments, ids and
-// retry fields, one event's data bounded by HTTPConfig.MaxMessage.
-// [SSEReader.LastEventID] and [SSEReader.Retry] hold what a client needs
-// to resume a stream.
+// This package and package jsonrpc import neither net, net/http nor
+// crypto/tls: a program that only spawns stdio servers links none of
+// them. The HTTP transports (Streamable HTTP, and HTTP+SSE for servers
+// that predate it) live in the subpackage streamhttp, whose Dial returns
+// an ordinary stream.
 //
 // # Other streams
 //
-// [LineStream] is the same newline-delimited framing over any reader and
-// writer; a server speaking stdio uses it on os.Stdin and os.Stdout. [Pipe]
+// [LineStream] is the newline-delimited framing of stdio over any reader
+// and writer; a server speaking stdio uses it on os.Stdin and os.Stdout. [Pipe]
 // connects two streams in memory, for tests and for servers that run in the
 // client's process. [Trace] wraps any stream and prints every frame that
 // passes, as a CLI's --trace flag does.

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// EncodeHeaderValue makes s safe as the value of an Mcp-Name or
+// encodeHeaderValue makes s safe as the value of an Mcp-Name or
 // Mcp-Param-{Name} header (2026-07-28): plain visible ASCII with inner
 // spaces goes as is; anything else — non-ASCII, control characters,
 // leading or trailing whitespace, or text that looks like the encoding

@@ -12,7 +12,7 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
-func TestDialSSEFailures(t *testing.T) {
+func TestDialLegacyFailures(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		configure func(*legacyServer)
@@ -47,7 +47,7 @@ func TestDialSSEFailures(t *testing.T) {
 			defer cancel()
 			_, err := dialLegacy(ctx, cfg)
 			if err == nil {
-				t.Fatal("DialSSE succeeded")
+				t.Fatal("dialLegacy succeeded")
 			}
 			for _, want := range append(tc.want, "transport: ") {
 				if !strings.Contains(err.Error(), want) {

@@ -80,7 +80,7 @@ func (s *legacyServer) dial(t *testing.T, cfg Config) *legacy {
 	defer cancel()
 	sse, err := dialLegacy(ctx, cfg)
 	if err != nil {
-		t.Fatalf("DialSSE: %v", err)
+		t.Fatalf("dialLegacy: %v", err)
 	}
 	t.Cleanup(func() { sse.Close() })
 	return sse
