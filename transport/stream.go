@@ -2,8 +2,10 @@ package transport
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"sync"
 	"time"
@@ -179,19 +181,38 @@ func (s *LineStream) writeLine(ctx context.Context, frame []byte) error {
 }
 
 // write writes buf, interrupting the write when ctx ends if w allows it.
+//
+// Most writes find room in the pipe at once, and watching ctx costs a few
+// allocations (context.AfterFunc), so a write first runs briefly under a
+// deadline of its own (quickWrite) without watching; only a write that
+// waits longer, on a full pipe, goes on watching ctx.
 func (s *LineStream) write(ctx context.Context, buf []byte) (int, error) {
 	if s.wdl == nil || ctx.Done() == nil {
 		return s.w.Write(buf)
 	}
-	stop := context.AfterFunc(ctx, s.interrupt)
+	s.wdl.SetWriteDeadline(time.Now().Add(quickWrite))
 	n, err := s.w.Write(buf)
+	s.wdl.SetWriteDeadline(time.Time{})
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		return n, err
+	}
+	if err := ctx.Err(); err != nil {
+		return n, err
+	}
+	stop := context.AfterFunc(ctx, s.interrupt)
+	m, err := s.w.Write(buf[n:])
 	if !stop() {
 		// The deadline was (or is being) set; clear it for the next write.
 		<-s.interrupted
 		s.wdl.SetWriteDeadline(time.Time{})
 	}
-	return n, err
+	return n + m, err
 }
+
+// quickWrite is how long a write may take before it starts watching its
+// context: long enough for a pipe with room, short enough that a cancelled
+// write on a full pipe still returns at once.
+const quickWrite = 2 * time.Millisecond
 
 // Close closes the reader and the writer (those that are io.Closers) and
 // makes every later Read and Write fail with jsonrpc.ErrClosed. It is
