@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -23,6 +24,26 @@ type callToolWire struct {
 	resultEnvelope
 }
 
+// toolWires recycles the decoding scratch of tools/call results: the
+// wire struct and its content items' array, which CallTool converts and
+// lets go of.
+var toolWires = sync.Pool{New: func() any { return new(callToolWire) }}
+
+func getToolWire() *callToolWire { return toolWires.Get().(*callToolWire) }
+
+// putToolWire clears w, every item its array ever held included (encoding/json
+// decodes into an array's old elements without zeroing them, and nothing of
+// one result may stay alive or leak into the next), and recycles it.
+func putToolWire(w *callToolWire) {
+	items := w.Content[:cap(w.Content)]
+	if cap(items) > 64 {
+		items = nil // a rare long result: let its array go
+	}
+	clear(items)
+	*w = callToolWire{Content: items[:0]}
+	toolWires.Put(w)
+}
+
 // errHeaderMismatch matches a -32020 answer.
 var errHeaderMismatch = &jsonrpc.Error{Code: CodeHeaderMismatch}
 
@@ -31,14 +52,15 @@ var errHeaderMismatch = &jsonrpc.Error{Code: CodeHeaderMismatch}
 // IsError set and a nil error; the error is for everything else: unknown
 // tool, invalid arguments (as a *jsonrpc.Error), timeout, lost connection.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
-	var w callToolWire
-	raw, err := s.callTool(ctx, name, args, &w)
+	w := getToolWire()
+	defer putToolWire(w)
+	raw, err := s.callTool(ctx, name, args, w)
 	if err != nil && errors.Is(err, errHeaderMismatch) && s.Era() == EraStateless {
 		// The tool's annotations may have changed: list again, then retry
 		// with the headers the new schema asks for.
 		if _, lerr := Collect(s.Tools(ctx)); lerr == nil {
-			w = callToolWire{}
-			raw, err = s.callTool(ctx, name, args, &w)
+			zero(w)
+			raw, err = s.callTool(ctx, name, args, w)
 		}
 	}
 	if err != nil {

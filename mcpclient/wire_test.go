@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -166,5 +167,29 @@ func TestManualInputRounds(t *testing.T) {
 		if !strings.Contains(sent, want) {
 			t.Errorf("the retry went out as %s; it lacks %s", sent, want)
 		}
+	}
+}
+
+// Decoding scratch is recycled between calls: nothing of one result may
+// show up in the next.
+func TestCallToolResultsDoNotBleed(t *testing.T) {
+	f := newFakeServer(t)
+	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		if strings.Contains(string(r.Params), `"first"`) {
+			return json.RawMessage(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png","annotations":{"a":1}},{"type":"text","text":"one","_meta":{"m":1}}],"structuredContent":{"x":1},"isError":true}`), nil
+		}
+		return json.RawMessage(`{"content":[{"type":"text","text":"two"}]}`), nil
+	})
+	s := connect(t, f, nil)
+	if _, err := s.CallTool(ctx5s(t), "first", nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.CallTool(ctx5s(t), "second", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &CallToolResult{Content: []Content{{Type: "text", Text: "two"}}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Errorf("second result (-want +got):\n%s", diff)
 	}
 }
