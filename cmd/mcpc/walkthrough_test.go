@@ -29,7 +29,7 @@ const (
 // process, against the demo servers of demoDir (this test binary serving
 // the demo, configured as demo and pages like the repository's .mcp.json),
 // and checks that the page shows exactly the trace and output it produces,
-// after the normalization the page documents (see normalizeWalkthroughTrace).
+// after the normalizations the page documents (normalizeWalkthroughTrace).
 func TestWalkthroughTraceIsTrue(t *testing.T) {
 	leakcheck.Check(t)
 	page, err := os.ReadFile(walkthroughPage)
@@ -57,8 +57,12 @@ func TestWalkthroughTraceIsTrue(t *testing.T) {
 	}
 
 	if diff := cmp.Diff(normalizeWalkthroughTrace(t, wantTrace), normalizeWalkthroughTrace(t, gotTrace)); diff != "" {
-		t.Errorf("the trace in %s is not what %q prints (-page +real):\n%s\nthe real trace, to paste into the page:\n%s",
-			walkthroughPage, command, diff, strings.Join(gotTrace, "\n"))
+		paste := make([]string, len(gotTrace))
+		for i, line := range gotTrace {
+			paste[i] = elideListing(t, line)
+		}
+		t.Errorf("the trace in %s is not what %q prints (-page +real):\n%s\nthe real trace, listing elided, to paste into the page:\n%s",
+			walkthroughPage, command, diff, strings.Join(paste, "\n"))
 	}
 	if diff := cmp.Diff(wantOut, pageLines(r.stdout)); diff != "" {
 		t.Errorf("the output in %s is not what %q prints (-page +real):\n%s", walkthroughPage, command, diff)
@@ -117,35 +121,44 @@ func isTracedFrame(line string) bool { return tracedFrame.MatchString(line) }
 
 // The two normalizations the page documents.
 var (
-	// traceImplVersion is the release version in clientInfo (server/discover's
-	// io.modelcontextprotocol/clientInfo, initialize's clientInfo) and in
-	// serverInfo: it changes with every release, and the page need not. The
-	// protocol versions are not normalized: they are what the page explains.
+	// traceImplVersion is the release version in clientInfo (in
+	// server/discover's io.modelcontextprotocol/clientInfo and in
+	// initialize's clientInfo) and in serverInfo: it changes with every
+	// release, and the page need not. The protocol versions are not
+	// normalized: they are what the page explains.
 	traceImplVersion = regexp.MustCompile(`(Info":\{[^{}]*"version":")[^"]*(")`)
 
-	// traceToolListing is the demo server's tools/list response, which the page
-	// shortens to "tools":[…]. The real listing must be an array of tools
-	// that holds the tool the page calls (checked by checkElidedListing).
+	// traceToolListing is the demo server's tools/list response, which the
+	// page shortens to "tools":[…]. The real listing must be an array of
+	// tools that holds the tool the page calls (see checkElidedListing).
 	traceToolListing = regexp.MustCompile(`^(\[[^\]]+\] <- \{"jsonrpc":"2\.0","id":\d+,"result":\{"tools":)(\[.*\])(\}\})$`)
 )
 
 // traceElided is what the page shows in place of the tool listing.
 const traceElided = "[…]"
 
-// normalizeWalkthroughTrace applies the page's normalizations to trace lines, in a
-// new slice.
+// normalizeWalkthroughTrace applies the page's normalizations to trace
+// lines, in a new slice.
 func normalizeWalkthroughTrace(t *testing.T, trace []string) []string {
 	t.Helper()
 	out := make([]string, len(trace))
 	for i, line := range trace {
-		line = traceImplVersion.ReplaceAllString(line, "${1}VERSION${2}")
-		if m := traceToolListing.FindStringSubmatch(line); m != nil && m[2] != traceElided {
-			checkElidedListing(t, m[2])
-			line = m[1] + traceElided + m[3]
-		}
-		out[i] = line
+		out[i] = traceImplVersion.ReplaceAllString(elideListing(t, line), "${1}VERSION${2}")
 	}
 	return out
+}
+
+// elideListing shortens a tools/list response as the page does, after
+// checking the listing; other lines, and a listing already elided, are
+// returned as they are.
+func elideListing(t *testing.T, line string) string {
+	t.Helper()
+	m := traceToolListing.FindStringSubmatch(line)
+	if m == nil || m[2] == traceElided {
+		return line
+	}
+	checkElidedListing(t, m[2])
+	return m[1] + traceElided + m[3]
 }
 
 // checkElidedListing checks that what the page elides is a real listing that
