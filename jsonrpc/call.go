@@ -67,6 +67,13 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	putFrame(f)
 	if err != nil {
+		if ctx.Err() != nil && c.opts.OnAbandon != nil {
+			// The context ended while the frame was on its way: part or all
+			// of it may have reached the peer (an HTTP body is sent before
+			// the answer's headers come), so tell the protocol layer as if
+			// it had. A cancellation the peer never needed is harmless.
+			c.opts.OnAbandon(id, method)
+		}
 		return nil, fmt.Errorf("calling %s: %w", method, c.writeError(err))
 	}
 
@@ -94,8 +101,8 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 func response(method string, r reply) (json.RawMessage, error) {
 	m := r.m
 	switch {
-	case r.lost != nil:
-		return nil, fmt.Errorf("calling %s: %w", method, r.lost)
+	case r.err != nil:
+		return nil, fmt.Errorf("calling %s: %w", method, r.err)
 	case m.Error != nil:
 		return nil, fmt.Errorf("calling %s: %w", method, m.Error)
 	}
@@ -120,10 +127,10 @@ func (c *Conn) writeError(err error) error {
 var replyPool = sync.Pool{New: func() any { return make(chan reply, 1) }}
 
 // reply is what the read loop hands a waiting call: the peer's response,
-// or the stream's word that it was lost.
+// or why there is none (a ResponseLostError, a BadResponseError).
 type reply struct {
-	m    *Message
-	lost *ResponseLostError
+	m   *Message
+	err error
 }
 
 // forget removes a call from the pending map and recycles its channel,

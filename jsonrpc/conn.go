@@ -42,8 +42,9 @@ type Options struct {
 	Intercept func(n *Request) bool
 
 	// OnAbandon is called when a Call returns because its context ended
-	// before the response arrived, with the id and method of the abandoned
-	// request. A protocol layer uses it to tell the peer (MCP sends
+	// before the response arrived — also while its frame was being
+	// written, since part of it may have reached the peer — with the id
+	// and method of the abandoned request. A protocol layer uses it to tell the peer (MCP sends
 	// notifications/cancelled). It runs on the caller's goroutine and must
 	// not block.
 	OnAbandon func(id ID, method string)
@@ -167,16 +168,16 @@ func (c *Conn) readLoop() {
 	defer close(c.readDone)
 	for {
 		frame, err := c.stream.Read()
-		var lost *ResponseLostError
-		switch {
-		case err == nil:
+		if err == nil {
 			c.handleFrame(frame)
-		case errors.As(err, &lost):
-			c.deliver(lost.ID, reply{lost: lost})
-		default:
-			c.stop(err)
-			return
+			continue
 		}
+		if id, failure, ok := callFailure(err); ok {
+			c.deliver(id, reply{err: failure}) // one call fails; the stream lives on
+			continue
+		}
+		c.stop(err)
+		return
 	}
 }
 
@@ -188,6 +189,12 @@ func (c *Conn) handleFrame(frame []byte) {
 	}
 	m, err := Decode(frame)
 	if err != nil {
+		if id, ok := responseID(frame); ok {
+			// A response we cannot read still ends its call at once.
+			c.log.Warn("jsonrpc: undecodable response", "id", id, "error", err, "frame", preview(frame))
+			c.deliver(id, reply{err: &BadResponseError{ID: id, Reason: err.Error()}})
+			return
+		}
 		c.log.Warn("jsonrpc: dropping frame", "error", err, "frame", preview(frame))
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -84,9 +85,9 @@ func TestBadFramesAreSkipped(t *testing.T) {
 	req, _ := Decode([]byte(peer.recv()))
 	for _, bad := range []string{
 		`not json at all`,
-		`{"jsonrpc":"2.0","id":` + req.ID.String() + `,"result":`, // truncated
-		`{"jsonrpc":"1.0","id":` + req.ID.String() + `,"result":5}`,
-		`{"jsonrpc":"2.0","id":99999,"result":5}`, // unknown id
+		`{"jsonrpc":"2.0","id":` + req.ID.String() + `,"result":`, // truncated: no id to trust
+		`{"jsonrpc":"2.0","id":99999,"result":5}`,                 // unknown id
+		`{"jsonrpc":"1.0","id":99998,"result":5}`,                 // bad, for no call of ours
 		`[]`,
 	} {
 		peer.send(bad)
@@ -98,11 +99,42 @@ func TestBadFramesAreSkipped(t *testing.T) {
 	}
 	log.waitFor(t, "already answered id\" id=99999")
 	log.waitFor(t, "already answered id\" id="+req.ID.String())
-	for _, want := range []string{"not a JSON object", "malformed", `must be \"2.0\"`, "empty batch"} {
+	for _, want := range []string{"not a JSON object", "malformed", `undecodable response`, "empty batch"} {
 		log.waitFor(t, want)
 	}
 	if c.Err() != nil {
 		t.Fatalf("conn stopped: %v", c.Err())
+	}
+}
+
+// A response frame that names a call's id but cannot be decoded ends that
+// call at once, with an error that says why; other calls go on.
+func TestUndecodableResponseEndsItsCall(t *testing.T) {
+	for _, bad := range []string{
+		`{"jsonrpc":"1.0","id":%s,"result":5}`,
+		`{"jsonrpc":"2.0","id":%s}`,
+		`{"jsonrpc":"2.0","id":%s,"result":1,"error":{"code":1,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":%s,"error":{}}`,
+	} {
+		t.Run(bad, func(t *testing.T) {
+			c, peer, _ := newPair(t, nil)
+			done := make(chan error, 1)
+			go func() { done <- c.Call(context.Background(), "m", nil, nil) }()
+			req, _ := Decode([]byte(peer.recv()))
+			peer.send(fmt.Sprintf(bad, req.ID.String()))
+			select {
+			case err := <-done:
+				var br *BadResponseError
+				if !errors.As(err, &br) || !errors.Is(err, ErrBadResponse) || br.ID != req.ID {
+					t.Fatalf("err = %v, want a *BadResponseError for id %s", err, req.ID)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the call still waits")
+			}
+			if c.Err() != nil {
+				t.Errorf("the conn stopped: %v", c.Err())
+			}
+		})
 	}
 }
 

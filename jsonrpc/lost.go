@@ -30,3 +30,40 @@ func (e *ResponseLostError) Error() string {
 
 // Is makes errors.Is(err, ErrResponseLost) true.
 func (e *ResponseLostError) Is(target error) bool { return target == ErrResponseLost }
+
+// ErrBadResponse is matched (errors.Is) by the error of a call whose
+// response came but could not be used: see BadResponseError.
+var ErrBadResponse = errors.New("jsonrpc: bad response")
+
+// BadResponseError ends one call at once because its answer came and is
+// unusable: a response frame that cannot be decoded but names the call's
+// id, an HTTP answer carrying another request's response, an empty answer
+// where a response was due. The request may have run; unlike a lost
+// response, nothing better will come, so it is final. A Stream returns it
+// from Read, as it does a ResponseLostError; the Conn makes it itself for
+// undecodable response frames.
+type BadResponseError struct {
+	ID     ID
+	Reason string
+}
+
+func (e *BadResponseError) Error() string {
+	return fmt.Sprintf("jsonrpc: bad response to request %s: %s", e.ID, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrBadResponse) true.
+func (e *BadResponseError) Is(target error) bool { return target == ErrBadResponse }
+
+// callFailure finds, in an error a Stream's Read returned, a failure of
+// one call that leaves the stream running.
+func callFailure(err error) (ID, error, bool) {
+	var lost *ResponseLostError
+	if errors.As(err, &lost) {
+		return lost.ID, lost, true
+	}
+	var bad *BadResponseError
+	if errors.As(err, &bad) {
+		return bad.ID, bad, true
+	}
+	return ID{}, nil, false
+}

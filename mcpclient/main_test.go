@@ -111,7 +111,7 @@ func rawServer(mode string) int {
 			send(`{"jsonrpc":"2.0","id":` + id + `,"result":`)
 			send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"wrong"}]},}`)
 			send(`{"jsonrpc":"2.0","id":999999,"result":{"content":[]}}`) // unknown id
-			send(`{"jsonrpc":"1.0","id":` + id + `,"result":{"content":[]}}`)
+			send(`{"jsonrpc":"1.0","id":999998,"result":{"content":[]}}`) // bad, and for no call of ours
 			send(`[1,2`)
 			send(text("the real answer"))
 			send(text("a duplicate"))
