@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Handler answers one request from the peer. Its result is marshalled to
@@ -53,9 +54,18 @@ type Options struct {
 	// unknown or duplicate response ids) and of handler panics. Nil is silent.
 	Logger *slog.Logger
 
-	// MaxQueuedNotifications bounds notifications waiting for OnNotification; past
-	// it new ones are dropped and reported. Zero means 10000.
-	MaxQueuedNotifications int
+	// MaxQueuedNotifications bounds the notifications waiting for
+	// OnNotification, by count; MaxQueuedNotificationBytes by the size of
+	// their params. Past either, new ones are dropped and reported. Zero
+	// means 10000 and 64 MiB.
+	MaxQueuedNotifications     int
+	MaxQueuedNotificationBytes int
+
+	// MaxPeerRequests bounds the peer's requests being handled at once;
+	// past it a request is answered at once with an error, so that a
+	// flood costs neither a goroutine each nor a stalled read loop. Zero
+	// means 32.
+	MaxPeerRequests int
 }
 
 // Conn is a JSON-RPC 2.0 connection over a Stream. It correlates our calls
@@ -82,6 +92,7 @@ type Conn struct {
 	baseCtx   context.Context
 	cancelAll context.CancelFunc
 	notes     notificationQueue
+	handlers  chan struct{} // a token per peer request being handled
 
 	closeOnce sync.Once
 	closeErr  error
@@ -105,7 +116,8 @@ func NewConn(s Stream, opts *Options) *Conn {
 		c.log = slog.New(discardHandler{})
 	}
 	c.baseCtx, c.cancelAll = context.WithCancel(context.Background())
-	c.notes.init(c.opts.MaxQueuedNotifications)
+	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes)
+	c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
 	go c.readLoop()
 	if c.opts.OnNotification != nil {
 		go c.notes.run(c.baseCtx, c.opts.OnNotification)
@@ -205,8 +217,15 @@ func (c *Conn) handleFrame(frame []byte) {
 		c.queueNotification(m)
 	default:
 		req := &Request{ID: m.ID, Method: m.Method, Params: m.Params}
+		select {
+		case c.handlers <- struct{}{}:
+		default:
+			c.refuse(req)
+			return
+		}
 		ctx := c.startRequest(req)
 		go func() {
+			defer func() { <-c.handlers }()
 			resp := c.handle(ctx, req)
 			if !c.finishRequest(req.ID) {
 				return // cancelled by the peer: it expects no response
@@ -216,6 +235,34 @@ func (c *Conn) handleFrame(frame []byte) {
 			}
 		}()
 	}
+}
+
+// defaultMaxPeerRequests is how many of the peer's requests are handled
+// at once unless Options say otherwise.
+const defaultMaxPeerRequests = 32
+
+// refuseWait bounds writing the answer to a refused request: the read loop
+// writes it itself, and must not stall long on a peer that does not read.
+const refuseWait = 100 * time.Millisecond
+
+// refuse answers a request over the limit of requests in flight, from the
+// read loop, without a goroutine.
+func (c *Conn) refuse(req *Request) {
+	c.log.Warn("jsonrpc: too many requests from the peer in flight; refusing one", "method", req.Method, "limit", cap(c.handlers))
+	e := NewError(CodeInternalError, "too many requests in flight (at most %d); try again later", cap(c.handlers))
+	ctx, cancel := context.WithTimeout(c.baseCtx, refuseWait)
+	defer cancel()
+	if err := c.stream.Write(ctx, AppendError(nil, req.ID, e)); err != nil {
+		c.log.Debug("jsonrpc: could not refuse a request", "id", req.ID, "error", err)
+	}
+}
+
+// orDefault returns v, or def when v is zero or negative.
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 func (c *Conn) queueNotification(m *Message) {

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -454,5 +456,52 @@ func TestInterceptRunsBeforeLaterResponses(t *testing.T) {
 	}
 	if m := <-queued; m != "other" {
 		t.Errorf("queued %q; the consumed notification must not be queued", m)
+	}
+}
+
+// A peer that floods us with requests gets at most MaxPeerRequests handled
+// at once; the rest are answered with an error straight away, without a
+// goroutine each.
+func TestPeerRequestFloodIsBounded(t *testing.T) {
+	release := make(chan struct{})
+	var running, most atomic.Int64
+	handler := func(ctx context.Context, req *Request) (any, error) {
+		n := running.Add(1)
+		for {
+			m := most.Load()
+			if n <= m || most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		defer running.Add(-1)
+		<-release
+		return "ok", nil
+	}
+	_, peer, _ := newPair(t, &Options{Handler: handler, MaxPeerRequests: 8})
+	const flood = 500
+	go func() {
+		for i := range flood {
+			peer.s.Write(context.Background(), []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)))
+		}
+	}()
+	refused := 0
+	for refused < flood-8 {
+		m, err := Decode([]byte(peer.recv()))
+		if err != nil || m.Error == nil || !strings.Contains(m.Error.Message, "too many requests in flight") {
+			t.Fatalf("got %+v, %v; want a refusal", m, err)
+		}
+		refused++
+	}
+	if g := runtime.NumGoroutine(); g > 100 {
+		t.Errorf("%d goroutines during a flood of %d requests", g, flood)
+	}
+	close(release)
+	for range 8 {
+		if m, _ := Decode([]byte(peer.recv())); m == nil || string(m.Result) != `"ok"` {
+			t.Fatalf("a handled request got %+v", m)
+		}
+	}
+	if most.Load() != 8 {
+		t.Errorf("at most %d handlers ran at once, want 8", most.Load())
 	}
 }

@@ -12,27 +12,28 @@ import (
 type notificationQueue struct {
 	mu      sync.Mutex
 	items   []*Request
+	bytes   int // of the params queued
 	limit   int
+	maxSize int
 	wake    chan struct{} // 1-buffered: "there is something to do"
 	stopped bool
 }
 
-func (q *notificationQueue) init(limit int) {
-	if limit <= 0 {
-		limit = 10000
-	}
-	q.limit = limit
+func (q *notificationQueue) init(limit, maxBytes int) {
+	q.limit = orDefault(limit, 10000)
+	q.maxSize = orDefault(maxBytes, 64<<20)
 	q.wake = make(chan struct{}, 1)
 }
 
 func (q *notificationQueue) push(r *Request, log *slog.Logger) {
 	q.mu.Lock()
-	if len(q.items) >= q.limit {
+	if len(q.items) >= q.limit || q.bytes+len(r.Params) > q.maxSize {
 		q.mu.Unlock()
-		log.Warn("jsonrpc: notification queue full, dropping notification", "method", r.Method)
+		log.Warn("jsonrpc: notification queue full, dropping notification", "method", r.Method, "bytes", len(r.Params))
 		return
 	}
 	q.items = append(q.items, r)
+	q.bytes += len(r.Params)
 	q.mu.Unlock()
 	q.signal()
 }
@@ -56,7 +57,7 @@ func (q *notificationQueue) run(ctx context.Context, fn NotificationHandler) {
 	for {
 		q.mu.Lock()
 		items, stopped := q.items, q.stopped
-		q.items = nil
+		q.items, q.bytes = nil, 0
 		q.mu.Unlock()
 		for _, r := range items {
 			fn(ctx, r)
