@@ -1,7 +1,6 @@
 package streamhttp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,7 +21,8 @@ type HTTPError struct {
 	Method     string // the HTTP method
 	URL        string // redacted: no user info, no query
 	StatusCode int
-	Body       string // the start of the body, if any
+	Body       string        // the start of the body, if any
+	RetryAfter time.Duration // what a 429 or 503 advised, if it did
 }
 
 // Is makes errors.Is(err, transport.ErrRefused) true.
@@ -30,6 +30,9 @@ func (e *HTTPError) Is(target error) bool { return target == transport.ErrRefuse
 
 func (e *HTTPError) Error() string {
 	msg := fmt.Sprintf("transport: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.RetryAfter > 0 {
+		msg += fmt.Sprintf(" (the server asks to retry after %v)", e.RetryAfter)
+	}
 	if e.Body != "" {
 		msg += ": " + e.Body
 	}
@@ -55,6 +58,12 @@ type streamable struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // stream readers
 
+	// gone is closed when the server turned out to be unreachable, which
+	// ends the stream (Read returns goneErr) and so the session.
+	gone     chan struct{}
+	goneErr  error
+	goneOnce sync.Once
+
 	mu        sync.Mutex
 	session   string
 	proto     transport.Protocol
@@ -64,11 +73,12 @@ type streamable struct {
 	closeOnce sync.Once
 }
 
-// inbound is what Read hands on next: a message, or the news that the
-// response to one request was lost.
+// inbound is what Read hands on next: a message, or the failure of one
+// call (a *jsonrpc.ResponseLostError or *jsonrpc.BadResponseError), which
+// ends that call and not the stream.
 type inbound struct {
 	frame []byte
-	lost  *jsonrpc.ResponseLostError
+	fail  error
 }
 
 var _ jsonrpc.Stream = (*streamable)(nil)
@@ -81,7 +91,7 @@ func newStreamable(cfg Config) (*streamable, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &streamable{b: b, in: make(chan inbound, 64), done: make(chan struct{}), ctx: ctx, cancel: cancel}, nil
+	return &streamable{b: b, in: make(chan inbound, 64), done: make(chan struct{}), gone: make(chan struct{}), ctx: ctx, cancel: cancel}, nil
 }
 
 // SetProtocol records what the session agreed on. In the handshake era,
@@ -134,10 +144,12 @@ func (h *streamable) SessionID() string {
 func (h *streamable) Read() ([]byte, error) {
 	select {
 	case in := <-h.in:
-		if in.lost != nil {
-			return nil, in.lost
+		if in.fail != nil {
+			return nil, in.fail
 		}
 		return in.frame, nil
+	case <-h.gone:
+		return nil, h.goneErr
 	case <-h.done:
 		return nil, fmt.Errorf("transport: reading: %w", jsonrpc.ErrClosed)
 	}
@@ -189,94 +201,6 @@ func (h *streamable) deleteSession(id string) {
 	drain(resp.Body)
 }
 
-// Write POSTs one message. For a request, it returns once the server has
-// started answering; the answer is read in the background and handed to
-// Read, with everything the server sends before it.
-func (h *streamable) Write(ctx context.Context, frame []byte) error {
-	m, err := jsonrpc.Decode(frame)
-	if err != nil {
-		return fmt.Errorf("transport: message to send: %w", err)
-	}
-	select {
-	case <-h.done:
-		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
-	default:
-	}
-	if m.Method == "notifications/cancelled" && h.stateless() {
-		// On the stateless wire, closing a request's stream is its
-		// cancellation (the caller's context did that); the notification
-		// is not sent.
-		return nil
-	}
-	// The request's own context ends with the caller's or with Close.
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(h.ctx, cancel)
-	background := false
-	defer func() {
-		if !background {
-			stop()
-			cancel()
-		}
-	}()
-	if !m.IsRequest() {
-		// A notification or a response is answered with 202 at once; a
-		// request's exchange is bounded by its caller.
-		var cancelTimeout context.CancelFunc
-		ctx, cancelTimeout = context.WithTimeout(ctx, postTimeout)
-		defer cancelTimeout()
-	}
-
-	req, sentSession, err := h.newPost(ctx, m, frame)
-	if err != nil {
-		return err
-	}
-	resp, err := h.b.client.Do(req)
-	if err != nil {
-		return fmt.Errorf("transport: POST %s: %w", redactURL(h.b.endpoint), urlErrorCause(err))
-	}
-	h.noteSession(resp)
-
-	if resp.StatusCode == http.StatusNotFound && sentSession != "" {
-		drain(resp.Body)
-		h.forgetSession(sentSession)
-		return fmt.Errorf("%w (POST answered 404 Not Found)", transport.ErrSessionExpired)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return h.failedPost(resp, m)
-	}
-	if !m.IsRequest() || resp.StatusCode == http.StatusAccepted {
-		drain(resp.Body)
-		return nil
-	}
-	switch mediaType(resp) {
-	case "application/json":
-		body, err := readBody(resp.Body, h.b.maxMessage)
-		if err != nil {
-			return fmt.Errorf("transport: reading the response to %s: %w", m.Method, err)
-		}
-		if len(bytes.TrimSpace(body)) > 0 {
-			h.deliver(body)
-		}
-		return nil
-	case "text/event-stream":
-		if !h.track() {
-			resp.Body.Close()
-			return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
-		}
-		background = true
-		go func() {
-			defer h.wg.Done()
-			defer cancel()
-			defer stop()
-			h.followStream(ctx, resp.Body, m.ID)
-		}()
-		return nil
-	default:
-		drain(resp.Body)
-		return fmt.Errorf("transport: POST %s: unexpected content type %q in the answer to %s", redactURL(h.b.endpoint), resp.Header.Get("Content-Type"), m.Method)
-	}
-}
-
 // track counts a background stream reader in wg, unless Close has begun
 // (Add must not race with Close's Wait).
 func (h *streamable) track() bool {
@@ -292,15 +216,15 @@ func (h *streamable) track() bool {
 // failedPost turns a non-2xx answer into what the client needs: a JSON-RPC
 // error in the body becomes the request's response (modern servers answer
 // 400 with -32022, -32020 …); anything else is an *HTTPError.
-func (h *streamable) failedPost(resp *http.Response, m *jsonrpc.Message) error {
-	body, _ := readBody(resp.Body, 64<<10)
+func (h *streamable) failedPost(resp *http.Response, m *jsonrpc.Message, body []byte) error {
 	if m.IsRequest() {
 		if e := errorInBody(body); e != nil {
 			h.deliver(jsonrpc.AppendError(nil, m.ID, e))
 			return nil
 		}
 	}
-	return &HTTPError{Method: http.MethodPost, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode, Body: excerpt(body)}
+	return &HTTPError{Method: http.MethodPost, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode,
+		Body: excerpt(body), RetryAfter: retryAfterOf(resp)}
 }
 
 // errorInBody returns the JSON-RPC error object in body, if it holds one.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -20,13 +21,14 @@ const (
 	defaultRetry   = time.Second // when a server gave no retry: field
 	maxResumes     = 10          // reconnects for one request's stream
 	maxListenRetry = 30 * time.Second
-	listenWait     = time.Second      // SetProtocol's wait for the GET stream
-	postTimeout    = 30 * time.Second // a POST that carries no request
+	listenWait     = time.Second            // SetProtocol's wait for the GET stream
+	minRetry       = 100 * time.Millisecond // the least a reconnect waits, whatever retry: says
+	postTimeout    = 30 * time.Second       // a POST that carries no request
 )
 
 // newPost builds the POST for message m, and returns the session id it
-// carries.
-func (h *streamable) newPost(ctx context.Context, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
+// carries. info, if not nil, is what the session said about the request.
+func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpoint.String(), bytes.NewReader(frame))
 	if err != nil {
 		return nil, "", fmt.Errorf("transport: %w", err)
@@ -41,7 +43,6 @@ func (h *streamable) newPost(ctx context.Context, m *jsonrpc.Message, frame []by
 		req.Header.Set("Mcp-Method", m.Method)
 		// The session says what the request names; a bare stream user
 		// leaves it to us to find out.
-		info := transport.RequestInfoFrom(ctx, m.Method)
 		name, ok := "", false
 		if info != nil {
 			name, ok = info.Name, info.Name != ""
@@ -93,19 +94,6 @@ func nameOf(m *jsonrpc.Message) (string, bool) {
 	return "", false
 }
 
-// noteSession keeps the session id a handshake-era server assigns.
-func (h *streamable) noteSession(resp *http.Response) {
-	id := resp.Header.Get("Mcp-Session-Id")
-	if id == "" {
-		return
-	}
-	h.mu.Lock()
-	if h.session == "" && !h.proto.Stateless {
-		h.session = id
-	}
-	h.mu.Unlock()
-}
-
 // forgetSession drops an expired session so the next initialize starts a
 // new one.
 func (h *streamable) forgetSession(id string) {
@@ -119,12 +107,20 @@ func (h *streamable) forgetSession(id string) {
 // followStream reads the SSE answer to request id and hands every message
 // to Read. If the stream ends before the response, a handshake-era stream
 // that gave event ids is resumed with GET and Last-Event-ID after the
-// server's retry delay; otherwise the response is reported lost.
-func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id jsonrpc.ID) {
+// server's retry delay; otherwise the response is reported lost. Once the
+// response is in, answered is set (the caller may now go) and the rest of
+// the stream is read to its end, within drainAfterAnswer (end cuts it
+// short), so that the connection can be reused.
+func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id jsonrpc.ID, answered *atomic.Bool, end context.CancelFunc) {
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
-		got, err := h.consume(body, id, &last, &retry)
+		got, err := h.consume(body, id, &last, &retry, func() { answered.Store(true) })
+		if got {
+			t := time.AfterFunc(drainAfterAnswer, end)
+			io.Copy(io.Discard, io.LimitReader(body, drainLimit))
+			t.Stop()
+		}
 		body.Close()
 		if got || ctx.Err() != nil {
 			return
@@ -141,7 +137,7 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 			return
 		}
 		select {
-		case <-time.After(retry):
+		case <-time.After(max(retry, minRetry)):
 		case <-ctx.Done():
 			return
 		}
@@ -155,9 +151,10 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 }
 
 // consume delivers the messages of one SSE stream until it ends or carries
-// the response to want (the zero ID waits for nothing). It keeps the last
-// event id and retry delay across reconnects.
-func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration) (bool, error) {
+// the response to want (the zero ID waits for nothing); onAnswer, if set,
+// runs just before that response is handed on. It keeps the last event id
+// and retry delay across reconnects.
+func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration, onAnswer func()) (bool, error) {
 	r := newSSEReader(body, h.b.maxMessage)
 	defer func() {
 		if id := r.LastEventID(); id != "" {
@@ -182,10 +179,14 @@ func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retr
 		if len(data) == 0 {
 			continue // a priming event: only an id and a retry delay
 		}
+		answer := want.IsValid() && isResponseTo(data, want)
+		if answer && onAnswer != nil {
+			onAnswer()
+		}
 		if !h.deliver(data) {
 			return false, nil
 		}
-		if want.IsValid() && isResponseTo(data, want) {
+		if answer {
 			return true, nil
 		}
 	}
@@ -201,8 +202,21 @@ func isResponseTo(frame []byte, id jsonrpc.ID) bool {
 // arrive.
 func (h *streamable) lost(id jsonrpc.ID, reason string) {
 	h.logDebug("transport: response lost", "id", id, "reason", reason)
+	h.failCall(&jsonrpc.ResponseLostError{ID: id, Reason: reason})
+}
+
+// badAnswer tells the conn, beside the frames, that the answer to id came
+// and cannot be used: the call ends at once.
+func (h *streamable) badAnswer(id jsonrpc.ID, reason string) {
+	if h.b.log != nil {
+		h.b.log.Warn("transport: unusable answer", "id", id, "reason", reason)
+	}
+	h.failCall(&jsonrpc.BadResponseError{ID: id, Reason: reason})
+}
+
+func (h *streamable) failCall(err error) {
 	select {
-	case h.in <- inbound{lost: &jsonrpc.ResponseLostError{ID: id, Reason: reason}}:
+	case h.in <- inbound{fail: err}:
 	case <-h.done:
 	}
 }
@@ -236,8 +250,8 @@ func (h *streamable) get(ctx context.Context, lastEventID string) (io.ReadCloser
 func (h *streamable) listen(ready chan struct{}) {
 	defer h.wg.Done()
 	var last string
-	retry := time.Duration(0)
-	backoff := defaultRetry
+	retry := time.Duration(0) // the server's retry:, once it gave one
+	failures := 0             // reconnects in a row that got nowhere
 	for {
 		body, err := h.get(h.ctx, last)
 		if ready != nil {
@@ -254,26 +268,41 @@ func (h *streamable) listen(ready chan struct{}) {
 				return
 			}
 			h.logDebug("transport: GET stream failed", "error", err)
+			failures++
 		} else {
 			got := time.Now()
-			h.consume(body, jsonrpc.ID{}, &last, &retry)
+			h.consume(body, jsonrpc.ID{}, &last, &retry, nil)
 			body.Close()
-			if time.Since(got) > time.Minute {
-				backoff = defaultRetry // it was healthy for a while
+			if time.Since(got) < healthyStream {
+				failures++
+			} else {
+				failures = 1
 			}
 		}
-		wait := backoff
-		if retry > 0 {
-			wait = retry
-		} else {
-			backoff = min(backoff*2, maxListenRetry)
-		}
 		select {
-		case <-time.After(wait):
+		case <-time.After(listenBackoff(retry, failures)):
 		case <-h.ctx.Done():
 			return
 		}
 	}
+}
+
+// healthyStream is how long a GET stream must have lasted for its end to
+// count as normal rather than as a failure that calls for backing off.
+const healthyStream = 10 * time.Second
+
+// listenBackoff is the wait before reopening the GET stream: the server's
+// retry: (at least minRetry) the first time, doubling with every failure
+// in a row after that, up to maxListenRetry.
+func listenBackoff(retry time.Duration, failures int) time.Duration {
+	wait := defaultRetry
+	if retry > 0 {
+		wait = max(retry, minRetry)
+	}
+	for i := 1; i < failures && wait < maxListenRetry; i++ {
+		wait *= 2
+	}
+	return min(wait, maxListenRetry)
 }
 
 // readBody reads at most limit bytes of body and closes it.

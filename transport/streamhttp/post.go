@@ -1,0 +1,340 @@
+package streamhttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// This file is the POST of one message and what becomes of its answer.
+
+const (
+	// maxRetryAfter is the longest Retry-After a request waits out once
+	// (429 or 503: the server did not process it); a longer advice, or one
+	// past the caller's deadline, is reported instead.
+	maxRetryAfter = 5 * time.Second
+	// drainAfterAnswer bounds reading an SSE answer to its end after the
+	// response came, which lets net/http reuse the connection.
+	drainAfterAnswer = time.Second
+	// maxSessionID bounds the Mcp-Session-Id a server may give.
+	maxSessionID = 1024
+)
+
+// Write POSTs one message. For a request, it returns once the server has
+// started answering; the answer is read in the background and handed to
+// Read, with everything the server sends before it. A request's answer
+// that is final — a response, an error status, an empty or unusable body —
+// ends its call at once.
+func (h *streamable) Write(ctx context.Context, frame []byte) error {
+	m, err := jsonrpc.Decode(frame)
+	if err != nil {
+		return fmt.Errorf("transport: message to send: %w", err)
+	}
+	select {
+	case <-h.done:
+		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+	case <-h.gone:
+		return h.goneErr
+	default:
+	}
+	if m.Method == "notifications/cancelled" && h.stateless() {
+		// On the stateless wire, closing a request's stream is its
+		// cancellation (the caller's context did that); the notification
+		// is not sent.
+		return nil
+	}
+	if !m.IsRequest() {
+		return h.postMessage(ctx, m, frame)
+	}
+	return h.postRequest(ctx, m, frame)
+}
+
+// postMessage POSTs a notification or a response: the server answers 202,
+// and nothing more is waited for.
+func (h *streamable) postMessage(ctx context.Context, m *jsonrpc.Message, frame []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, postTimeout)
+	defer cancel()
+	defer context.AfterFunc(h.ctx, cancel)()
+	resp, sentSession, err := h.do(ctx, ctx, m, frame)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		body, _ := readBody(resp.Body, errorBodyLimit)
+		if h.expired(resp, sentSession, body) {
+			return fmt.Errorf("%w (POST answered %d %s)", transport.ErrSessionExpired, resp.StatusCode, http.StatusText(resp.StatusCode))
+		}
+		return h.failedPost(resp, m, body)
+	}
+	closeShort(resp)
+	return nil
+}
+
+// postRequest POSTs a request and sees to its answer.
+//
+// The exchange runs under a context of the transport's own: the caller's
+// context ends it only until the answer is in. Ending it later would cut
+// short reading the answer to its end, which is what lets the connection
+// serve the next call.
+func (h *streamable) postRequest(ctx context.Context, m *jsonrpc.Message, frame []byte) error {
+	xctx, cancel := context.WithCancel(h.ctx)
+	var answered atomic.Bool
+	stopWatch := context.AfterFunc(ctx, func() {
+		if !answered.Load() {
+			cancel() // on the stateless wire, this is the cancellation
+		}
+	})
+	background := false
+	defer func() {
+		if !background {
+			stopWatch()
+			cancel()
+		}
+	}()
+	resp, sentSession, err := h.do(xctx, ctx, m, frame)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err() // the frame may have reached the server: the caller tells it
+		}
+		return err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		body, _ := readBody(resp.Body, errorBodyLimit)
+		if h.expired(resp, sentSession, body) {
+			return fmt.Errorf("%w (POST answered %d %s)", transport.ErrSessionExpired, resp.StatusCode, http.StatusText(resp.StatusCode))
+		}
+		return h.failedPost(resp, m, body)
+	}
+	if resp.StatusCode == http.StatusAccepted {
+		closeShort(resp)
+		h.badAnswer(m.ID, "the server accepted the request (202) but answers no request that way")
+		return nil
+	}
+	switch mediaType(resp) {
+	case "application/json":
+		body, err := readBody(resp.Body, h.b.maxMessage)
+		answered.Store(true)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			h.badAnswer(m.ID, fmt.Sprintf("reading the answer: %v", err))
+			return nil
+		}
+		h.answerJSON(m, body)
+		return nil
+	case "text/event-stream":
+		if !h.track() {
+			resp.Body.Close()
+			return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+		}
+		background = true
+		go func() {
+			defer h.wg.Done()
+			defer cancel()
+			defer stopWatch()
+			h.followStream(xctx, resp.Body, m.ID, &answered, cancel)
+		}()
+		return nil
+	default:
+		closeShort(resp)
+		h.badAnswer(m.ID, fmt.Sprintf("the answer has Content-Type %q, which is neither JSON nor an event stream", truncateHeader(resp.Header.Get("Content-Type"))))
+		return nil
+	}
+}
+
+// do sends the POST, under xctx, once more if the server said it was too
+// busy (429, 503) and advised a short Retry-After that fits the caller's
+// deadline: such a request was not processed. It returns the session id
+// the POST carried.
+func (h *streamable) do(xctx, ctx context.Context, m *jsonrpc.Message, frame []byte) (*http.Response, string, error) {
+	info := transport.RequestInfoFrom(ctx, m.Method)
+	for attempt := 0; ; attempt++ {
+		req, sentSession, err := h.newPost(xctx, info, m, frame)
+		if err != nil {
+			return nil, "", err
+		}
+		resp, err := h.b.client.Do(req)
+		if err != nil {
+			err = urlErrorCause(err)
+			if isUnreachable(err) && xctx.Err() == nil {
+				h.unreachable(err)
+			}
+			return nil, "", fmt.Errorf("transport: POST %s: %w", redactURL(h.b.endpoint), err)
+		}
+		if err := h.noteSession(resp); err != nil {
+			resp.Body.Close()
+			return nil, "", err
+		}
+		wait := retryAfterOf(resp)
+		busy := resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable
+		if attempt > 0 || !busy || wait <= 0 || wait > maxRetryAfter || !fits(ctx, wait) {
+			return resp, sentSession, nil
+		}
+		closeShort(resp)
+		h.logDebug("transport: the server is busy; trying once more", "status", resp.StatusCode, "after", wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-xctx.Done():
+			t.Stop()
+			return nil, "", xctx.Err()
+		}
+	}
+}
+
+// answerJSON hands on the JSON answer to the request m, if it is one: the
+// answer to a POST must be the response to the request that POST carried.
+func (h *streamable) answerJSON(m *jsonrpc.Message, body []byte) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		h.badAnswer(m.ID, "the server answered with an empty body")
+		return
+	}
+	if body[0] == '[' { // a batch (2025-03-26): it must hold our response
+		msgs, _, err := jsonrpc.DecodeBatch(body)
+		for _, r := range msgs {
+			if err == nil && r.IsResponse() && r.ID == m.ID {
+				h.deliver(body)
+				return
+			}
+		}
+		h.badAnswer(m.ID, "the batch the server answered with holds no response to it")
+		return
+	}
+	r, err := jsonrpc.Decode(body)
+	switch {
+	case err != nil:
+		h.badAnswer(m.ID, fmt.Sprintf("the answer is no JSON-RPC message: %v", err))
+	case !r.IsResponse():
+		h.badAnswer(m.ID, fmt.Sprintf("the answer is a %s message, not a response", r.Method))
+	case r.ID != m.ID:
+		h.badAnswer(m.ID, fmt.Sprintf("the answer is the response to another request (id %s)", r.ID))
+	default:
+		h.deliver(body)
+	}
+}
+
+// expired reports whether an error answer says the session is gone: 404
+// to a request that carried a session id, as the specification says, or
+// 400 whose body says the session is unknown, as some servers answer after
+// a restart. The session is forgotten.
+func (h *streamable) expired(resp *http.Response, sentSession string, body []byte) bool {
+	if sentSession == "" {
+		return false
+	}
+	stale := resp.StatusCode == http.StatusNotFound ||
+		resp.StatusCode == http.StatusBadRequest && mentionsStaleSession(body)
+	if stale {
+		h.forgetSession(sentSession)
+	}
+	return stale
+}
+
+// mentionsStaleSession reports whether an error body says the session id
+// is unknown or invalid ("Bad Request: No valid session ID provided",
+// "Session not found", …).
+func mentionsStaleSession(body []byte) bool {
+	s := strings.ToLower(string(body))
+	if !strings.Contains(s, "session") {
+		return false
+	}
+	for _, w := range []string{"not found", "unknown", "invalid", "no valid", "expired", "does not exist", "terminated"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteSession keeps the session id a handshake-era server assigns, after
+// checking it: visible ASCII only, and not absurdly long.
+func (h *streamable) noteSession(resp *http.Response) error {
+	id := resp.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		return nil
+	}
+	if len(id) > maxSessionID || strings.IndexFunc(id, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
+		return fmt.Errorf("transport: the server gave an invalid Mcp-Session-Id (%d bytes; it must be at most %d of visible ASCII)", len(id), maxSessionID)
+	}
+	h.mu.Lock()
+	if h.session == "" && !h.proto.Stateless {
+		h.session = id
+	}
+	h.mu.Unlock()
+	return nil
+}
+
+// unreachable ends the stream: the server is not there (the connection
+// was refused, the host is unknown), so the session is over, and whoever
+// holds it reconnects rather than hearing the same error forever.
+func (h *streamable) unreachable(err error) {
+	h.goneOnce.Do(func() {
+		h.goneErr = fmt.Errorf("transport: the server at %s is unreachable: %w", redactURL(h.b.endpoint), err)
+		close(h.gone)
+	})
+}
+
+// isUnreachable reports a failure to connect at all, as opposed to one on
+// a connection that worked.
+func isUnreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// retryAfterOf reads a 429 or 503 answer's Retry-After: seconds, or an
+// HTTP date.
+func retryAfterOf(resp *http.Response) time.Duration {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0
+	}
+	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(min(n, 24*3600)) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0).Round(time.Second)
+	}
+	return 0
+}
+
+// fits reports whether waiting d still leaves ctx time for the exchange.
+func fits(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return !ok || time.Until(deadline) > d
+}
+
+// closeShort closes a body it does not need, reading it first only if it
+// is short and already sized (so the connection can be reused without
+// waiting on an open-ended body).
+func closeShort(resp *http.Response) {
+	if resp.ContentLength >= 0 && resp.ContentLength <= 4<<10 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	}
+	resp.Body.Close()
+}
+
+// truncateHeader shortens a header value quoted in an error.
+func truncateHeader(v string) string {
+	if len(v) > 80 {
+		return v[:80] + "…"
+	}
+	return v
+}
+
+// errorBodyLimit bounds the body of an error answer that is read.
+const errorBodyLimit = 64 << 10
