@@ -54,7 +54,8 @@ func eraOf(version string) Era {
 // Close, whatever happens to ctx. The Session owns the stream; if Connect
 // fails, the stream is closed.
 func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Session, error) {
-	s := &Session{progress: make(map[string]*progressWatch), connReady: make(chan struct{})}
+	s := &Session{progress: make(map[string]*progressWatch), connReady: make(chan struct{}),
+		noticeSlots: make(chan struct{}, maxNoticesInFlight)}
 	if opts != nil {
 		s.opts = *opts
 	}

@@ -79,9 +79,10 @@ type Session struct {
 	headers toolHeaders            // stateless era: Mcp-Param headers per tool
 	cache   listCache              // stateless era: list pages within their ttlMs
 
-	bgMu       sync.Mutex
-	closed     bool
-	background sync.WaitGroup // cancellation notices in flight
+	bgMu        sync.Mutex
+	closed      bool
+	background  sync.WaitGroup // cancellation notices in flight
+	noticeSlots chan struct{}  // a token per notice being sent
 }
 
 // Era reports which generation of the protocol the session speaks.
@@ -160,6 +161,9 @@ func (s *Session) Close() error {
 // closeNoticeWait bounds how long Close waits for cancellation notices.
 const closeNoticeWait = 500 * time.Millisecond
 
+// maxNoticesInFlight bounds the cancellation notices sent at once.
+const maxNoticesInFlight = 16
+
 // cancelNoticeTimeout bounds the background send of notifications/cancelled.
 const cancelNoticeTimeout = 5 * time.Second
 
@@ -179,6 +183,15 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 		defer s.background.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
 		defer cancel()
+		// A storm of cancellations sends a few notices at a time (over
+		// HTTP each is a POST, maybe a connection).
+		select {
+		case s.noticeSlots <- struct{}{}:
+			defer func() { <-s.noticeSlots }()
+		case <-ctx.Done():
+			s.log.Debug("mcpclient: too many cancellations at once; one was not sent", "id", id, "method", method)
+			return
+		}
 		params := map[string]any{"requestId": id, "reason": "the client no longer waits for this request"}
 		if err := s.conn.Notify(ctx, "notifications/cancelled", params); err != nil {
 			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)
