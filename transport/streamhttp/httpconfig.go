@@ -8,6 +8,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -25,6 +26,11 @@ type Config struct {
 	// Dial speaks Streamable HTTP and falls back to HTTP+SSE on its own
 	// when the server refuses it.
 	Legacy bool
+
+	// ConnectTimeout bounds opening the HTTP+SSE event stream and waiting
+	// for its endpoint event, even when the caller's context has no
+	// deadline. Zero means 30s.
+	ConnectTimeout time.Duration
 
 	// Headers are sent with every request to the server. Names and values
 	// are checked: no CR or LF, and none of the names the transport sets

@@ -23,9 +23,16 @@ const excerptLen = 200
 // connection can be reused; a longer body is left and the connection closed.
 const drainLimit = 64 << 10
 
-// connectTimeout bounds opening the legacy event stream and waiting for its
-// endpoint event, whatever the caller's context allows.
-const connectTimeout = 30 * time.Second
+// defaultConnectTimeout bounds opening the legacy event stream and waiting
+// for its endpoint event, whatever the caller's context allows.
+const defaultConnectTimeout = 30 * time.Second
+
+func connectTimeoutOf(cfg Config) time.Duration {
+	if cfg.ConnectTimeout > 0 {
+		return cfg.ConnectTimeout
+	}
+	return defaultConnectTimeout
+}
 
 // legacy is the HTTP+SSE transport of MCP 2024-11-05: the server's messages
 // arrive as "message" events on one long-lived GET stream, and each of ours
@@ -51,7 +58,7 @@ type legacy struct {
 var _ jsonrpc.Stream = (*legacy)(nil)
 
 // dialLegacy opens the event stream at cfg.URL and waits for the server's
-// endpoint event. ctx and connectTimeout bound only that: connecting, and
+// endpoint event. ctx and Config.ConnectTimeout bound only that: connecting, and
 // waiting for the endpoint; the stream then lives until Close.
 //
 // The endpoint must have the same origin (scheme, host and port) as
@@ -64,7 +71,7 @@ func dialLegacy(ctx context.Context, cfg Config) (*legacy, error) {
 		return nil, err
 	}
 	where := redactURL(base.endpoint)
-	ctx, cancelConnect := context.WithTimeout(ctx, connectTimeout)
+	ctx, cancelConnect := context.WithTimeout(ctx, connectTimeoutOf(cfg))
 	defer cancelConnect()
 	stream, cancel := context.WithCancel(context.Background())
 	stop := context.AfterFunc(ctx, cancel) // until the endpoint arrives
@@ -206,8 +213,7 @@ func (s *legacy) Write(ctx context.Context, frame []byte) error {
 	if err := statusError(resp, "POST", where); err != nil {
 		return err
 	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
-	resp.Body.Close()
+	closeShort(resp) // the answer comes on the event stream; this body is nothing
 	return nil
 }
 

@@ -147,3 +147,20 @@ func TestSSEWriteFailures(t *testing.T) {
 		t.Errorf("closed during Write: got %v, want ErrClosed", err)
 	}
 }
+
+// A server that opens the event stream and never names its endpoint does
+// not hold Dial past its own bound, even for a caller without a deadline.
+func TestLegacyEndpointWaitIsBounded(t *testing.T) {
+	checkLeaks(t)
+	srv := newLegacyServer(t, func(s *legacyServer) { s.endpoint = "" })
+	cfg := srv.config()
+	cfg.Legacy, cfg.ConnectTimeout = true, 200*time.Millisecond
+	start := time.Now()
+	_, err := Dial(context.Background(), cfg)
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the connect timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Dial took %v", d)
+	}
+}
