@@ -64,7 +64,8 @@ type Options struct {
 	// MaxPeerRequests bounds the peer's requests being handled at once;
 	// past it a request is answered at once with an error, so that a
 	// flood costs neither a goroutine each nor a stalled read loop. Zero
-	// means 32.
+	// means 256 (a client of a server that asks little should set a few
+	// dozen).
 	MaxPeerRequests int
 }
 
@@ -239,7 +240,7 @@ func (c *Conn) handleFrame(frame []byte) {
 
 // defaultMaxPeerRequests is how many of the peer's requests are handled
 // at once unless Options say otherwise.
-const defaultMaxPeerRequests = 32
+const defaultMaxPeerRequests = 256
 
 // refuseWait bounds writing the answer to a refused request: the read loop
 // writes it itself, and must not stall long on a peer that does not read.

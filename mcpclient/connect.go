@@ -82,6 +82,9 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 		Intercept:      s.intercept,
 		OnAbandon:      s.abandoned,
 		Logger:         s.opts.Logger,
+		// Sampling, elicitation and roots: a server has little reason to
+		// ask many at once, and a flood must not cost a goroutine each.
+		MaxPeerRequests: maxServerRequests,
 	})
 	close(s.connReady)
 	if err := s.open(ctx, era); err != nil {
@@ -299,6 +302,9 @@ func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 	s.log.Info("mcpclient: the server ended the session; initializing a new one")
 	return s.initialize(ctx, want)
 }
+
+// maxServerRequests bounds the server's requests handled at once.
+const maxServerRequests = 32
 
 // defaultDiscoverTimeout bounds the server/discover probe.
 const defaultDiscoverTimeout = 5 * time.Second

@@ -3,11 +3,14 @@ package toolreg
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -221,5 +224,129 @@ func TestRegistryToolTimeout(t *testing.T) {
 	}
 	if res, err := r.Call(ctx10(t), "mcp__long__slow", args); err != nil || res.IsError {
 		t.Errorf("long: %+v %v", res, err)
+	}
+}
+
+// One server, one process: calls that all find the server dead once its
+// backoff has passed start one new process between them, not one each,
+// and Close leaves none behind.
+func TestRegistryReconnectStartsOneProcess(t *testing.T) {
+	leakcheck.Check(t)
+	pids := t.TempDir()
+	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{withEnv(demoConfig("one"), pidDirEnv, pids)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := func() []int {
+		entries, _ := os.ReadDir(pids)
+		var out []int
+		for _, e := range entries {
+			if pid, err := strconv.Atoi(e.Name()); err == nil {
+				out = append(out, pid)
+			}
+		}
+		return out
+	}
+	if n := len(started()); n != 1 {
+		t.Fatalf("%d processes at start", n)
+	}
+	proc, _ := os.FindProcess(started()[0])
+	proc.Kill()
+	waitFor(t, "the registry to notice the death", func() bool { return r.Servers()[0].State == StateReconnecting })
+	time.Sleep(firstBackoff)
+
+	// Half the callers go through Call, half straight to the server's
+	// session, as listings and calls both do; all arrive together.
+	r.mu.Lock()
+	srv := r.servers["one"]
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if i%2 == 0 {
+				if _, err := srv.live(ctx10(t)); err != nil {
+					t.Errorf("live: %v", err)
+				}
+				return
+			}
+			if res, err := r.Call(ctx10(t), "mcp__one__echo", map[string]string{"text": "x"}); err != nil || res.Text() != "x" {
+				t.Errorf("call: %v %v", res, err)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if n := len(started()); n != 2 {
+		t.Errorf("50 concurrent calls after a crash started %d processes in all, want 2", n)
+	}
+	r.Close()
+	for _, pid := range started() {
+		p, err := os.FindProcess(pid)
+		if err == nil && p.Signal(syscall.Signal(0)) == nil {
+			waitFor(t, fmt.Sprintf("process %d to be gone", pid), func() bool { return p.Signal(syscall.Signal(0)) != nil })
+		}
+	}
+}
+
+// Hooks and the approver run with no lock held: each may call the
+// registry, also on a reconnect.
+func TestHooksMayCallTheRegistry(t *testing.T) {
+	leakcheck.Check(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	var r *Registry
+	var ready atomic.Bool
+	var mu sync.Mutex
+	seen := map[string]int{}
+	use := func(hook string) {
+		if !ready.Load() {
+			return // New is still running: r is not set yet
+		}
+		_ = r.Servers()
+		mu.Lock()
+		seen[hook]++
+		mu.Unlock()
+	}
+	opts := &Options{
+		OnConnect:    func(string) { use("OnConnect") },
+		OnDisconnect: func(string, error) { use("OnDisconnect") },
+		OnToolCall:   func(Call, time.Duration, error) { use("OnToolCall"); r.Tools(context.Background()) },
+		Approve:      func(context.Context, Call) error { use("Approve"); return nil },
+	}
+	var err error
+	r, err = New(ctx10(t), &Config{Servers: []*ServerConfig{withEnv(demoConfig("h"), pidFileEnv, pidFile)}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ready.Store(true)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := r.Call(ctx10(t), "mcp__h__echo", map[string]string{"text": "a"}); err != nil {
+			t.Errorf("call: %v", err)
+		}
+		proc, _ := os.FindProcess(readPid(t, pidFile))
+		proc.Kill()
+		waitFor(t, "the death", func() bool { return r.Servers()[0].State == StateReconnecting })
+		time.Sleep(firstBackoff)
+		if _, err := r.Call(ctx10(t), "mcp__h__echo", map[string]string{"text": "b"}); err != nil {
+			t.Errorf("call after reconnecting: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("deadlock: a hook that calls the registry never returned")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, hook := range []string{"OnConnect", "OnDisconnect", "OnToolCall", "Approve"} {
+		if seen[hook] == 0 {
+			t.Errorf("%s never ran", hook)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 const (
 	demoEnv    = "PLAINMCP_TOOLREG_DEMO"
 	pidFileEnv = "PLAINMCP_TOOLREG_PIDFILE" // write the server's pid here
+	pidDirEnv  = "PLAINMCP_TOOLREG_PIDDIR"  // add a file named by the server's pid here
 	delayEnv   = "PLAINMCP_TOOLREG_DELAY"   // sleep this long (ms) before serving
 	crashEnv   = "PLAINMCP_TOOLREG_CRASH"   // print this to stderr and exit 3 at once
 )
@@ -36,6 +38,11 @@ func serveDemo() int {
 	}
 	if f := os.Getenv(pidFileEnv); f != "" {
 		if err := os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+			return 1
+		}
+	}
+	if d := os.Getenv(pidDirEnv); d != "" {
+		if err := os.WriteFile(filepath.Join(d, strconv.Itoa(os.Getpid())), nil, 0o600); err != nil {
 			return 1
 		}
 	}

@@ -67,6 +67,26 @@ func (r *Registry) newServer(sc *ServerConfig) *server {
 func (s *server) connect(ctx context.Context) error {
 	s.dialMu.Lock()
 	defer s.dialMu.Unlock()
+	// Callers that found the session dead queue here; the first one
+	// reconnects, and the others take its session (or its failure)
+	// instead of starting a server each.
+	s.mu.Lock()
+	alive := s.state == StateConnected && s.session != nil && s.session.Err() == nil
+	tried := s.state != StateConnected && s.failures > 0 && time.Now().Before(s.nextTry)
+	old, lastErr := s.session, s.lastErr
+	if !alive && !tried {
+		s.session = nil
+	}
+	s.mu.Unlock()
+	switch {
+	case alive:
+		return nil
+	case tried:
+		return lastErr
+	}
+	if old != nil {
+		old.Close() // a replaced session is always closed
+	}
 	timeout := s.cfg.Timeout
 	if timeout <= 0 {
 		timeout = s.r.opts.StartupTimeout
@@ -107,21 +127,25 @@ func (s *server) connect(ctx context.Context) error {
 		session, transport, err = dial(ctx, s.cfg, &opts)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.transport = transport
 	if err != nil {
 		s.state, s.lastErr = StateFailed, fmt.Errorf("server %q: %w", s.cfg.Name, err)
 		s.failures++
 		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
-		return s.lastErr
+		err := s.lastErr
+		s.mu.Unlock()
+		return err
 	}
 	if s.closed {
-		go session.Close()
+		s.mu.Unlock()
+		session.Close()
 		return fmt.Errorf("server %q: removed while connecting", s.cfg.Name)
 	}
 	s.session, s.state, s.lastErr, s.failures = session, StateConnected, nil, 0
 	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale = true, true, true, true
+	s.mu.Unlock()
 	go s.watch(session)
+	// Hooks run with no lock held: they may call the registry.
 	s.r.hook("OnConnect", func() {
 		if s.r.opts.OnConnect != nil {
 			s.r.opts.OnConnect(s.cfg.Name)
@@ -169,14 +193,14 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	case wait > 0:
 		return nil, fmt.Errorf("%w (next attempt in %v)", lastErr, wait.Round(time.Second))
 	}
-	if session != nil {
-		session.Close()
-	}
 	if err := s.connect(ctx); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.session == nil {
+		return nil, fmt.Errorf("server %q: not connected", s.cfg.Name)
+	}
 	return s.session, nil
 }
 
