@@ -85,7 +85,11 @@ func validVarName(s string) bool {
 // be recognized: passwords and query values in URLs, arguments that follow
 // or carry a flag named like a token, key, secret or password, "Bearer …"
 // and "Basic …" credentials, and long token-like strings.
-func (s *ServerConfig) String() string {
+//
+// It is on the value type, so a ServerConfig and a *ServerConfig print
+// alike; GoString, Format, LogValue and MarshalJSON (configprint.go) hide
+// the same secrets.
+func (s ServerConfig) String() string {
 	var parts []string
 	parts = append(parts, quoteIfNeeded(s.Name)+":")
 	typ := s.Type
@@ -97,11 +101,8 @@ func (s *ServerConfig) String() string {
 		if s.Command != "" {
 			parts = append(parts, quoteIfNeeded(s.shown("command", s.Command)))
 		}
-		prev := ""
-		for i, a := range s.Args {
-			a = s.shown("args["+strconv.Itoa(i)+"]", a)
-			parts = append(parts, quoteIfNeeded(redactArg(prev, a)))
-			prev = a
+		for _, a := range s.shownArgs() {
+			parts = append(parts, quoteIfNeeded(a))
 		}
 		if len(s.Env) > 0 {
 			parts = append(parts, "env="+strings.Join(sortedNames(s.Env), ","))
@@ -124,6 +125,22 @@ func (s *ServerConfig) String() string {
 		parts = append(parts, "("+s.Source+")")
 	}
 	return strings.Join(parts, " ")
+}
+
+// shownArgs is the arguments as String shows them: as written where they
+// held a reference, with what looks like a credential hidden.
+func (s *ServerConfig) shownArgs() []string {
+	if s.Args == nil {
+		return nil
+	}
+	out := make([]string, len(s.Args))
+	prev := ""
+	for i, a := range s.Args {
+		a = s.shown("args["+strconv.Itoa(i)+"]", a)
+		out[i] = redactArg(prev, a)
+		prev = a
+	}
+	return out
 }
 
 // shown is the text to print for a field: as written in the file if it

@@ -1,12 +1,15 @@
 package streamhttp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,17 +43,24 @@ type Config struct {
 	Headers http.Header
 
 	// BearerToken, if set, is sent as "Authorization: Bearer <token>" on
-	// requests to the server's own origin, and only there: never on a
-	// redirect elsewhere. It never appears in logs, errors or traces.
+	// requests to the server's own origin, and only there. It never
+	// appears in logs, errors or traces: an error body that echoes it is
+	// quoted with "[redacted]" in its place.
 	BearerToken string
 
 	// Client is the HTTP client to use; nil means a client of our own. Its
-	// Transport is wrapped, never modified.
+	// Transport is wrapped and its CheckRedirect is wrapped, never
+	// modified: a redirect to another origin (scheme, host and port) is
+	// refused whatever the CheckRedirect says, and one within the origin is
+	// left to it (nil: at most 10, as net/http does).
 	Client *http.Client
 
 	// Authorize, if set, wraps the round-tripper that carries every request
 	// to the server: it may add credentials and react to 401 and 403
-	// answers. OAuth plugs in here.
+	// answers. OAuth plugs in here. The headers it adds are treated as
+	// credentials: redacted from quoted error bodies, and removed from
+	// anything it sends through next to another origin (use a client of
+	// its own for an authorization server).
 	Authorize func(next http.RoundTripper) http.RoundTripper
 
 	// MaxMessage bounds one message (a JSON body or one SSE event) in
@@ -114,15 +124,23 @@ type httpBase struct {
 	client     *http.Client
 	maxMessage int
 	log        *slog.Logger
+	secrets    *secretSet // what errors and logs must never quote
 }
 
+// idleConnsPerHost is how many idle connections the pool the transport
+// owns keeps per host (and in all). Every request of a session is its own
+// exchange, and many run at once (jsonrpc.Conn lets any number of calls be
+// in flight); net/http's default of 2 idle connections per host would
+// close nearly every connection a burst of concurrent calls opened, so
+// that 256 concurrent calls would open a new TCP (and TLS) connection for
+// almost every call. Idle connections cost a file descriptor each and are
+// closed after the transport's IdleConnTimeout, or by Close.
+const idleConnsPerHost = 256
+
 func newHTTPBase(cfg *Config) (*httpBase, error) {
-	u, err := url.Parse(cfg.URL)
+	u, err := parseServerURL(cfg.URL)
 	if err != nil {
-		return nil, fmt.Errorf("transport: server URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("transport: server URL %q: want an http or https URL", redactURL(u))
+		return nil, err
 	}
 	if err := checkHeaders(cfg.Headers); err != nil {
 		return nil, err
@@ -142,88 +160,218 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	}
 	if base == nil {
 		owned = http.DefaultTransport.(*http.Transport).Clone()
+		owned.MaxIdleConns = idleConnsPerHost
+		owned.MaxIdleConnsPerHost = idleConnsPerHost
 		base = owned
 	}
-	// Outermost first: configured headers and the bearer token, then the
-	// caller's authorization layer, then a guard that strips credentials
-	// from anything bound for another origin, whoever added them.
-	var rt http.RoundTripper = &originGuard{next: base, origin: origin(u)}
-	if cfg.Authorize != nil {
-		rt = cfg.Authorize(rt)
-	}
-	client.Transport = &headerRoundTripper{
-		next:    rt,
-		origin:  origin(u),
-		headers: cfg.Headers.Clone(),
-		bearer:  cfg.BearerToken,
-	}
-	return &httpBase{
+	b := &httpBase{
 		owned:      owned,
 		endpoint:   u,
 		client:     client,
 		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
 		log:        cfg.Logger,
-	}, nil
+		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken),
+	}
+	home := origin(u)
+	// Outermost first: configured headers and the bearer token, then the
+	// caller's authorization layer, then a guard that learns what that
+	// layer added (to redact it) and strips credentials from anything
+	// bound for another origin, whoever added them.
+	guard := &originGuard{next: base, origin: home, secrets: b.secrets, hooked: cfg.Authorize != nil}
+	var rt http.RoundTripper = guard
+	if cfg.Authorize != nil {
+		rt = cfg.Authorize(rt)
+	}
+	client.Transport = &headerRoundTripper{
+		next:    rt,
+		origin:  home,
+		headers: cfg.Headers.Clone(),
+		bearer:  cfg.BearerToken,
+		hooked:  cfg.Authorize != nil,
+	}
+	client.CheckRedirect = b.checkRedirect(client.CheckRedirect)
+	return b, nil
+}
+
+// parseServerURL parses the configured URL. Its errors never quote the
+// URL's user info, query or fragment, which may hold credentials:
+// url.Parse's own error repeats the whole URL, so it is never wrapped.
+func parseServerURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, malformedURL(raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("transport: server URL %q: want an http or https URL", redactURL(u))
+	}
+	// Every request is made from the URL's text; make sure that text
+	// parses, so that no request can fail with an error quoting it.
+	if _, err := url.Parse(u.String()); err != nil {
+		return nil, malformedURL(u.String(), err)
+	}
+	return u, nil
+}
+
+// malformedURL describes why raw did not parse, without its secrets. It
+// shows the URL's scheme, host and path when they can be told apart from
+// the rest, and the reason url.Parse gave without the parts it quotes
+// (which may come from the user info), unless the reason lies in what is
+// shown.
+func malformedURL(raw string, err error) error {
+	reason := unquoted(urlErrorCause(err).Error())
+	shown, ok := urlWithoutSecrets(raw)
+	if !ok {
+		return fmt.Errorf("transport: the server URL is malformed: %s", reason)
+	}
+	if _, err := url.Parse(shown); err != nil {
+		reason = urlErrorCause(err).Error() // it quotes only what is shown
+	}
+	if i := strings.IndexAny(raw, "?#"); i >= 0 && raw[i] == '?' {
+		shown += "?…"
+	}
+	return fmt.Errorf("transport: the server URL %q is malformed: %s", shown, reason)
+}
+
+// urlWithoutSecrets is the text of a URL that may not parse, without its
+// user info, query and fragment: what comes after the last "@" (the user
+// info's end) and before the first "?" or "#". ok is false when that is
+// ambiguous: an "@" after the first "?" or "#" may be in the query, or the
+// "?" in a password.
+func urlWithoutSecrets(raw string) (string, bool) {
+	end := strings.IndexAny(raw, "?#")
+	if end < 0 {
+		end = len(raw)
+	}
+	at := strings.LastIndexByte(raw, '@')
+	if at < 0 {
+		return raw[:end], true
+	}
+	if at > end {
+		return "", false
+	}
+	if i := strings.Index(raw, "//"); i >= 0 && i < at {
+		return raw[:i+2] + raw[at+1:end], true
+	}
+	return raw[at+1 : end], true
+}
+
+// unquoted is an error message without the Go-quoted strings in it, such
+// as the parts of a URL url.Parse quotes.
+func unquoted(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			b.WriteString(msg)
+			break
+		}
+		b.WriteString(msg[:i])
+		if q, err := strconv.QuotedPrefix(msg[i:]); err == nil {
+			msg = msg[i+len(q):]
+		} else {
+			msg = "" // an unterminated quote: drop the rest
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // headerRoundTripper adds the configured headers and the bearer token to
 // requests bound for the server's origin. It runs for every hop, so a
-// redirect to another origin goes out without them.
+// request to another origin goes out without them.
 type headerRoundTripper struct {
 	next    http.RoundTripper
 	origin  string
 	headers http.Header
 	bearer  string
+	hooked  bool // an Authorize layer follows: tell it what we sent
 }
 
+// preHookKey is the context key under which headerRoundTripper leaves the
+// headers it sent to the Authorize layer, so that the guard below that
+// layer can tell which headers it added.
+type preHookKey struct{}
+
 func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if origin(req.URL) != h.origin || (len(h.headers) == 0 && h.bearer == "") {
+	if origin(req.URL) != h.origin || (len(h.headers) == 0 && h.bearer == "" && !h.hooked) {
 		return h.next.RoundTrip(req)
 	}
-	r := req.Clone(req.Context())
-	for name, values := range h.headers {
-		r.Header[textproto.CanonicalMIMEHeaderKey(name)] = values
+	r := req
+	if len(h.headers) > 0 || h.bearer != "" {
+		r = req.Clone(req.Context())
+		for name, values := range h.headers {
+			r.Header[textproto.CanonicalMIMEHeaderKey(name)] = values
+		}
+		if h.bearer != "" && r.Header.Get("Authorization") == "" {
+			r.Header.Set("Authorization", "Bearer "+h.bearer)
+		}
 	}
-	if h.bearer != "" && r.Header.Get("Authorization") == "" {
-		r.Header.Set("Authorization", "Bearer "+h.bearer)
+	if h.hooked {
+		// A copy of the headers: a hook may change the request's map in
+		// place.
+		r = r.WithContext(context.WithValue(r.Context(), preHookKey{}, r.Header.Clone()))
 	}
 	return h.next.RoundTrip(r)
 }
 
-// originGuard removes credentials from requests to any origin but the
-// server's, such as a redirect target.
+// originGuard sits below the Authorize layer. On requests to the server's
+// origin it learns the credentials that layer and a cookie jar added, for
+// redaction; from requests to any other origin (which only an Authorize
+// layer or a caller's round-tripper can send: redirects there are
+// refused) it removes every credential: Authorization, Cookie,
+// Proxy-Authorization, the configured headers, the headers the Authorize
+// layer added, Mcp-Session-Id and Mcp-Param-*.
 type originGuard struct {
-	next   http.RoundTripper
-	origin string
+	next    http.RoundTripper
+	origin  string
+	secrets *secretSet
+	hooked  bool
 }
 
 func (g *originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
-	if origin(req.URL) == g.origin || (req.Header.Get("Authorization") == "" && req.Header.Get("Cookie") == "") {
+	if origin(req.URL) == g.origin {
+		g.secrets.learnRequest(req, g.hooked)
+		return g.next.RoundTrip(req)
+	}
+	var strip []string
+	for name := range req.Header {
+		if g.secrets.stripAcrossOrigins(name) {
+			strip = append(strip, name)
+		}
+	}
+	if len(strip) == 0 {
 		return g.next.RoundTrip(req)
 	}
 	r := req.Clone(req.Context())
-	r.Header.Del("Authorization")
-	r.Header.Del("Cookie")
+	for _, name := range strip {
+		delete(r.Header, name) // as spelled in the map, canonical or not
+	}
 	return g.next.RoundTrip(r)
 }
 
-// origin is scheme://host:port with the default port made explicit.
+// origin is scheme://host:port with the default port made explicit (an
+// IPv6 host in brackets). It holds no user info, path or query, so errors
+// may show it.
 func origin(u *url.URL) string {
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
-// redactURL drops user info and the query (which may hold keys) for
-// messages.
+// redactURL drops user info, the query (which may hold keys) and the
+// fragment for messages; the query is shown as "?…". An opaque URL (no
+// "//", such as "user:password@host") shows only its scheme.
 func redactURL(u *url.URL) string {
 	c := *u
 	c.User = nil
+	if c.Opaque != "" {
+		c.Opaque = "…"
+	}
 	if c.RawQuery != "" {
 		c.RawQuery = "…"
 	}
+	c.Fragment, c.RawFragment = "", ""
 	return c.String()
 }
 
