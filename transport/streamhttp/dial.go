@@ -172,3 +172,9 @@ func (s *Stream) Close() error {
 	s.mu.Unlock()
 	return cur.Close()
 }
+
+// Format prints the stream as its config prints: the URL without user
+// info or query, no credentials.
+func (s *Stream) Format(f fmt.State, verb rune) {
+	fmt.Fprintf(f, fmt.FormatString(f, verb), "streamhttp.Stream"+s.cfg.String())
+}

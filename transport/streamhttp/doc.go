@@ -63,9 +63,13 @@
 //
 // [Config] holds the headers, bearer token, HTTP client and authorization
 // hook of both transports. Credentials only ever go to the server's
-// origin: a redirect elsewhere goes without them. Header values are
-// checked for line breaks, and the URL's user info and query never appear
-// in errors.
+// origin: a redirect of the MCP endpoint to another origin is refused, with
+// an error naming that origin, and anything else bound elsewhere goes
+// without the bearer token, the configured headers, the hook's headers,
+// cookies, the session id or Mcp-Param headers. Header values are checked
+// for line breaks; the URL's user info and query never appear in errors,
+// and every configured secret is redacted from the error bodies quoted.
+// A Config prints (String, GoString, LogValue, JSON) without its secrets.
 //
 // # Server-Sent Events
 //

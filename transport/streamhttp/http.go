@@ -195,7 +195,7 @@ func (h *streamable) deleteSession(id string) {
 	h.setCommonHeaders(req, id)
 	resp, err := h.b.client.Do(req)
 	if err != nil {
-		h.logDebug("transport: ending the session failed", "error", err)
+		h.logDebug("transport: ending the session failed", "error", urlErrorCause(err))
 		return
 	}
 	drain(resp.Body)
@@ -224,7 +224,7 @@ func (h *streamable) failedPost(resp *http.Response, m *jsonrpc.Message, body []
 		}
 	}
 	return &HTTPError{Method: http.MethodPost, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode,
-		Body: excerpt(body), RetryAfter: retryAfterOf(resp)}
+		Body: redactedExcerpt(h.b, body), RetryAfter: retryAfterOf(resp)}
 }
 
 // errorInBody returns the JSON-RPC error object in body, if it holds one.

@@ -110,7 +110,7 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: GET %s: %w", where, urlErrorCause(err))
 	}
-	if err := statusError(resp, "GET", where); err != nil {
+	if err := statusError(base, resp, "GET", where); err != nil {
 		return nil, err
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
@@ -210,7 +210,7 @@ func (s *legacy) Write(ctx context.Context, frame []byte) error {
 	default:
 		return fmt.Errorf("transport: POST %s: %w", where, urlErrorCause(err))
 	}
-	if err := statusError(resp, "POST", where); err != nil {
+	if err := statusError(s.base, resp, "POST", where); err != nil {
 		return err
 	}
 	closeShort(resp) // the answer comes on the event stream; this body is nothing
@@ -246,13 +246,13 @@ func (s *legacy) debug(msg string, ev event) {
 
 // statusError closes resp's body and returns an error naming the status
 // and quoting the start of the body, unless the status is 2xx.
-func statusError(resp *http.Response, method, where string) error {
+func statusError(base *httpBase, resp *http.Response, method, where string) error {
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}
 	defer resp.Body.Close()
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, excerptLen))
-	return &HTTPError{Method: method, URL: where, StatusCode: resp.StatusCode, Body: excerpt(head)}
+	return &HTTPError{Method: method, URL: where, StatusCode: resp.StatusCode, Body: redactedExcerpt(base, head)}
 }
 
 // urlErrorCause drops the *url.Error around a client error: its message

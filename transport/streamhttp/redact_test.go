@@ -221,7 +221,6 @@ func TestRedactedExcerptCuts(t *testing.T) {
 // in the Streamable HTTP transport, statusError in the legacy one) quote
 // them with redactedExcerpt; delete the Skip then.
 func TestEchoedSecretsNeverInErrors(t *testing.T) {
-	t.Skip("enable once failedPost, get and statusError quote bodies with redactedExcerpt")
 	checkLeaks(t)
 	srv := httptest.NewServer(echoHeaders(http.StatusBadGateway))
 	defer srv.Close()
@@ -346,6 +345,23 @@ func TestConfigPrintsAMalformedURL(t *testing.T) {
 	} {
 		if got := fmt.Sprint(Config{URL: tc.url}); got != tc.want {
 			t.Errorf("%q prints %s, want %s", tc.url, got, tc.want)
+		}
+	}
+}
+
+// A Stream prints without its config's secrets.
+func TestStreamPrintsNoSecret(t *testing.T) {
+	st, err := Dial(context.Background(), Config{URL: "https://user:pw@example.com/mcp?key=sekret-value", BearerToken: "tok-abcdefgh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, format := range []string{"%v", "%+v", "%#v", "%s"} {
+		out := fmt.Sprintf(format, st)
+		for _, secret := range []string{"tok-abcdefgh", "sekret-value", "pw@"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("%s printed %q: %s", format, secret, out)
+			}
 		}
 	}
 }
