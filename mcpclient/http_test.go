@@ -191,7 +191,7 @@ func TestHTTPSessionEndsWhenTheServerIsGone(t *testing.T) {
 	})
 	s := connectHTTP(t, h, nil)
 	h.srv.Close()
-	for range 2 {
+	for range 4 {
 		s.Ping(ctx5s(t))
 	}
 	select {

@@ -164,6 +164,9 @@ const closeNoticeWait = 500 * time.Millisecond
 // maxNoticesInFlight bounds the cancellation notices sent at once.
 const maxNoticesInFlight = 16
 
+// noticeQueueWait bounds how long a cancellation notice waits for its turn.
+const noticeQueueWait = 30 * time.Second
+
 // cancelNoticeTimeout bounds the background send of notifications/cancelled.
 const cancelNoticeTimeout = 5 * time.Second
 
@@ -181,17 +184,22 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
-		defer cancel()
 		// A storm of cancellations sends a few notices at a time (over
-		// HTTP each is a POST, maybe a connection).
+		// HTTP each is a POST, maybe a connection); the others wait their
+		// turn, within a bound, or until the session ends.
+		wait := time.NewTimer(noticeQueueWait)
+		defer wait.Stop()
 		select {
 		case s.noticeSlots <- struct{}{}:
 			defer func() { <-s.noticeSlots }()
-		case <-ctx.Done():
+		case <-wait.C:
 			s.log.Debug("mcpclient: too many cancellations at once; one was not sent", "id", id, "method", method)
 			return
+		case <-s.conn.Done():
+			return
 		}
+		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
+		defer cancel()
 		params := map[string]any{"requestId": id, "reason": "the client no longer waits for this request"}
 		if err := s.conn.Notify(ctx, "notifications/cancelled", params); err != nil {
 			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)

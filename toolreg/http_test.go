@@ -57,7 +57,7 @@ func TestRegistryNoticesAGoneHTTPServer(t *testing.T) {
 		t.Fatalf("status: %+v", st)
 	}
 	srv.Close()
-	for range 2 { // the first may fail on the connection the server closed
+	for range 4 { // the first may fail on the connection the server closed
 		r.Call(ctx10(t), "mcp__web__hello", nil)
 	}
 	waitFor(t, "the registry to notice the server is gone", func() bool {

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -60,9 +61,10 @@ type streamable struct {
 
 	// gone is closed when the server turned out to be unreachable, which
 	// ends the stream (Read returns goneErr) and so the session.
-	gone     chan struct{}
-	goneErr  error
-	goneOnce sync.Once
+	gone         chan struct{}
+	goneErr      error
+	goneOnce     sync.Once
+	dialFailures atomic.Int32 // in a row
 
 	mu        sync.Mutex
 	session   string

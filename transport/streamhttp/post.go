@@ -29,6 +29,9 @@ const (
 	drainAfterAnswer = time.Second
 	// maxSessionID bounds the Mcp-Session-Id a server may give.
 	maxSessionID = 1024
+	// maxDialFailures in a row, with no answer between them, mean the
+	// server is gone.
+	maxDialFailures = 3
 )
 
 // Write POSTs one message. For a request, it returns once the server has
@@ -169,10 +172,11 @@ func (h *streamable) do(xctx, ctx context.Context, m *jsonrpc.Message, frame []b
 		if err != nil {
 			err = urlErrorCause(err)
 			if isUnreachable(err) && xctx.Err() == nil {
-				h.unreachable(err)
+				h.dialFailed(err)
 			}
 			return nil, "", fmt.Errorf("transport: POST %s: %w", redactURL(h.b.endpoint), err)
 		}
+		h.dialFailures.Store(0)
 		if err := h.noteSession(resp); err != nil {
 			resp.Body.Close()
 			return nil, "", err
@@ -276,10 +280,16 @@ func (h *streamable) noteSession(resp *http.Response) error {
 	return nil
 }
 
-// unreachable ends the stream: the server is not there (the connection
-// was refused, the host is unknown), so the session is over, and whoever
-// holds it reconnects rather than hearing the same error forever.
-func (h *streamable) unreachable(err error) {
+// dialFailed counts a failure to connect at all; maxDialFailures in a row,
+// with no answer between them, end the stream: the server is not there
+// (the connection is refused, the host unknown), so the session is over,
+// and whoever holds it reconnects rather than hearing the same error
+// forever. One failure alone proves little: a busy server's listen queue
+// overflows too.
+func (h *streamable) dialFailed(err error) {
+	if h.dialFailures.Add(1) < maxDialFailures {
+		return
+	}
 	h.goneOnce.Do(func() {
 		h.goneErr = fmt.Errorf("transport: the server at %s is unreachable: %w", redactURL(h.b.endpoint), err)
 		close(h.gone)
