@@ -70,6 +70,12 @@ func (h *streamable) postMessage(ctx context.Context, m *jsonrpc.Message, frame 
 	defer cancel()
 	defer context.AfterFunc(h.ctx, cancel)()
 	resp, sentSession, err := h.do(ctx, ctx, m, frame)
+	if err != nil && ctx.Err() == nil && !isUnreachable(errors.Unwrap(err)) {
+		// A connection that broke under the POST (one the server had just
+		// closed, say): a notification or a response may safely go twice,
+		// and one that is lost (a cancellation) costs the server work.
+		resp, sentSession, err = h.do(ctx, ctx, m, frame)
+	}
 	if err != nil {
 		return err
 	}

@@ -113,10 +113,28 @@ func TestAbandonedBeforeTheHeadersIsReported(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Every call whose POST reached the server must be reported; a call
+	// whose context ended before it was sent (a slow start under load)
+	// need not be.
+	f.mu.Lock()
+	reached := map[string]bool{}
+	for _, m := range f.bodies {
+		reached[m.ID.String()] = true
+	}
+	f.mu.Unlock()
 	mu.Lock()
 	defer mu.Unlock()
-	if len(abandoned) != n {
-		t.Errorf("%d of %d abandoned calls were reported", len(abandoned), n)
+	told := map[string]bool{}
+	for _, id := range abandoned {
+		told[id.String()] = true
+	}
+	for id := range reached {
+		if !told[id] {
+			t.Errorf("call %s reached the server but was not reported abandoned", id)
+		}
+	}
+	if len(reached) < n/2 {
+		t.Errorf("only %d of %d calls reached the server", len(reached), n)
 	}
 }
 
