@@ -418,3 +418,37 @@ func BenchmarkHTTPServerOnly(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSSEReader reads one event stream per iteration, reader made and
+// released included: an answer of one small event (what every SSE answer
+// to a call is), 100 small events, and one event of 1 MiB.
+func BenchmarkSSEReader(b *testing.B) {
+	small := "event: message\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"" + benchText + "\"}]}}\n\n"
+	for _, tc := range []struct {
+		name string
+		in   string
+	}{
+		{"answer", small},
+		{"100events", strings.Repeat(small, 100)},
+		{"1MiB", "data: " + strings.Repeat("x", 1<<20) + "\n\n"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			src := strings.NewReader(tc.in)
+			b.SetBytes(int64(len(tc.in)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				src.Reset(tc.in)
+				r := newSSEReader(src, 0)
+				for range 1000 {
+					if _, err := r.Next(); err != nil {
+						if err != io.EOF {
+							b.Fatal(err)
+						}
+						break
+					}
+				}
+				r.release()
+			}
+		})
+	}
+}
