@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"math/bits"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -18,21 +20,56 @@ import (
 // or a line longer than its limit.
 var ErrEventTooLarge = errors.New("transport: server-sent event too large")
 
+// errReleased is what a reader returns once it has been released.
+var errReleased = errors.New("transport: event stream reader used after release")
+
 // lineSlack is how much longer than the event limit a line may be: room for
 // a field name, its colon and a space beside a value of the full size.
 const lineSlack = 64
 
-// keepBuf is the largest buffer an sseReader keeps for reuse after an event;
-// the memory of a rare huge event is given back.
-const keepBuf = 1 << 20
+// keepBuf is the largest data buffer an sseReader keeps for the next event;
+// a larger one leaves with its event (NextBytes) or to the garbage
+// collector (Next).
+const keepBuf = 64 << 10
+
+// maxField bounds the value of an id, event or retry field, whatever the
+// event limit: the last event ID outlives its event, and a stream's parser
+// should hold about one event's worth of memory, not two.
+const maxField = 64 << 10
+
+// sseBufSize is the size of the read buffers, which come from sseBufs and
+// go back there when a reader is released. A line longer than the buffer
+// is read through it in pieces, so its size only sets the size of reads:
+// one TLS record at most is what a read returns anyway.
+const sseBufSize = 16 << 10
+
+var sseBufs = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, sseBufSize) }}
+
+// The bits of sseReader.state.
+const (
+	sseBusy     = 1 // Next or NextBytes is running
+	sseReleased = 2 // release was called
+)
 
 // event is one event dispatched from a Server-Sent Events stream.
 type event struct {
 	ID    string // the event's id field, if it had one (see HasID)
 	HasID bool   // whether the event had an id field without NUL
 	Type  string // the event field; "" means the default, "message"
-	Data  string // the data lines joined with "\n", without a trailing newline
+	Data  string // the data lines joined with "\n" (Next; NextBytes returns them apart)
 }
+
+// lineKind is what the line being read turned out to be.
+type lineKind uint8
+
+const (
+	lineName  lineKind = iota // still reading the field name
+	lineData                  // "data:": the value goes straight into the data buffer
+	lineEvent                 // "event:", "id:" and "retry:": the value goes into field
+	lineID
+	lineRetry
+	lineSkip // a comment or a field of no meaning: read past, not kept
+)
 
 // sseReader reads a Server-Sent Events stream as the WHATWG HTML standard's
 // "Interpreting an event stream" says: lines end in CRLF, LF or CR; a
@@ -43,56 +80,143 @@ type event struct {
 //
 // An event's data and each line are bounded, so a runaway server cannot
 // exhaust memory; past the bound Next fails for good with an error wrapping
-// ErrEventTooLarge. Events of many MiB on one line are read in linear time.
+// ErrEventTooLarge. The values of id, event and retry fields are bounded
+// by maxField as well.
 //
-// An sseReader is not safe for concurrent use: call its methods from one
-// goroutine at a time.
+// Memory: a data line's value is copied from the read buffer straight into
+// the event's data buffer, with no line buffer between, and that buffer
+// grows in steps that end exactly at the limit (powers of two while it is
+// small beside the limit, then a quarter of the limit, then the limit). So
+// an event of the full limit costs about 1.4 times the limit in all, and
+// never more than the limit at once plus the buffer it grew from (a
+// quarter); NextBytes hands that buffer to the caller without a copy.
+// Comments and unknown fields are not kept at all. Events of many MiB on
+// one line are read in linear time.
+//
+// The read buffer comes from a pool: release gives it back, and must be
+// called when the stream is done with (it is safe from any goroutine, even
+// while Next runs; the buffer then goes back when Next returns). A released
+// reader returns an error from Next and NextBytes and never reads again.
+//
+// Apart from release, an sseReader is not safe for concurrent use: call
+// its methods from one goroutine at a time.
 type sseReader struct {
-	br       *bufio.Reader
-	max      int
-	err      error // sticky: after an over-limit event nothing can be trusted
-	started  bool  // the first line (which may begin with a BOM) was read
-	skipLF   bool  // the last line ended with CR: an LF next belongs to it
-	line     []byte
-	lineDone bool // line was returned and is free for reuse
+	br    *bufio.Reader // from sseBufs; nil once released
+	max   int
+	state atomic.Int32 // sseBusy | sseReleased
+	err   error        // sticky: after an over-limit event nothing can be trusted
 
-	data   []byte // the data buffer: each data value followed by "\n"
-	typ    string // the event type buffer
-	idBuf  string // the last event ID buffer
-	hasID  bool   // the event being built had a valid id field
-	lastID string // the last event ID as of the last dispatch
-	retry  time.Duration
-	hasRet bool
+	started bool // the byte order mark, if any, was skipped
+	skipLF  bool // the last line ended with CR: an LF next belongs to it
+
+	// The line being read.
+	kind     lineKind
+	name     [5]byte // the field name so far, while kind is lineName
+	nameLen  int
+	lineLen  int    // bytes of the line so far
+	strip    bool   // the value has begun: a space first is dropped
+	valStart int    // where the data line's value begins in data
+	field    []byte // the value of an id, event or retry line
+
+	// The event being built, and what outlives it.
+	data    []byte // the data values joined with "\n"
+	hasData bool   // there was a data line (data may still be empty)
+	typ     string // the event type buffer
+	idBuf   string // the last event ID buffer
+	hasID   bool   // the event being built had a valid id field
+	lastID  string // the last event ID as of the last dispatch
+	retry   time.Duration
+	hasRet  bool
 }
 
-// NewSSEReader returns a reader of the event stream r. maxEvent bounds one
-// event's data in bytes, and one line; zero or less means transport.DefaultMaxLine.
+// newSSEReader returns a reader of the event stream r. maxEvent bounds one
+// event's data in bytes, and one line; zero or less means
+// transport.DefaultMaxLine. Call release when done with it.
 func newSSEReader(r io.Reader, maxEvent int) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 64<<10), max: orDefault(maxEvent, transport.DefaultMaxLine)}
+	br := sseBufs.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &sseReader{br: br, max: orDefault(maxEvent, transport.DefaultMaxLine)}
 }
 
-// Next returns the next dispatched event. It returns io.EOF at the end of
-// the stream (discarding an incomplete last event) and other read errors as
-// they are; after such an error a later call resumes where it stopped.
-func (r *sseReader) Next() (event, error) {
-	for r.err == nil {
-		line, err := r.readLine()
-		if err == io.EOF {
-			r.data, r.typ, r.hasID = r.data[:0], "", false
-			return event{}, io.EOF
-		}
-		if err != nil {
-			return event{}, err
-		}
-		if len(line) == 0 {
-			if ev, ok := r.dispatch(); ok {
-				return ev, nil
-			}
-			continue
-		}
-		r.field(line)
+// release gives the reader's read buffer back to the pool. It is
+// idempotent and safe from any goroutine: if Next is running, the buffer
+// goes back when Next returns. Afterwards Next and NextBytes return an
+// error and read nothing; LastEventID and Retry still answer.
+func (r *sseReader) release() {
+	if r.state.Or(sseReleased)&(sseBusy|sseReleased) == 0 {
+		r.free()
 	}
-	return event{}, r.err
+}
+
+// enter marks the reader busy, unless it was released.
+func (r *sseReader) enter() bool {
+	if r.state.Or(sseBusy)&sseReleased != 0 {
+		r.state.And(^int32(sseBusy)) // release has freed, or will not wait for us
+		return false
+	}
+	return true
+}
+
+// exit ends what enter began, and frees the buffer if release was called
+// meanwhile.
+func (r *sseReader) exit() {
+	if r.state.And(^int32(sseBusy))&sseReleased != 0 {
+		r.free()
+	}
+}
+
+func (r *sseReader) free() {
+	br := r.br
+	r.br, r.data, r.field = nil, nil, nil
+	if br != nil {
+		br.Reset(nil) // drop the body
+		sseBufs.Put(br)
+	}
+}
+
+// Next returns the next dispatched event, its data in ev.Data. It returns
+// io.EOF at the end of the stream (discarding an incomplete last event)
+// and other read errors as they are; after such an error a later call
+// resumes where it stopped. Data is a copy: NextBytes spares it.
+func (r *sseReader) Next() (event, error) {
+	if !r.enter() {
+		return event{}, errReleased
+	}
+	defer r.exit()
+	ev, err := r.next()
+	if err != nil {
+		return ev, err
+	}
+	ev.Data = string(r.data)
+	if cap(r.data) > keepBuf {
+		r.data = nil
+	} else {
+		r.data = r.data[:0]
+	}
+	return ev, nil
+}
+
+// NextBytes is Next with the event's data returned apart, in a slice that
+// belongs to the caller (ev.Data is empty). A large event's buffer is
+// handed over as it is, without a copy.
+func (r *sseReader) NextBytes() (event, []byte, error) {
+	if !r.enter() {
+		return event{}, nil, errReleased
+	}
+	defer r.exit()
+	ev, err := r.next()
+	if err != nil {
+		return ev, nil, err
+	}
+	data := r.data
+	if c := cap(data); c > keepBuf || c-len(data) <= len(data)/4 {
+		// Too large to keep, or about the size of its data: it goes with
+		// the event, and the next event starts a buffer of its own.
+		data, r.data = data[:len(data):len(data)], nil
+	} else {
+		data, r.data = bytes.Clone(data), data[:0]
+	}
+	return ev, data, nil
 }
 
 // LastEventID returns the ID a reconnecting client would send as
@@ -106,76 +230,34 @@ func (r *sseReader) LastEventID() string { return r.lastID }
 // large for a time.Duration, is ignored.
 func (r *sseReader) Retry() (time.Duration, bool) { return r.retry, r.hasRet }
 
-// dispatch ends the event at a blank line; ok is false when its data is
-// empty and nothing is dispatched.
-func (r *sseReader) dispatch() (ev event, ok bool) {
-	r.lastID = r.idBuf
-	if len(r.data) > 0 {
-		ev = event{Type: r.typ, Data: string(r.data[:len(r.data)-1]), HasID: r.hasID}
-		if r.hasID {
-			ev.ID = r.idBuf
-		}
-		ok = true
+// next reads up to the next dispatched event, whose data is left in
+// r.data for the caller to take.
+func (r *sseReader) next() (event, error) {
+	if r.err != nil {
+		return event{}, r.err
 	}
-	r.data, r.typ, r.hasID = r.data[:0], "", false
-	if cap(r.data) > keepBuf {
-		r.data = nil
-	}
-	return ev, ok
-}
-
-// field processes one non-blank line.
-func (r *sseReader) field(line []byte) {
-	if line[0] == ':' {
-		return // a comment
-	}
-	name, value := line, []byte(nil)
-	if i := bytes.IndexByte(line, ':'); i >= 0 {
-		name, value = line[:i], line[i+1:]
-		if len(value) > 0 && value[0] == ' ' {
-			value = value[1:]
+	if !r.started {
+		// A byte order mark may open the stream. Waiting for three bytes
+		// delays nothing: no shorter stream dispatches anything.
+		b, err := r.br.Peek(3)
+		switch {
+		case len(b) == 3:
+			if b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+				r.br.Discard(3)
+			}
+		case err != io.EOF:
+			return event{}, err
 		}
+		r.started = true
 	}
-	switch string(name) {
-	case "event":
-		r.typ = string(validUTF8(value))
-	case "data":
-		value = validUTF8(value)
-		if len(r.data)+len(value) > r.max {
-			r.err = fmt.Errorf("%w: data over the %d-byte limit", ErrEventTooLarge, r.max)
-			return
-		}
-		r.data = append(slices.Grow(r.data, len(value)+1), value...)
-		r.data = append(r.data, '\n')
-	case "id":
-		if bytes.IndexByte(value, 0) >= 0 {
-			return
-		}
-		r.idBuf, r.hasID = string(validUTF8(value)), true
-	case "retry":
-		if ms, ok := parseDigits(value); ok && ms <= int64(1<<63-1)/int64(time.Millisecond) {
-			r.retry, r.hasRet = time.Duration(ms)*time.Millisecond, true
-		}
-	}
-}
-
-// readLine returns the next line without its ending. The line is valid
-// until the next call. At the end of the input a line without an ending is
-// no line: readLine returns io.EOF.
-func (r *sseReader) readLine() ([]byte, error) {
-	if r.lineDone {
-		r.line, r.lineDone = r.line[:0], false
-		if cap(r.line) > keepBuf {
-			r.line = nil
-		}
-	}
+	// Every pass consumes input or returns.
 	for {
 		if r.br.Buffered() == 0 {
 			if _, err := r.br.Peek(1); err != nil {
 				if err == io.EOF {
-					r.line = r.line[:0]
+					r.endOfStream()
 				}
-				return nil, err
+				return event{}, err
 			}
 		}
 		buf, _ := r.br.Peek(r.br.Buffered())
@@ -186,41 +268,230 @@ func (r *sseReader) readLine() ([]byte, error) {
 				continue
 			}
 		}
-		end := -1
-		for i, c := range buf {
-			if c == '\n' || c == '\r' {
-				end = i
-				break
-			}
-		}
+		end := indexLineEnd(buf)
 		if end < 0 {
-			if len(r.line)+len(buf) > r.max+lineSlack {
-				r.err = fmt.Errorf("%w: a line over the %d-byte limit", ErrEventTooLarge, r.max)
-				return nil, r.err
-			}
-			r.line = append(r.line, buf...)
+			r.take(buf)
 			r.br.Discard(len(buf))
+			if r.err != nil {
+				return event{}, r.err
+			}
 			continue
 		}
-		line := buf[:end]
-		if len(r.line) > 0 {
-			r.line = append(r.line, line...)
-			line = r.line
-		}
+		r.take(buf[:end])
 		r.skipLF = buf[end] == '\r'
-		r.br.Discard(end + 1) // buf stays intact until the next read
-		r.lineDone = true
-		if len(line) > r.max+lineSlack {
-			r.err = fmt.Errorf("%w: a line over the %d-byte limit", ErrEventTooLarge, r.max)
-			return nil, r.err
+		r.br.Discard(end + 1)
+		if r.err != nil {
+			return event{}, r.err
 		}
-		if !r.started {
-			r.started = true
-			if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
-				line = line[3:]
+		if ev, ok := r.endLine(); ok {
+			return ev, nil
+		}
+		if r.err != nil {
+			return event{}, r.err
+		}
+	}
+}
+
+// indexLineEnd returns the index of the first CR or LF in b, or -1.
+func indexLineEnd(b []byte) int {
+	n := bytes.IndexByte(b, '\n')
+	if n < 0 {
+		n = len(b)
+	}
+	if cr := bytes.IndexByte(b[:n], '\r'); cr >= 0 {
+		return cr
+	}
+	if n == len(b) {
+		return -1
+	}
+	return n
+}
+
+// take processes the next piece of the line being read; seg holds no line
+// ending.
+func (r *sseReader) take(seg []byte) {
+	r.lineLen += len(seg)
+	for len(seg) > 0 && r.kind == lineName {
+		c := seg[0]
+		seg = seg[1:]
+		switch {
+		case c == ':':
+			r.kind, r.strip = r.fieldKind(), true
+			if r.kind == lineData {
+				r.startData()
 			}
+		case r.nameLen == len(r.name):
+			r.kind = lineSkip // longer than any field name
+		default:
+			r.name[r.nameLen] = c
+			r.nameLen++
 		}
-		return line, nil
+	}
+	if r.strip && len(seg) > 0 {
+		r.strip = false
+		if seg[0] == ' ' {
+			seg = seg[1:]
+		}
+	}
+	switch r.kind {
+	case lineData:
+		r.appendData(seg)
+	case lineEvent, lineID, lineRetry:
+		if len(r.field)+len(seg) > maxField {
+			r.err = fmt.Errorf("%w: a field value over %d bytes", ErrEventTooLarge, maxField)
+			return
+		}
+		r.field = append(r.field, seg...)
+	}
+	if r.err == nil && r.lineLen > r.max+lineSlack {
+		r.err = fmt.Errorf("%w: a line over the %d-byte limit", ErrEventTooLarge, r.max)
+	}
+}
+
+// fieldKind is the kind of the line whose name was just read. A line that
+// begins with a colon, a comment, has the empty name.
+func (r *sseReader) fieldKind() lineKind {
+	switch string(r.name[:r.nameLen]) {
+	case "data":
+		return lineData
+	case "event":
+		return lineEvent
+	case "id":
+		return lineID
+	case "retry":
+		return lineRetry
+	}
+	return lineSkip
+}
+
+// endLine processes the end of the line being read, and dispatches the
+// event at a blank line: ok is false when the event's data is empty and
+// nothing is dispatched.
+func (r *sseReader) endLine() (ev event, ok bool) {
+	kind := r.kind
+	if kind == lineName {
+		// No colon: the whole line is the name and the value is empty.
+		kind = r.fieldKind()
+		if kind == lineData {
+			r.startData()
+		}
+		if r.nameLen == 0 {
+			kind = lineName // a blank line
+		}
+	}
+	switch kind {
+	case lineName:
+		ev, ok = r.dispatch()
+	case lineData:
+		r.endData()
+	case lineEvent:
+		if string(r.field) == "message" {
+			r.typ = "message"
+		} else {
+			r.typ = string(validUTF8(r.field))
+		}
+	case lineID:
+		if bytes.IndexByte(r.field, 0) < 0 {
+			r.idBuf, r.hasID = string(validUTF8(r.field)), true
+		}
+	case lineRetry:
+		if ms, ok := parseDigits(r.field); ok && ms <= int64(1<<63-1)/int64(time.Millisecond) {
+			r.retry, r.hasRet = time.Duration(ms)*time.Millisecond, true
+		}
+	}
+	r.newLine()
+	return ev, ok
+}
+
+// newLine readies the reader for the next line.
+func (r *sseReader) newLine() {
+	r.kind, r.nameLen, r.lineLen, r.strip = lineName, 0, 0, false
+	r.field = r.field[:0]
+}
+
+// startData begins a data line's value: after a line break, if the event
+// has data already.
+func (r *sseReader) startData() {
+	if r.hasData {
+		r.appendData([]byte{'\n'})
+	}
+	r.valStart = len(r.data)
+}
+
+// endData ends a data line, replacing invalid UTF-8 in its value.
+func (r *sseReader) endData() {
+	if r.err != nil {
+		return
+	}
+	if v := r.data[r.valStart:]; !utf8.Valid(v) {
+		fixed := validUTF8(v)
+		r.data = r.data[:r.valStart]
+		r.appendData(fixed)
+	}
+	r.hasData = true
+}
+
+// appendData adds p to the event's data, within the limit.
+func (r *sseReader) appendData(p []byte) {
+	if r.err != nil || len(p) == 0 {
+		return
+	}
+	need := len(r.data) + len(p)
+	if need > r.max {
+		r.err = fmt.Errorf("%w: data over the %d-byte limit", ErrEventTooLarge, r.max)
+		return
+	}
+	if need > cap(r.data) {
+		r.grow(need)
+	}
+	r.data = append(r.data, p...)
+}
+
+// grow gives the data buffer room for need bytes (need <= r.max): exactly
+// need for a first piece, which is often the whole event; then powers of
+// two up to a sixteenth of the limit, then a quarter of it, then the
+// limit. The buffers an event of the full limit grows through add up to
+// less than half of it, and the last is never larger than the limit.
+func (r *sseReader) grow(need int) {
+	c := need
+	if cap(r.data) > 0 {
+		c = 1 << bits.Len(uint(max(2*cap(r.data), need, 64)-1)) // a power of two, at least twice the last
+		if c > r.max/16 {
+			c = max(r.max/4, need)
+		}
+		if c > r.max/4 {
+			c = r.max
+		}
+	}
+	c = min(c, r.max)
+	b := make([]byte, len(r.data), c)
+	copy(b, r.data)
+	r.data = b
+}
+
+// dispatch ends the event at a blank line; ok is false when there was no
+// data line and nothing is dispatched. The data stays in r.data.
+func (r *sseReader) dispatch() (ev event, ok bool) {
+	r.lastID = r.idBuf
+	if r.hasData {
+		ev, ok = event{Type: r.typ, HasID: r.hasID}, true
+		if r.hasID {
+			ev.ID = r.idBuf
+		}
+	}
+	r.typ, r.hasID, r.hasData = "", false, false
+	return ev, ok
+}
+
+// endOfStream discards the event and the line the end of the stream cut
+// off.
+func (r *sseReader) endOfStream() {
+	r.newLine()
+	r.typ, r.hasID, r.hasData = "", false, false
+	if cap(r.data) > keepBuf {
+		r.data = nil
+	} else {
+		r.data = r.data[:0]
 	}
 }
 

@@ -3,8 +3,11 @@ package streamhttp
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -21,9 +24,10 @@ type sseResult struct {
 	Err      string // "" at a clean io.EOF
 }
 
-// readSSE reads r to its end.
+// readSSE reads r to its end with Next, and releases the reader.
 func readSSE(r io.Reader, max int) sseResult {
 	sr := newSSEReader(r, max)
+	defer sr.release()
 	var res sseResult
 	for {
 		ev, err := sr.Next()
@@ -33,6 +37,32 @@ func readSSE(r io.Reader, max int) sseResult {
 			}
 			break
 		}
+		res.Events = append(res.Events, ev)
+	}
+	res.LastID = sr.LastEventID()
+	res.Retry, res.HasRetry = sr.Retry()
+	return res
+}
+
+// readSSEBytes is readSSE with NextBytes, the data put back into the
+// events for comparison.
+func readSSEBytes(r io.Reader, max int) sseResult {
+	sr := newSSEReader(r, max)
+	defer sr.release()
+	var res sseResult
+	for {
+		ev, data, err := sr.NextBytes()
+		if err != nil {
+			if err != io.EOF {
+				res.Err = err.Error()
+			}
+			break
+		}
+		if ev.Data != "" {
+			res.Err = "NextBytes filled ev.Data"
+			break
+		}
+		ev.Data = string(data)
 		res.Events = append(res.Events, ev)
 	}
 	res.LastID = sr.LastEventID()
@@ -104,6 +134,9 @@ func TestSSEReader(t *testing.T) {
 				if diff := cmp.Diff(tc.want, readSSE(r.r, 0)); diff != "" {
 					t.Errorf("%s: (-want +got)\n%s", r.name, diff)
 				}
+			}
+			if diff := cmp.Diff(tc.want, readSSEBytes(iotest.HalfReader(strings.NewReader(tc.in)), 0)); diff != "" {
+				t.Errorf("NextBytes: (-want +got)\n%s", diff)
 			}
 		})
 	}
@@ -224,6 +257,23 @@ func FuzzSSE(f *testing.F) {
 		if diff := cmp.Diff(whole, bytewise); diff != "" {
 			t.Fatalf("whole vs bytewise (-whole +bytewise)\n%s", diff)
 		}
+		if diff := cmp.Diff(whole, readSSEBytes(iotest.HalfReader(bytes.NewReader(in)), max)); diff != "" {
+			t.Fatalf("Next vs NextBytes (-Next +NextBytes)\n%s", diff)
+		}
+		ref, over := refSSE(in, max)
+		if whole.Err == "" {
+			if diff := cmp.Diff(ref, whole); diff != "" {
+				t.Fatalf("reference vs reader (-reference +reader)\n%s", diff)
+			}
+		} else {
+			if !over {
+				t.Fatalf("error %q on input within the limits", whole.Err)
+			}
+			n := len(whole.Events)
+			if n > len(ref.Events) || n > 0 && cmp.Diff(ref.Events[:n], whole.Events) != "" {
+				t.Fatalf("events before the error are not the reference's: reader %+v, reference %+v", whole.Events, ref.Events)
+			}
+		}
 		for _, ev := range whole.Events {
 			if strings.ContainsAny(ev.Data+ev.ID+ev.Type, "\r") || strings.ContainsAny(ev.ID+ev.Type, "\n") {
 				t.Errorf("line break in event %#v", ev)
@@ -236,4 +286,320 @@ func FuzzSSE(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An event near the limit costs about the limit, not several times it:
+// data lines go straight from the read buffer into the event's buffer,
+// which grows in steps that end at the limit, and NextBytes hands it over
+// without a copy. (Before, one line of 8 MiB cost 8× the limit: the line
+// buffer grown by append, the data buffer, the string.)
+func TestSSEReaderMemory(t *testing.T) {
+	const limit = 8 << 20
+	big := strings.Repeat("x", limit-16)
+	for _, tc := range []struct {
+		name string
+		in   string
+		size int
+	}{
+		{"one line", "id: 1\ndata: " + big + "\n\n", len(big)},
+		{"one line, CRLF", "data: " + big + "\r\n\r\n", len(big)},
+		{"1 KiB lines", strings.Repeat("data: "+strings.Repeat("y", 1023)+"\n", limit/1024) + "\n", limit - 1},
+		{"at the limit", "data: " + big + "0123456789abcdef\n\n", limit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, api := range []struct {
+				name string
+				most float64 // TotalAlloc of one event over the limit
+				next func(r *sseReader) (int, error)
+			}{
+				{"NextBytes", 1.5, func(r *sseReader) (int, error) {
+					_, data, err := r.NextBytes()
+					return len(data), err
+				}},
+				{"Next", 2.5, func(r *sseReader) (int, error) { // Data is a copy
+					ev, err := r.Next()
+					return len(ev.Data), err
+				}},
+			} {
+				for _, rd := range []struct {
+					name string
+					r    func() io.Reader
+				}{
+					{"whole", func() io.Reader { return strings.NewReader(tc.in) }},
+					{"halves", func() io.Reader { return iotest.HalfReader(strings.NewReader(tc.in)) }},
+				} {
+					r := newSSEReader(rd.r(), limit)
+					var before, after runtime.MemStats
+					runtime.GC()
+					runtime.ReadMemStats(&before)
+					n, err := api.next(r)
+					runtime.ReadMemStats(&after)
+					if err != nil || n != tc.size {
+						t.Fatalf("%s, %s: got %d bytes, %v; want %d", api.name, rd.name, n, err, tc.size)
+					}
+					got := float64(after.TotalAlloc-before.TotalAlloc) / limit
+					t.Logf("%s, %s: %.2f× the limit", api.name, rd.name, got)
+					if got > api.most {
+						t.Errorf("%s, %s: reading one event allocated %.2f× the limit, want at most %.2f×", api.name, rd.name, got, api.most)
+					}
+					if cap(r.data) > keepBuf || cap(r.field) > 2*maxField {
+						t.Errorf("%s, %s: the reader keeps %d bytes of data buffer and %d of field buffer after the event",
+							api.name, rd.name, cap(r.data), cap(r.field))
+					}
+					if _, err := r.Next(); err != io.EOF {
+						t.Errorf("%s, %s: after the event: got %v, want io.EOF", api.name, rd.name, err)
+					}
+					r.release()
+				}
+			}
+		})
+	}
+}
+
+// An event or retry field over maxField fails, whatever the event limit:
+// the last event ID outlives its event.
+func TestSSEReaderFieldLimit(t *testing.T) {
+	for _, name := range []string{"id", "event", "retry"} {
+		in := name + ": " + strings.Repeat("1", maxField+1) + "\ndata: x\n\n"
+		got := readSSE(strings.NewReader(in), 1<<20)
+		if !strings.Contains(got.Err, ErrEventTooLarge.Error()) || len(got.Events) != 0 {
+			t.Errorf("%s of %d bytes: got %+v, want ErrEventTooLarge", name, maxField+1, got)
+		}
+		in = name + ": " + strings.Repeat("1", maxField) + "\ndata: x\n\n"
+		if got := readSSE(strings.NewReader(in), 1<<20); got.Err != "" || len(got.Events) != 1 {
+			t.Errorf("%s of %d bytes: got %+v, want one event", name, maxField, got)
+		}
+	}
+}
+
+// Small events reuse the reader's buffer; each costs its Data and little
+// more.
+func TestSSEReaderSmallEventsAllocate(t *testing.T) {
+	in := strings.Repeat("event: message\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n", 100)
+	r := newSSEReader(strings.NewReader(""), 0)
+	defer r.release()
+	src := strings.NewReader(in)
+	allocs := testing.AllocsPerRun(20, func() {
+		src.Reset(in)
+		r.br.Reset(src)
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+	})
+	// Per event: Data and the id string.
+	if allocs > 2*100+2 {
+		t.Errorf("100 small events: %v allocations, want at most %d", allocs, 2*100+2)
+	}
+}
+
+func TestSSEReaderRelease(t *testing.T) {
+	r := newSSEReader(strings.NewReader("id: 1\nretry: 10\ndata: a\n\ndata: b\n\n"), 0)
+	if ev, err := r.Next(); err != nil || ev.Data != "a" {
+		t.Fatalf("got %+v, %v", ev, err)
+	}
+	r.release()
+	r.release() // idempotent
+	if r.br != nil || r.data != nil {
+		t.Fatal("the released reader still holds its buffers")
+	}
+	if _, err := r.Next(); !errors.Is(err, errReleased) {
+		t.Errorf("Next after release: got %v, want errReleased", err)
+	}
+	if _, _, err := r.NextBytes(); !errors.Is(err, errReleased) {
+		t.Errorf("NextBytes after release: got %v, want errReleased", err)
+	}
+	if id := r.LastEventID(); id != "1" {
+		t.Errorf("LastEventID after release: got %q", id)
+	}
+	if d, ok := r.Retry(); !ok || d != 10*time.Millisecond {
+		t.Errorf("Retry after release: got %v, %v", d, ok)
+	}
+}
+
+// A buffer back in the pool carries nothing of its last stream into the
+// next, even when it was released with unread input in it.
+func TestSSEReaderPooledBufferIsClean(t *testing.T) {
+	for i := range 50 {
+		a := newSSEReader(strings.NewReader(fmt.Sprintf("data: a%d\n\ndata: left over\n\n: more\n", i)), 0)
+		if ev, err := a.Next(); err != nil || ev.Data != fmt.Sprintf("a%d", i) {
+			t.Fatalf("got %+v, %v", ev, err)
+		}
+		a.release() // "data: left over" is still buffered
+		b := newSSEReader(strings.NewReader("data: b\n\n"), 0)
+		got := readSSEFrom(b)
+		if diff := cmp.Diff(sseResult{Events: []event{{Data: "b"}}}, got); diff != "" {
+			t.Fatalf("a reader on a recycled buffer (-want +got)\n%s", diff)
+		}
+	}
+}
+
+// readSSEFrom reads sr to its end and releases it.
+func readSSEFrom(sr *sseReader) sseResult {
+	defer sr.release()
+	var res sseResult
+	for {
+		ev, err := sr.Next()
+		if err != nil {
+			if err != io.EOF {
+				res.Err = err.Error()
+			}
+			break
+		}
+		res.Events = append(res.Events, ev)
+	}
+	res.LastID = sr.LastEventID()
+	return res
+}
+
+// Release while Next waits for input (a stream's Close does that, from
+// another goroutine): the buffer goes back only once Next has returned, and
+// the reader never reads again.
+func TestSSEReaderReleaseWhileReading(t *testing.T) {
+	pr, pw := io.Pipe()
+	r := newSSEReader(pr, 0)
+	type result struct {
+		ev  event
+		err error
+	}
+	c := make(chan result, 1)
+	go func() {
+		ev, err := r.Next()
+		c <- result{ev, err}
+	}()
+	if _, err := pw.Write([]byte("data: par")); err != nil { // Next is now reading
+		t.Fatal(err)
+	}
+	r.release()
+	if r.state.Load()&sseBusy == 0 {
+		t.Fatal("Next is not running")
+	}
+	pw.CloseWithError(errors.New("closed")) // as closing the body does
+	select {
+	case res := <-c:
+		if res.err == nil {
+			t.Fatalf("Next returned %+v after the stream closed", res.ev)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Next did not return")
+	}
+	if r.br != nil {
+		t.Fatal("the buffer was not given back when Next returned")
+	}
+	if _, err := r.Next(); !errors.Is(err, errReleased) {
+		t.Errorf("Next after release: got %v, want errReleased", err)
+	}
+}
+
+// Readers come and go on many goroutines at once, each released while or
+// after it reads; run with -race.
+func TestSSEReaderReleaseConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 50 {
+				want := fmt.Sprintf("%d-%d", i, j)
+				pr, pw := io.Pipe()
+				r := newSSEReader(pr, 0)
+				go func() {
+					pw.Write([]byte("data: " + want + "\n\ndata: more"))
+					pw.Close()
+				}()
+				ev, err := r.Next()
+				if err != nil || ev.Data != want {
+					t.Errorf("got %+v, %v; want %q", ev, err, want)
+					return
+				}
+				done := make(chan struct{})
+				go func() { // the second Next races with release
+					defer close(done)
+					r.Next()
+				}()
+				r.release()
+				<-done
+				pr.Close()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// refSSE is the standard's algorithm written plainly, without limits, as a
+// reference for FuzzSSE: split the whole input into lines, then process
+// each. over reports whether the input breaks one of the reader's limits:
+// a line over max+lineSlack, a field value over maxField, or an event's
+// data (complete or not) over max.
+func refSSE(in []byte, max int) (res sseResult, over bool) {
+	in = bytes.TrimPrefix(in, []byte("\xEF\xBB\xBF"))
+	var lines [][]byte
+	for {
+		i := bytes.IndexAny(in, "\r\n")
+		if i < 0 {
+			if len(in) > max+lineSlack {
+				over = true
+			}
+			break // an unterminated line is no line
+		}
+		lines = append(lines, in[:i])
+		if in[i] == '\r' && i+1 < len(in) && in[i+1] == '\n' {
+			i++
+		}
+		in = in[i+1:]
+	}
+	var data []byte
+	var typ, idBuf string
+	hasData, hasID := false, false
+	for _, line := range lines {
+		if len(line) > max+lineSlack {
+			over = true
+		}
+		if len(line) == 0 {
+			res.LastID = idBuf
+			if hasData {
+				ev := event{Type: typ, Data: string(data[:len(data)-1]), HasID: hasID}
+				if hasID {
+					ev.ID = idBuf
+				}
+				res.Events = append(res.Events, ev)
+			}
+			data, typ, hasData, hasID = nil, "", false, false
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		name, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(name) {
+		case "data":
+			data = append(append(data, validUTF8(value)...), '\n')
+			hasData = true
+			if len(data)-1 > max {
+				over = true
+			}
+		case "event":
+			typ = string(validUTF8(value))
+			over = over || len(value) > maxField
+		case "id":
+			over = over || len(value) > maxField
+			if bytes.IndexByte(value, 0) < 0 {
+				idBuf, hasID = string(validUTF8(value)), true
+			}
+		case "retry":
+			over = over || len(value) > maxField
+			if ms, ok := parseDigits(value); ok && ms <= int64(1<<63-1)/int64(time.Millisecond) {
+				res.Retry, res.HasRetry = time.Duration(ms)*time.Millisecond, true
+			}
+		}
+	}
+	// The data of an event the end cut off counts against the limit too:
+	// the reader fails as soon as it has read too much.
+	tail := in
+	if v, ok := bytes.CutPrefix(tail, []byte("data:")); ok && len(data)+len(v) > max {
+		over = true
+	}
+	return res, over
 }
