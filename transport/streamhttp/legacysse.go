@@ -80,6 +80,7 @@ func dialLegacy(ctx context.Context, cfg Config) (*legacy, error) {
 		cancel()
 		if s != nil {
 			s.body.Close()
+			s.events.release()
 		}
 		return nil, fmt.Errorf("transport: waiting for the endpoint event from %s: %w", where, ctx.Err())
 	}
@@ -87,6 +88,7 @@ func dialLegacy(ctx context.Context, cfg Config) (*legacy, error) {
 		cancel()
 		if s != nil {
 			s.body.Close()
+			s.events.release()
 		}
 		return nil, err
 	}
@@ -128,7 +130,7 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 			return s, fmt.Errorf("transport: waiting for the endpoint event from %s: %w", where, err)
 		}
 		if ev.Type != "endpoint" {
-			s.debug("dropped an event that came before the endpoint event", ev)
+			s.debug("dropped an event that came before the endpoint event", ev, len(ev.Data))
 			continue
 		}
 		u, err := base.endpoint.Parse(strings.TrimSpace(ev.Data))
@@ -156,7 +158,7 @@ func (s *legacy) Read() ([]byte, error) {
 		if s.closed() {
 			return nil, fmt.Errorf("transport: reading the event stream: %w", jsonrpc.ErrClosed)
 		}
-		ev, err := s.events.Next()
+		ev, data, err := s.events.NextBytes()
 		switch {
 		case s.closed():
 			return nil, fmt.Errorf("transport: reading the event stream: %w", jsonrpc.ErrClosed)
@@ -165,11 +167,11 @@ func (s *legacy) Read() ([]byte, error) {
 		case err != nil:
 			return nil, fmt.Errorf("transport: the event stream from %s broke: %w", redactURL(s.base.endpoint), err)
 		case ev.Type != "" && ev.Type != "message":
-			s.debug("skipped an event that is not a message", ev)
-		case strings.TrimSpace(ev.Data) == "":
-			s.debug("skipped a message event without data", ev)
+			s.debug("skipped an event that is not a message", ev, len(data))
+		case len(bytes.TrimSpace(data)) == 0:
+			s.debug("skipped a message event without data", ev, len(data))
 		default:
-			return []byte(ev.Data), nil
+			return data, nil
 		}
 	}
 }
@@ -224,6 +226,7 @@ func (s *legacy) Close() error {
 		close(s.done)
 		s.cancel()
 		s.body.Close()
+		s.events.release() // safe while a Read is blocked: it comes back when Next returns
 		s.base.release()
 	})
 	return nil
@@ -238,9 +241,9 @@ func (s *legacy) closed() bool {
 	}
 }
 
-func (s *legacy) debug(msg string, ev event) {
+func (s *legacy) debug(msg string, ev event, size int) {
 	if s.base.log != nil {
-		s.base.log.Debug("transport: "+msg, "event", ev.Type, "bytes", len(ev.Data))
+		s.base.log.Debug("transport: "+msg, "event", ev.Type, "bytes", size)
 	}
 }
 
