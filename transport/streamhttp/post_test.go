@@ -314,3 +314,31 @@ func TestListenBackoff(t *testing.T) {
 		}
 	}
 }
+
+// On the stateless wire a cancelled call closes its request's stream at
+// once: that is the cancellation the server sees.
+func TestStatelessCancelClosesTheStreamPromptly(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	closed := make(chan time.Duration, 1)
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		sseHeader(w)
+		start := time.Now()
+		select {
+		case <-r.Context().Done():
+			closed <- time.Since(start)
+		case <-time.After(5 * time.Second):
+			closed <- -1
+		}
+	}
+	h, c := dialHTTP(t, f, Config{}, nil)
+	h.SetProtocol(transport.Protocol{Version: "2026-07-28", Stateless: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := c.Call(ctx, "tools/call", nil, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := <-closed; d < 0 || d > time.Second {
+		t.Errorf("the server saw the stream close after %v", d)
+	}
+}
