@@ -50,7 +50,8 @@ func (r *Result) Text() string {
 // Summary renders the result as one string for a model's history: the
 // text items first, then a one-line summary of every other item (an image
 // is "[image image/png, 68 bytes]", never its data), then the structured
-// content as JSON unless a text item already carries the same JSON, and
+// content as JSON only when there is no text (servers send structured
+// content as text too, and a model needs it once), and
 // last, for a failed tool, a line saying so. An embedded text resource
 // contributes its text after a line naming it.
 //
@@ -78,7 +79,9 @@ func (r *Result) Summary(max int) string {
 			}
 		}
 	}
-	if len(r.Structured) > 0 && !textCarries(r.Content, r.Structured) {
+	// Structured content goes in only when no text does: servers send it
+	// as text too, in whatever layout, and a model needs it once.
+	if len(r.Structured) > 0 && !hasText(r.Content) {
 		var compact bytes.Buffer
 		if json.Compact(&compact, r.Structured) == nil {
 			line(compact.String())
@@ -126,20 +129,10 @@ func itemSummary(c mcpclient.Content) string {
 	return fmt.Sprintf("[%s content]", c.Type)
 }
 
-// textCarries reports whether a text item holds the same JSON as
-// structured: servers are asked to send structured content as text too,
-// and the model need not read it twice.
-func textCarries(content []mcpclient.Content, structured json.RawMessage) bool {
-	var want bytes.Buffer
-	if json.Compact(&want, structured) != nil {
-		return false
-	}
+// hasText reports whether any content item is text.
+func hasText(content []mcpclient.Content) bool {
 	for _, c := range content {
-		if c.Type != "text" || len(c.Text) < want.Len() {
-			continue
-		}
-		var got bytes.Buffer
-		if json.Compact(&got, []byte(c.Text)) == nil && bytes.Equal(got.Bytes(), want.Bytes()) {
+		if c.Type == "text" && c.Text != "" {
 			return true
 		}
 	}
