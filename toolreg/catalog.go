@@ -2,6 +2,7 @@ package toolreg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"sync"
@@ -87,9 +88,16 @@ func refresh[T any](ctx context.Context, s *server, c *catalog[T], f *flight[T],
 	}()
 	s.mu.Lock()
 	c.err = err
-	if err == nil {
+	switch {
+	case err == nil:
 		c.items, c.listed = items, true
-	} else {
+	case errors.Is(err, mcpclient.ErrPagination) && items != nil:
+		// The server paginates without end: keep the pages it gave,
+		// marked incomplete (c.err says why), and do not ask again
+		// until it says the list changed.
+		c.items, c.listed = items, true
+		err = nil
+	default:
 		// Keep offering what the server listed last: its names keep
 		// routing calls, and a call is what reconnects a dead server.
 		c.stale, items = true, c.items
@@ -111,7 +119,14 @@ func collect[T any](s *server, what string, offered func(mcpclient.ServerCapabil
 		}
 		all, err := mcpclient.Collect(list(session, ctx))
 		if err != nil {
-			return nil, fmt.Errorf("server %q: listing %s: %w", s.cfg.Name, what, err)
+			err = fmt.Errorf("server %q: listing %s: %w", s.cfg.Name, what, err)
+			if errors.Is(err, mcpclient.ErrPagination) {
+				if all == nil {
+					all = []T{}
+				}
+				return all, err // the pages it got, and why there are no more
+			}
+			return nil, err
 		}
 		return all, nil
 	}

@@ -160,11 +160,13 @@ func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
 	// leakcheck: the refresh goroutine is gone once Close returns.
 }
 
-func TestRegistryReportsAFailedListing(t *testing.T) {
+// A listing that stops at the page cap keeps the pages it got, marked
+// incomplete in the status, and is not fetched again on every Tools.
+func TestRegistryKeepsAnIncompleteListing(t *testing.T) {
 	leakcheck.Check(t)
 	var mu sync.Mutex
 	frames := map[string]int{}
-	// Pages of 2 tools and at most 1 page: every tools/list fails.
+	// Pages of 2 tools and at most 1 page: every tools/list stops early.
 	r := newInMemory(t, &inMemory{pageSize: 2}, &Options{
 		Session: &mcpclient.Options{MaxPages: 1},
 		WrapStream: func(server string, st jsonrpc.Stream) jsonrpc.Stream {
@@ -176,16 +178,18 @@ func TestRegistryReportsAFailedListing(t *testing.T) {
 		},
 	}, "paged")
 	s := r.Servers()[0]
-	if s.State != StateConnected || !errors.Is(s.ListErr, mcpclient.ErrPagination) || s.Tools != 0 {
+	if s.State != StateConnected || !errors.Is(s.ListErr, mcpclient.ErrPagination) || s.Tools != 2 {
 		t.Errorf("status: %+v", s)
 	}
-	tools, err := r.Tools(ctx10(t))
-	if err != nil || len(tools) != 0 {
-		t.Errorf("Tools: %d tools, %v", len(tools), err)
+	sent := func() int { mu.Lock(); defer mu.Unlock(); return frames["paged"] }
+	before := sent()
+	for range 3 {
+		tools, err := r.Tools(ctx10(t))
+		if err != nil || len(tools) != 2 {
+			t.Errorf("Tools: %d tools, %v", len(tools), err)
+		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if frames["paged"] == 0 {
-		t.Error("WrapStream saw no requests")
+	if after := sent(); after != before {
+		t.Errorf("Tools asked the server again (%d more frames): an incomplete listing is kept", after-before)
 	}
 }

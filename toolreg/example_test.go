@@ -64,7 +64,6 @@ func Example() {
 	// mcp__search_web__echo                    -> search.web / echo
 	// mcp__search_web__add                     -> search.web / add
 	// add: 42
-	// {"sum":42}
 	// fail: tool "fail" of server "notes" failed: the fail tool always fails: this is a tool error, returned as a result with isError set
 }
 

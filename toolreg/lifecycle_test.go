@@ -2,6 +2,7 @@ package toolreg
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,7 +16,9 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // withEnv returns sc with more environment for its server.
@@ -348,5 +351,55 @@ func TestHooksMayCallTheRegistry(t *testing.T) {
 		if seen[hook] == 0 {
 			t.Errorf("%s never ran", hook)
 		}
+	}
+}
+
+// hungLister dials an in-process server that answers initialize and
+// never answers tools/list.
+func hungLister(t *testing.T) func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+	return func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		client, server := transport.Pipe()
+		conn := jsonrpc.NewConn(server, &jsonrpc.Options{Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+			switch req.Method {
+			case "initialize":
+				return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hung","version":"1"}}`), nil
+			case "tools/list":
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			return nil, jsonrpc.ErrMethodNotFound
+		}})
+		t.Cleanup(func() { conn.Close() })
+		return mcpclient.Connect(ctx, client, opts)
+	}
+}
+
+// The startup timeout covers the first listing: a server hung in
+// tools/list holds New and Add no longer than its timeout, and Add leaves
+// no trace of it.
+func TestStartupTimeoutCoversTheFirstListing(t *testing.T) {
+	leakcheck.Check(t)
+	opts := &Options{Dial: hungLister(t), StartupTimeout: 200 * time.Millisecond}
+	start := time.Now()
+	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{{Name: "hung", Type: "memory"}}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("New took %v with a 200ms startup timeout", d)
+	}
+	if st := r.Servers()[0]; st.ListErr == nil {
+		t.Errorf("status: %+v, want the listing's failure", st)
+	}
+	start = time.Now()
+	if err := r.Add(ctx10(t), &ServerConfig{Name: "late", Type: "memory"}); err == nil {
+		t.Error("Add of a server that cannot list succeeded")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Add took %v", d)
+	}
+	if len(r.Servers()) != 1 {
+		t.Errorf("a failed Add left a server behind: %+v", r.Servers())
 	}
 }

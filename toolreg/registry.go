@@ -117,9 +117,8 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if errs[i] = srv.connect(ctx); errs[i] == nil {
-				srv.prefetch(ctx)
-			}
+			listErr, err := srv.start(ctx)
+			errs[i] = errors.Join(err, listErr) // strict mode wants a listing too
 		}()
 	}
 	wg.Wait()
@@ -132,8 +131,9 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 	return r, nil
 }
 
-// Add connects one more server and adds it. If it cannot connect, the
-// registry is left as it was and the error is returned.
+// Add connects one more server, lists its tools and adds it. If it cannot
+// connect or list within its startup timeout, the registry is left as it
+// was and the error is returned.
 func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 	r.mu.Lock()
 	if r.closed {
@@ -146,11 +146,11 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 	}
 	r.mu.Unlock()
 	srv := r.newServer(sc)
-	if err := srv.connect(ctx); err != nil {
-		srv.close()
+	listErr, err := srv.start(ctx)
+	if err = errors.Join(err, listErr); err != nil {
+		srv.close() // a server added is one that listed: nothing of it stays
 		return err
 	}
-	srv.prefetch(ctx)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.servers[sc.Name]; dup || r.closed {

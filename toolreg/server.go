@@ -87,14 +87,7 @@ func (s *server) connect(ctx context.Context) error {
 	if old != nil {
 		old.Close() // a replaced session is always closed
 	}
-	timeout := s.cfg.Timeout
-	if timeout <= 0 {
-		timeout = s.r.opts.StartupTimeout
-	}
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
 	var opts mcpclient.Options
@@ -204,12 +197,41 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	return s.session, nil
 }
 
-// prefetch lists the tools of a server that just connected. A failure is
-// logged and left to the next listing to retry.
-func (s *server) prefetch(ctx context.Context) {
-	if _, err := s.listTools(ctx); err != nil {
-		s.r.log.Warn("toolreg: listing tools failed", "server", s.cfg.Name, "error", err)
+// start connects a server and makes its first listing of tools, both
+// within its startup timeout: a server that hangs in tools/list holds its
+// start no longer than one that hangs in initialize.
+func (s *server) start(ctx context.Context) (listErr, err error) {
+	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
+	defer cancel()
+	if err := s.connect(ctx); err != nil {
+		return nil, err
 	}
+	if _, err := s.listTools(ctx); err != nil {
+		if ctx.Err() != nil {
+			// The listing goes on in the background (it may yet come);
+			// until it does, the status says why there are no tools.
+			err = fmt.Errorf("server %q: no tools listed within the startup timeout (%v): %w", s.cfg.Name, s.startupTimeout(), err)
+			s.mu.Lock()
+			if s.tools.err == nil && !s.tools.listed {
+				s.tools.err = err
+			}
+			s.mu.Unlock()
+		}
+		s.r.log.Warn("toolreg: listing tools failed", "server", s.cfg.Name, "error", err)
+		return err, nil
+	}
+	return nil, nil
+}
+
+// startupTimeout is the bound on starting the server.
+func (s *server) startupTimeout() time.Duration {
+	switch {
+	case s.cfg.Timeout > 0:
+		return s.cfg.Timeout
+	case s.r.opts.StartupTimeout > 0:
+		return s.r.opts.StartupTimeout
+	}
+	return 30 * time.Second
 }
 
 // markStale makes the next listing of kind ("tools", "prompts" or
@@ -231,7 +253,7 @@ func (s *server) markStale(kind string) {
 func (s *server) listTools(ctx context.Context) ([]*mcpclient.Tool, error) {
 	return cachedList(ctx, s, &s.tools, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Tool, error) {
 		tools, err := collect(s, "tools", nil, (*mcpclient.Session).Tools)(ctx, session)
-		if err != nil {
+		if tools == nil {
 			return nil, err
 		}
 		kept := make([]*mcpclient.Tool, 0, len(tools))
@@ -240,7 +262,7 @@ func (s *server) listTools(ctx context.Context) ([]*mcpclient.Tool, error) {
 				kept = append(kept, t)
 			}
 		}
-		return kept, nil
+		return kept, err // err: the listing stopped at the page cap
 	})
 }
 

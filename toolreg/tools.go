@@ -71,6 +71,18 @@ func (r *Registry) lookup(ctx context.Context, table **NameTable, list func(cont
 		r.mu.Unlock()
 	}
 	ref, ok := names.Lookup(name) // nil-safe: a Remove may have reset the table
+	if !ok {
+		// A listing may be stale (a list_changed not yet acted on) and
+		// the name new: list again, which asks only stale servers, and
+		// look once more.
+		if err := list(ctx); err != nil {
+			return Ref{}, false, err
+		}
+		r.mu.Lock()
+		names = *table
+		r.mu.Unlock()
+		ref, ok = names.Lookup(name)
+	}
 	return ref, ok, nil
 }
 
