@@ -80,6 +80,31 @@
 // and output schema, an elicitation's requested schema) are kept
 // byte-for-byte as the server sent them.
 //
+// # Skills
+//
+// A server that declares the skills extension (SEP-2640,
+// [SkillsExtension] in [ServerCapabilities].Extensions) serves Agent
+// Skills: a SKILL.md whose YAML frontmatter names and describes the skill,
+// and supporting files, each a resource. [Session.Skills] lists them
+// (skills/list, paginated like the other lists; [Session.GetSkill] asks
+// for one by URI) and reads nothing else: a host shows its model the
+// names and descriptions, and fetches a skill only when it is used.
+//
+// Each [Skill] entry is a manifest: every file's URI, SHA-256 digest and
+// size. [Session.LoadSkill] checks the entry ([Skill.Check]: the SEP's
+// rules and limits, digests published), reads the SKILL.md and verifies
+// it before anything else: its size and digest must be the entry's, and
+// its frontmatter must parse ([ParseFrontmatter], our own reader of the
+// YAML subset skills use) and agree with the entry's field by field. A
+// skill that fails is refused with a [*SkillError] naming the check
+// (matching [ErrSkillVerification]), and none of its files is read.
+// [LoadedSkill.ReadFile] then reads a supporting file when the skill asks
+// for it: only one the entry lists, and only returned once its size and
+// digest match. A matching digest proves the server consistent, not
+// trustworthy: skill content is data from the server, as its tool
+// descriptions are. [Options].Skills declares the extension on the
+// client's side.
+//
 // # The server's requests
 //
 // A server may ask the host for a model completion (sampling), for user
