@@ -91,19 +91,17 @@
 // names and descriptions, and fetches a skill only when it is used.
 //
 // Each [Skill] entry is a manifest: every file's URI, SHA-256 digest and
-// size. [Session.LoadSkill] checks the entry ([Skill.Check]: the SEP's
-// rules and limits, digests published), reads the SKILL.md and verifies
-// it before anything else: its size and digest must be the entry's, and
-// its frontmatter must parse ([ParseFrontmatter], our own reader of the
-// YAML subset skills use) and agree with the entry's field by field. A
-// skill that fails is refused with a [*SkillError] naming the check
-// (matching [ErrSkillVerification]), and none of its files is read.
-// [LoadedSkill.ReadFile] then reads a supporting file when the skill asks
-// for it: only one the entry lists, and only returned once its size and
-// digest match. A matching digest proves the server consistent, not
-// trustworthy: skill content is data from the server, as its tool
-// descriptions are. [Options].Skills declares the extension on the
-// client's side.
+// size. [Skill.Check] says, without reading anything, whether an entry can
+// be loaded at all (the SEP's rules and limits, digests published).
+// Loading is package mcpclient/skill's (skill.Load): it reads the SKILL.md
+// and verifies it before anything else — its size and digest must be the
+// entry's, and its frontmatter must parse and agree with the entry's field
+// by field — then reads a supporting file only when the skill asks for
+// it, only one the entry lists, and only returns it once its size and
+// digest match. A refusal is a [*SkillError] naming the check, matching
+// [ErrSkillVerification]. It is a package of its own because hashing links
+// crypto/sha256, which a program that never loads a skill should not
+// carry. [Options].Skills declares the extension on the client's side.
 //
 // # The server's requests
 //

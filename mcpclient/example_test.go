@@ -169,44 +169,20 @@ func ExampleSession_ReadResource() {
 	// true
 }
 
-// A host lists a server's skills (names and descriptions for its model),
-// loads one only when it is used, and reads its files as the skill asks:
-// every byte verified against the listing first.
-func ExampleSession_LoadSkill() {
+// A host lists a server's skills and shows its model their names and
+// descriptions; nothing of a skill is read until it is loaded (package
+// mcpclient/skill).
+func ExampleSession_Skills() {
 	s, done := startDemo(&mcpclient.Options{Skills: true})
 	defer done()
-	ctx := context.Background()
 
-	skills, err := mcpclient.Collect(s.Skills(ctx)) // no skill file is read
-	if err != nil {
-		log.Fatal(err)
+	for sk, err := range s.Skills(context.Background()) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s (%d files): %s\n", sk.Name, 1+len(sk.Files), sk.Description)
 	}
-	for _, sk := range skills {
-		fmt.Printf("%s: %s\n", sk.Name, sk.Description)
-	}
-
-	skill, err := s.LoadSkill(ctx, skills[1]) // reads and verifies SKILL.md
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%s", skill.Body)
-	poem, err := skill.ReadFile(ctx, "examples/pipes.md") // read and verified when asked for
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%s", poem)
-
-	_, err = skill.ReadFile(ctx, "../../demo-tour/SKILL.md")
-	fmt.Println(errors.Is(err, mcpclient.ErrSkillVerification))
 	// Output:
-	// demo-tour: Show someone around the plainmcp demo server: which tool to call for what, and in which order.
-	// haiku: Write a haiku about what the user names, then count its syllables.
-	// # Haiku
-	//
-	// Write three lines of five, seven and five syllables, then count them
-	// aloud. examples/pipes.md shows one that keeps the form.
-	// Bytes flow through the pipe,
-	// one frame after another—
-	// the reader waits, calm.
-	// true
+	// demo-tour (2 files): Show someone around the plainmcp demo server: which tool to call for what, and in which order.
+	// haiku (2 files): Write a haiku about what the user names, then count its syllables.
 }

@@ -14,9 +14,10 @@ import (
 // The skills extension (SEP-2640, io.modelcontextprotocol/skills): a server
 // serves Agent Skills — a SKILL.md with YAML frontmatter, plus supporting
 // files — as resources, and lists them with skills/list. A listing entry is
-// a complete manifest: every file's URI, SHA-256 digest and size. The
-// client reads nothing until the host loads a skill (skillload.go), and
-// then uses nothing it has not verified against the entry.
+// a complete manifest: every file's URI, SHA-256 digest and size. Listing
+// reads no file. Loading a skill, which reads and verifies its files
+// against the entry, is package mcpclient/skill's: it hashes with
+// crypto/sha256, which a program that never loads a skill need not link.
 
 // SkillsExtension is the skills extension's identifier, the key under
 // which a server declares it in capabilities.extensions.
@@ -55,7 +56,7 @@ type Skill struct {
 	Files []SkillFile
 	// Dynamic is set when the server lists the skill's resources as
 	// "dynamic": it publishes no digests, so the content cannot be
-	// verified and LoadSkill refuses it.
+	// verified, and Check refuses it.
 	Dynamic bool
 
 	invalid string // why the entry's shape is invalid, found while decoding
@@ -309,3 +310,51 @@ func validDigest(d string) bool {
 	}
 	return true
 }
+
+// ErrSkillVerification is matched (errors.Is) by every error that refuses
+// a skill or one of its files: a *SkillError, from Skill.Check or from
+// package mcpclient/skill as it loads a skill.
+var ErrSkillVerification = errors.New("mcpclient: skill verification failed")
+
+// SkillError says why a skill, or one file of it, was refused. Check names
+// what failed:
+//
+//	"entry"        the listing's entry breaks the SEP's rules (Reason says how)
+//	"dynamic"      the entry publishes no digests to verify against
+//	"limits"       the entry is over MaxSkillFiles or MaxSkillSize
+//	"content"      the server's answer holds no single content for the file
+//	"size"         the bytes received are not as many as the entry declares
+//	"digest"       their SHA-256 is not the entry's digest
+//	"frontmatter"  the SKILL.md's frontmatter does not parse (Err says why)
+//	               or differs from the entry's (Field names the field)
+//	"unlisted"     the file asked for is not one the entry lists
+type SkillError struct {
+	Skill  string // the skill's URI: its SKILL.md
+	File   string // the file refused, when it was a file's content
+	Check  string
+	Field  string
+	Reason string
+	Err    error
+}
+
+func (e *SkillError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mcpclient: skill %s", e.Skill)
+	if e.File != "" && e.File != e.Skill {
+		fmt.Fprintf(&b, ": file %s", e.File)
+	}
+	fmt.Fprintf(&b, ": %s check failed", e.Check)
+	if e.Reason != "" {
+		b.WriteString(": " + e.Reason)
+	}
+	if e.Err != nil {
+		b.WriteString(": " + e.Err.Error())
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrSkillVerification) true.
+func (e *SkillError) Is(target error) bool { return target == ErrSkillVerification }
+
+// Unwrap returns the frontmatter's parse error, if that is what failed.
+func (e *SkillError) Unwrap() error { return e.Err }

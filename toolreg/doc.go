@@ -43,7 +43,7 @@
 // ([Registry.Skills]): a host shows its model their names and
 // descriptions, and nothing of a skill is read until [Registry.LoadSkill]
 // loads one by name, from the server that listed it, verified against its
-// listing (see mcpclient's Skills section). Each server's skills keep to
+// listing (see package mcpclient/skill). Each server's skills keep to
 // their own namespace, so no server's skill can stand in for another's.
 //
 // A session that dies (a crashed stdio server, a lost HTTP session) is

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 )
 
 // Skill is one skill as the registry exposes it: what a host shows its
@@ -78,17 +79,16 @@ func skillPath(uri string) string {
 }
 
 // LoadSkill loads a skill by its exposed name from the server that listed
-// it, verified against the entry that listing gave (see
-// mcpclient.Session.LoadSkill): its SKILL.md is read and checked now, its
-// other files when the host reads them through the result, from the same
-// server. A skill that fails verification is an error matching
+// it, verified against the entry that listing gave (see skill.Load): its
+// SKILL.md is read and checked now, its other files when the host reads
+// them through the result (Loaded.ReadFile), from the same server. A skill that fails verification is an error matching
 // mcpclient.ErrSkillVerification; an unknown name wraps ErrUnknownTool (a
 // first listing is made if none was).
 //
 // The content is the server's, not the host's: show where it came from,
 // and let nothing in it (allowed-tools, say) widen what the model may do
 // without the user's approval.
-func (r *Registry) LoadSkill(ctx context.Context, name string) (*mcpclient.LoadedSkill, error) {
+func (r *Registry) LoadSkill(ctx context.Context, name string) (*skill.Loaded, error) {
 	r.mu.Lock()
 	table := r.skillNames
 	r.mu.Unlock()
@@ -112,7 +112,7 @@ func (r *Registry) LoadSkill(ctx context.Context, name string) (*mcpclient.Loade
 	if err != nil {
 		return nil, err
 	}
-	loaded, err := session.LoadSkill(ctx, table.entries[ref])
+	loaded, err := skill.Load(ctx, session, table.entries[ref])
 	if err != nil {
 		return nil, fmt.Errorf("server %q: %w", ref.Server, err)
 	}

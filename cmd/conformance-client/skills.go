@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 )
 
 // The skills extension's scenarios (SEP-2640). The client lists the
@@ -44,7 +45,7 @@ func useSkills(ctx context.Context, sc *scenarioEnv) error {
 		}
 		refused := 0
 		for _, sk := range skills {
-			loaded, err := s.LoadSkill(ctx, sk)
+			loaded, err := skill.Load(ctx, s, sk)
 			if errors.Is(err, mcpclient.ErrSkillVerification) {
 				fmt.Fprintf(os.Stderr, "refused: %v\n", err)
 				refused++
