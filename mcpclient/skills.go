@@ -156,7 +156,9 @@ func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
 		Skill *skillWire `json:"skill"`
 		resultEnvelope
 	}
-	if err := s.callNamed(ctx, "skills/get", uri, uriParams{uri}, &res); err != nil {
+	// No Mcp-Name: the HTTP standard headers name the targets of
+	// tools/call, prompts/get and resources/read only.
+	if err := s.call(ctx, "skills/get", uriParams{uri}, &res); err != nil {
 		return nil, err
 	}
 	if res.Skill == nil || res.Skill.URI != uri {
