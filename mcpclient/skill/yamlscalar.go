@@ -1,13 +1,119 @@
 package skill
 
 import (
-	"encoding/json"
-	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
+
+// Scalars in a block: plain ones, which may go on over several lines, and
+// quoted ones. Block scalars (| and >) are in yamlblock.go; what a plain
+// scalar means (null, a boolean, a number, a string) is in yamlresolve.go.
+
+// parseInline parses the scalar or flow collection that starts at column
+// col of line i, inside a collection indented by parent, and moves p.i
+// past it.
+func (p *yamlParser) parseInline(i, col, parent int) (any, error) {
+	c := p.lines[i][col:]
+	switch c[0] {
+	case '|', '>':
+		return p.blockScalar(i, col, parent)
+	case '"', '\'':
+		v, end, endCol, err := p.quoted(i, col, parent)
+		if err != nil {
+			return nil, err
+		}
+		return v, p.endOfNode(end, endCol)
+	case '[', '{':
+		l, c := i, col
+		v, err := p.flowNode(&l, &c, parent)
+		if err != nil {
+			return nil, err
+		}
+		return v, p.endOfNode(l, c)
+	case '&', '*', '!':
+		return nil, p.errorf(i, "anchors, aliases and tags are not supported")
+	case '%', '@', '`', ']', '}', ',':
+		return nil, p.errorf(i, "a value cannot start with %q", c[0])
+	case '-', '?', ':':
+		if len(c) == 1 || c[1] == ' ' || c[1] == '\t' {
+			return nil, p.errorf(i, "unexpected %q", c[0])
+		}
+	}
+	return p.plain(i, col, parent)
+}
+
+// endOfNode checks that nothing but a comment follows a node that ended at
+// column col of line l, and moves p.i to the next line.
+func (p *yamlParser) endOfNode(l, col int) error {
+	rest := p.lines[l][col:]
+	t := strings.TrimLeft(rest, " \t")
+	if t != "" && (t[0] != '#' || len(t) == len(rest)) {
+		return p.errorf(l, "unexpected text after a value: %q", truncate(t, 20))
+	}
+	p.i = l + 1
+	return nil
+}
+
+// plain parses a plain scalar that starts at column col of line i and may
+// go on over lines indented more than parent.
+func (p *yamlParser) plain(i, col, parent int) (any, error) {
+	text, commented := plainLine(p.lines[i][col:])
+	if err := p.checkPlain(i, text); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	last := i
+	for j, breaks := i+1, 0; !commented && j < len(p.lines); j++ {
+		line := p.lines[j]
+		t := strings.TrimLeft(line, " \t")
+		if t == "" {
+			breaks++
+			continue
+		}
+		n, err := p.indent(j)
+		if err != nil {
+			return nil, err
+		}
+		if n <= parent || t[0] == '#' {
+			break
+		}
+		text, commented = plainLine(t)
+		if err := p.checkPlain(j, text); err != nil {
+			return nil, err
+		}
+		if breaks == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(strings.Repeat("\n", breaks))
+		}
+		b.WriteString(text)
+		last, breaks = j, 0
+	}
+	p.i = last + 1
+	return resolvePlain(b.String(), last == i, func(msg string) error { return p.errorf(i, "%s", msg) })
+}
+
+// plainLine returns the text of one line of a plain scalar, without a
+// trailing comment or whitespace, and whether a comment ended it.
+func plainLine(s string) (string, bool) {
+	for k := 1; k < len(s); k++ {
+		if s[k] == '#' && (s[k-1] == ' ' || s[k-1] == '\t') {
+			return strings.TrimRight(s[:k], " \t"), true
+		}
+	}
+	return strings.TrimRight(s, " \t"), false
+}
+
+// checkPlain refuses a line of a plain scalar that YAML would read as a
+// mapping entry: ": " inside a value needs quotes.
+func (p *yamlParser) checkPlain(i int, text string) error {
+	if strings.Contains(text, ": ") || strings.Contains(text, ":\t") || strings.HasSuffix(text, ":") {
+		return p.errorf(i, "a plain value cannot hold \": \"; quote it")
+	}
+	return nil
+}
 
 // quoted reads a single- or double-quoted scalar that starts at column col
 // of line i. Its continuation lines must be indented more than parent. It
@@ -133,201 +239,3 @@ var simpleEscapes = map[byte]string{
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
-
-// blockScalar reads a literal (|) or folded (>) block scalar whose header
-// is at column col of line i, in a collection indented by parent.
-func (p *yamlParser) blockScalar(i, col, parent int) (any, error) {
-	header := p.lines[i][col:]
-	folded := header[0] == '>'
-	chomp, explicit := byte(0), 0
-	k := 1
-	for ; k < len(header) && k < 3; k++ {
-		c := header[k]
-		if (c == '-' || c == '+') && chomp == 0 {
-			chomp = c
-			continue
-		}
-		if '1' <= c && c <= '9' && explicit == 0 {
-			explicit = int(c - '0')
-			continue
-		}
-		break
-	}
-	if rest := header[k:]; !blank(rest) || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-		return nil, p.errorf(i, "a bad block scalar header %q", truncate(header, 20))
-	}
-	base := max(parent, 0)
-	ind := -1 // the content's indentation
-	if explicit > 0 {
-		ind = base + explicit
-	}
-	var lines []string
-	j := i + 1
-	for ; j < len(p.lines); j++ {
-		line := p.lines[j]
-		if strings.TrimLeft(line, " ") == "" {
-			if ind >= 0 && len(line) > ind {
-				lines = append(lines, line[ind:])
-			} else {
-				lines = append(lines, "")
-			}
-			continue
-		}
-		n := 0
-		for n < len(line) && line[n] == ' ' {
-			n++
-		}
-		if ind < 0 {
-			if n <= parent {
-				break
-			}
-			if line[n] == '\t' {
-				return nil, p.errorf(j, "a tab in indentation")
-			}
-			ind = n
-		}
-		if n < ind {
-			break
-		}
-		lines = append(lines, line[ind:])
-	}
-	p.i = j
-	trailing := 0
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-		trailing++
-	}
-	var text string
-	if folded {
-		text = fold(lines)
-	} else {
-		text = strings.Join(lines, "\n")
-	}
-	switch {
-	case chomp == '+':
-		if len(lines) > 0 {
-			text += "\n"
-		}
-		text += strings.Repeat("\n", trailing)
-	case chomp == 0 && len(lines) > 0:
-		text += "\n"
-	}
-	return text, nil
-}
-
-// fold joins the lines of a folded block scalar: lines of text next to
-// each other join with a space, an empty line between them makes a
-// newline, and lines indented further keep their line breaks.
-func fold(lines []string) string {
-	var b strings.Builder
-	breaks, first, prevSpaced := 0, true, false
-	for _, l := range lines {
-		if l == "" {
-			breaks++
-			continue
-		}
-		spaced := l[0] == ' ' || l[0] == '\t'
-		switch {
-		case first:
-			b.WriteString(strings.Repeat("\n", breaks))
-		case !spaced && !prevSpaced && breaks == 0:
-			b.WriteByte(' ')
-		case !spaced && !prevSpaced:
-			b.WriteString(strings.Repeat("\n", breaks))
-		default:
-			b.WriteString(strings.Repeat("\n", breaks+1))
-		}
-		b.WriteString(l)
-		breaks, first, prevSpaced = 0, false, spaced
-	}
-	return b.String()
-}
-
-// resolvePlain gives a plain scalar its type by YAML 1.2's core schema:
-// null (empty, ~, null), a boolean (true, false; capitalized or in capitals
-// too), an integer (decimal, 0o octal, 0x hexadecimal) or a float, as a
-// json.Number in JSON's own form; anything else is a string. An infinity
-// or NaN, which JSON cannot carry, is an error. A scalar over several lines
-// (oneLine false) is always a string or null.
-func resolvePlain(s string, oneLine bool, fail func(string) error) (any, error) {
-	switch s {
-	case "", "~", "null", "Null", "NULL":
-		return nil, nil
-	case "true", "True", "TRUE":
-		return true, nil
-	case "false", "False", "FALSE":
-		return false, nil
-	}
-	if !oneLine || len(s) > maxNumberLen {
-		return s, nil
-	}
-	unsigned := s
-	if s[0] == '+' || s[0] == '-' {
-		unsigned = s[1:]
-	}
-	switch {
-	case unsigned == ".inf" || unsigned == ".Inf" || unsigned == ".INF" || s == ".nan" || s == ".NaN" || s == ".NAN":
-		return nil, fail("infinity and NaN have no JSON form")
-	case isDigits(unsigned, 10):
-		var n big.Int
-		n.SetString(strings.TrimPrefix(s, "+"), 10)
-		return json.Number(n.String()), nil
-	case strings.HasPrefix(s, "0o") && isDigits(s[2:], 8):
-		var n big.Int
-		n.SetString(s[2:], 8)
-		return json.Number(n.String()), nil
-	case strings.HasPrefix(s, "0x") && isDigits(s[2:], 16):
-		var n big.Int
-		n.SetString(s[2:], 16)
-		return json.Number(n.String()), nil
-	case isYAMLFloat(s):
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsInf(f, 0) {
-			return nil, fail("a number out of range")
-		}
-		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
-	}
-	return s, nil
-}
-
-// maxNumberLen bounds the plain scalars read as numbers: a longer run of
-// digits stays a string (and a listing that says otherwise disagrees).
-const maxNumberLen = 1000
-
-// isDigits reports whether s is one or more digits of base (8, 10 or 16).
-func isDigits(s string, base int) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := '0' <= c && c <= '7' ||
-			base >= 10 && (c == '8' || c == '9') ||
-			base == 16 && ('a' <= c && c <= 'f' || 'A' <= c && c <= 'F')
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// isYAMLFloat reports whether s matches the core schema's float:
-// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
-func isYAMLFloat(s string) bool {
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
-	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
-	whole, frac, hasDot := strings.Cut(mant, ".")
-	switch {
-	case !hasDot && !isDigits(whole, 10):
-		return false
-	case hasDot && whole == "" && !isDigits(frac, 10):
-		return false
-	case hasDot && whole != "" && (!isDigits(whole, 10) || frac != "" && !isDigits(frac, 10)):
-		return false
-	}
-	if hasExp {
-		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "-"), "+")
-		return isDigits(exp, 10)
-	}
-	return true
-}
