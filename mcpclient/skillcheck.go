@@ -141,9 +141,9 @@ type SkillError struct {
 
 func (e *SkillError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "mcpclient: skill %s", e.Skill)
+	fmt.Fprintf(&b, "mcpclient: skill %s", truncate(e.Skill, 200))
 	if e.File != "" && e.File != e.Skill {
-		fmt.Fprintf(&b, ": file %s", e.File)
+		fmt.Fprintf(&b, ": file %s", truncate(e.File, 200))
 	}
 	fmt.Fprintf(&b, ": %s check failed", e.Check)
 	if e.Reason != "" {

@@ -35,7 +35,8 @@ var ErrSkillsNotOffered = errors.New("mcpclient: the server does not offer the s
 
 // Skill is one skill as skills/list or skills/get describes it. It is
 // the entry a skill is verified against when loaded; nothing in it has
-// been read from the skill's files.
+// been read from the skill's files. The session never changes an entry
+// once it has returned it: share it freely, but do not modify it.
 type Skill struct {
 	// URI is the skill's SKILL.md: skill://<skill-path>/SKILL.md, the
 	// last segment of the skill path being the skill's name.
