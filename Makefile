@@ -33,6 +33,10 @@ demo: build
 	@echo "== read a resource from one server"
 	$(MCPC) read demo:demo://docs/readme
 	@echo
+	@echo "== a server's skills, then one loaded: its SKILL.md verified against the listing"
+	$(MCPC) --server demo skills
+	$(MCPC) skill mcp__demo__haiku
+	@echo
 	@echo "== the server asks the client's model (sampling; mcpc's stand-in model echoes)"
 	$(MCPC) --sampling echo call mcp__demo__sample '{"prompt": "Write a haiku about pipes"}'
 	@echo
@@ -70,6 +74,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
+	$(GO) test -run '^$$' -fuzz FuzzFrontmatter -fuzztime $(FUZZTIME) ./mcpclient/skill
 	$(GO) test -run '^$$' -fuzz FuzzSSE -fuzztime $(FUZZTIME) ./transport/streamhttp
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./conformance/runner
 	$(GO) test -run '^$$' -fuzz FuzzSplitWords -fuzztime $(FUZZTIME) ./cmd/mcpc

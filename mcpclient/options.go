@@ -29,7 +29,7 @@ type RootsHandler func(ctx context.Context) ([]Root, error)
 // handshake era they answer server→client requests, in the stateless era
 // they fulfil the input requests inside results. Declaring a capability is
 // automatic: sampling, elicitation and roots are announced exactly when the
-// matching handler is set.
+// matching handler is set, the skills extension when Skills is.
 type Options struct {
 	// ClientInfo names this client to the server. Zero means plainmcp's own.
 	ClientInfo Implementation
@@ -59,6 +59,12 @@ type Options struct {
 	ElicitationURL bool
 
 	Roots RootsHandler
+
+	// Skills declares the skills extension (SkillsExtension) in the
+	// client's capabilities.extensions. Listing and loading skills work
+	// without it, but a server may tailor what it offers to clients that
+	// declare it.
+	Skills bool
 
 	// OnLog receives notifications/message.
 	OnLog func(LogMessage)
@@ -152,6 +158,9 @@ func (o *Options) capabilities() map[string]any {
 	}
 	if o.Roots != nil {
 		caps["roots"] = map[string]any{"listChanged": true}
+	}
+	if o.Skills {
+		caps["extensions"] = map[string]any{SkillsExtension: map[string]any{}}
 	}
 	return caps
 }

@@ -36,6 +36,16 @@ type ServerCapabilities struct {
 	Completions  json.RawMessage        `json:"completions,omitempty"`
 	Tasks        json.RawMessage        `json:"tasks,omitempty"`
 	Experimental json.RawMessage        `json:"experimental,omitempty"`
+	// Extensions holds the extensions the server declared, by identifier
+	// (SkillsExtension, say), each with its settings as sent.
+	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
+}
+
+// HasExtension reports whether the server declared the extension id: its
+// settings are an object (empty when it has none).
+func (c ServerCapabilities) HasExtension(id string) bool {
+	v, ok := c.Extensions[id]
+	return ok && len(v) > 0 && v[0] == '{'
 }
 
 // ListChangedCapability is the shape of the tools and prompts capabilities.

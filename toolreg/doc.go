@@ -39,6 +39,13 @@
 // and URI ([Registry.ReadResource]), since two servers may offer the same
 // URI.
 //
+// Skills (the skills extension, SEP-2640) are named like prompts too
+// ([Registry.Skills]): a host shows its model their names and
+// descriptions, and nothing of a skill is read until [Registry.LoadSkill]
+// loads one by name, from the server that listed it, verified against its
+// listing (see package mcpclient/skill). Each server's skills keep to
+// their own namespace, so no server's skill can stand in for another's.
+//
 // A session that dies (a crashed stdio server, a lost HTTP session) is
 // reported through Options.OnDisconnect and reopened by the next call or
 // listing that needs it, no sooner than a backoff that doubles from 1 s to

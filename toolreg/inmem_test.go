@@ -15,9 +15,11 @@ import (
 
 // inMemory serves every server of a registry in this process: the demo
 // server over an in-memory pipe, with as many extra tools as extra says
-// (by server name), counting the requests the registry sends.
+// and the skills skills says (by server name; the demo skills if none),
+// counting the requests the registry sends.
 type inMemory struct {
 	extra    map[string]int
+	skills   map[string][]demoserver.Skill
 	pageSize int
 
 	mu       sync.Mutex
@@ -27,7 +29,7 @@ type inMemory struct {
 
 func (m *inMemory) dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 	client, server := transport.Pipe()
-	srv := demoserver.New(&demoserver.Options{Name: sc.Name, ExtraTools: m.extra[sc.Name], PageSize: m.pageSize})
+	srv := demoserver.New(&demoserver.Options{Name: sc.Name, ExtraTools: m.extra[sc.Name], PageSize: m.pageSize, Skills: m.skills[sc.Name]})
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()

@@ -86,6 +86,7 @@ type Registry struct {
 	order       []string
 	names       *NameTable  // tools, from the last listing
 	promptNames *NameTable  // prompts, from the last listing
+	skillNames  *skillTable // skills, from the last listing
 	named       *namedTools // the last naming of tools
 	closed      bool
 }
@@ -159,7 +160,7 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 	}
 	r.servers[sc.Name] = srv
 	r.order = append(r.order, sc.Name)
-	r.names, r.promptNames, r.named = nil, nil, nil
+	r.names, r.promptNames, r.skillNames, r.named = nil, nil, nil, nil
 	return nil
 }
 
@@ -175,7 +176,7 @@ func (r *Registry) Remove(name string) error {
 				break
 			}
 		}
-		r.names, r.promptNames, r.named = nil, nil, nil
+		r.names, r.promptNames, r.skillNames, r.named = nil, nil, nil, nil
 	}
 	r.mu.Unlock()
 	if !ok {

@@ -52,6 +52,7 @@ type server struct {
 	prompts   catalog[*mcpclient.Prompt]
 	resources catalog[*mcpclient.Resource]
 	templates catalog[*mcpclient.ResourceTemplate]
+	skills    catalog[*mcpclient.Skill]
 }
 
 func (r *Registry) newServer(sc *ServerConfig) *server {
@@ -94,6 +95,7 @@ func (s *server) connect(ctx context.Context) error {
 	if base := s.r.opts.Session; base != nil {
 		opts = *base
 	}
+	opts.Skills = true // the registry lists and loads skills
 	if wrap := s.r.opts.WrapStream; wrap != nil {
 		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
 	}
@@ -135,7 +137,7 @@ func (s *server) connect(ctx context.Context) error {
 		return fmt.Errorf("server %q: removed while connecting", s.cfg.Name)
 	}
 	s.session, s.state, s.lastErr, s.failures = session, StateConnected, nil, 0
-	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale = true, true, true, true
+	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale, s.skills.stale = true, true, true, true, true
 	s.mu.Unlock()
 	go s.watch(session)
 	// Hooks run with no lock held: they may call the registry.
@@ -244,8 +246,8 @@ func (s *server) markStale(kind string) {
 		s.tools.stale = true
 	case "prompts":
 		s.prompts.stale = true
-	case "resources": // templates have no notification of their own
-		s.resources.stale, s.templates.stale = true, true
+	case "resources": // templates and skills, all resources, have no notification of their own
+		s.resources.stale, s.templates.stale, s.skills.stale = true, true, true
 	}
 }
 
@@ -284,6 +286,16 @@ func (s *server) listResources(ctx context.Context) ([]*mcpclient.Resource, erro
 func (s *server) listTemplates(ctx context.Context) ([]*mcpclient.ResourceTemplate, error) {
 	return cachedList(ctx, s, &s.templates,
 		collect(s, "resource templates", offersResources, (*mcpclient.Session).ResourceTemplates))
+}
+
+func offersSkills(c mcpclient.ServerCapabilities) bool {
+	return c.HasExtension(mcpclient.SkillsExtension)
+}
+
+// listSkills returns the server's skills; none if it does not declare the
+// skills extension.
+func (s *server) listSkills(ctx context.Context) ([]*mcpclient.Skill, error) {
+	return cachedList(ctx, s, &s.skills, collect(s, "skills", offersSkills, (*mcpclient.Session).Skills))
 }
 
 // close ends the session for good.

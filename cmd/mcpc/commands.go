@@ -41,6 +41,8 @@ var commands = map[string]command{
 	"resources": {"", 0, 0, cmdResources},
 	"templates": {"", 0, 0, cmdTemplates},
 	"read":      {"[server:]<uri>", 1, 1, cmdRead},
+	"skills":    {"", 0, 0, cmdSkills},
+	"skill":     {"<name> [file]", 1, 2, cmdSkill},
 }
 
 func commandNames() []string {

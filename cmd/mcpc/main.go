@@ -16,8 +16,9 @@
 // says otherwise.
 //
 // Every server's tools are exposed as mcp__<server>__<tool>, as Claude Code
-// names them, and so are prompts. When one server is selected, a tool or
-// prompt may also be named by its own name. Resources keep their URIs:
+// names them, and so are prompts and skills. When one server is selected, a
+// tool, prompt or skill may also be named by its own name. Resources keep
+// their URIs:
 // "read demo:demo://docs/readme" reads demo://docs/readme from the server
 // demo; the "server:" part may be left out when one server is selected.
 //
@@ -31,6 +32,10 @@
 //	resources                 the resources, by server
 //	templates                 the resource templates, by server
 //	read [server:]<uri>       read a resource
+//	skills                    the skills, by server: names and descriptions, no file read
+//	skill <name> [file]       load a skill and print its SKILL.md and its files, or one of
+//	                          its files; every byte verified against the listing (size,
+//	                          SHA-256 digest, frontmatter), or the skill is refused (exit 1)
 //	ping                      ping every server, with the round-trip time
 //	info                      each server's name, version, protocol, capabilities, instructions
 //

@@ -19,7 +19,7 @@ import (
 
 // mcpc's tests run real stdio servers: the test binary re-executes itself
 // as the demo server when this variable is set, taking the flags of
-// mcp-demo-server and -instructions.
+// mcp-demo-server, -instructions and -tamper-skill.
 const demoEnv = "PLAINMCP_MCPC_DEMO"
 
 func TestMain(m *testing.M) {
@@ -35,8 +35,14 @@ func serveDemo(args []string) int {
 	fs.IntVar(&opts.PageSize, "page-size", 0, "")
 	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
+	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
 	if fs.Parse(args) != nil {
 		return 2
+	}
+	if *tamper {
+		opts.Skills = demoserver.DemoSkills()
+		md := opts.Skills[0].Files["SKILL.md"]
+		opts.Skills[0].Served = map[string]string{"SKILL.md": strings.Replace(md, "echo", "ECHO", 1)}
 	}
 	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
 	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {

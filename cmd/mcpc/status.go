@@ -148,6 +148,9 @@ func offered(c mcpclient.ServerCapabilities) []string {
 	if c.Completions != nil {
 		out = append(out, "completions")
 	}
+	if c.HasExtension(mcpclient.SkillsExtension) {
+		out = append(out, "skills")
+	}
 	if len(out) == 0 {
 		out = append(out, "nothing declared")
 	}

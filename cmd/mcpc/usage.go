@@ -6,8 +6,8 @@ const usage = `usage: mcpc [flags] <command> [arguments]
 
 mcpc runs one command against the MCP servers of .mcp.json (in the working
 directory), of --config files, or against one server given by --stdio or --url.
-Tools and prompts are named mcp__<server>__<name>; with one server selected,
-the bare name works too.
+Tools, prompts and skills are named mcp__<server>__<name>; with one server
+selected, the bare name works too.
 
 Commands:
   servers                    each server's state, transport, protocol, tools, title, last error
@@ -18,6 +18,8 @@ Commands:
   resources                  the resources, by server
   templates                  the resource templates, by server
   read [server:]<uri>        read a resource; the server is needed when several are selected
+  skills                     the skills, by server (nothing of them is read)
+  skill <name> [file]        load a skill: its SKILL.md, verified, and its files; or one file, verified
   ping                       ping every server; exits 1 if any fails
   info                       each server's name, version, protocol, capabilities, instructions
 

@@ -22,6 +22,8 @@
 // declares tools, prompts and resources (with listChanged and subscribe),
 // logging and completions. It remembers whether the client declared
 // sampling, elicitation and roots, which the tools of the same names need.
+// It declares the skills extension too (capabilities.extensions
+// "io.modelcontextprotocol/skills"; see Skills below).
 // Requests other than initialize and ping before initialize has been
 // answered get -32600 "not initialized"; requests read right behind an
 // initialize request wait for it rather than race it. notifications/cancelled
@@ -96,11 +98,21 @@
 //
 // resources/subscribe and resources/unsubscribe take a readable URI.
 //
+// # Skills
+//
+// The skills extension (SEP-2640): skills/list lists [DemoSkills], or
+// Options.Skills, each entry with its URI, its frontmatter and every file
+// with its SHA-256 digest and size; skills/get answers the entry of one
+// skill by its SKILL.md's URI (-32602 for any other). Every file is a
+// resource, read with resources/read (text/markdown for .md files) but not
+// listed by resources/list. A [Skill] can serve other bytes than those its
+// entry describes (Skill.Served), to test how a client verifies them.
+//
 // # Lists
 //
-// tools/list, prompts/list, resources/list and resources/templates/list
-// are paginated: Options.PageSize items per page and an opaque nextCursor
-// until the last page. An unknown cursor is -32602.
+// tools/list, prompts/list, resources/list, resources/templates/list and
+// skills/list are paginated: Options.PageSize items per page and an opaque
+// nextCursor until the last page. An unknown cursor is -32602.
 //
 // # Errors
 //

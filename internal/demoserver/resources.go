@@ -108,6 +108,9 @@ func (ss *session) readResource(ctx context.Context, params json.RawMessage) (an
 	}
 	c := contents(p.URI)
 	if c == nil {
+		c = ss.srv.skills.contents(p.URI)
+	}
+	if c == nil {
 		return nil, notFound("resources/read", p.URI)
 	}
 	return map[string][]any{"contents": {c}}, nil

@@ -48,6 +48,10 @@ type Options struct {
 	// benchmarks over long tool lists.
 	ExtraTools int
 
+	// Skills replaces the skills the server serves (DemoSkills) when not
+	// nil; an empty list serves none.
+	Skills []Skill
+
 	// Linger bounds how long Serve goes on answering the requests in
 	// flight after the client ended its side of the stream (io.EOF from
 	// Read), as a stdio client does when it closes the server's stdin right
@@ -62,7 +66,8 @@ type Options struct {
 }
 
 // Server is a small MCP server of the handshake era (protocol versions
-// 2024-11-05 to 2025-11-25) that offers demo tools, prompts and resources.
+// 2024-11-05 to 2025-11-25) that offers demo tools, prompts, resources and
+// skills.
 // It exists to demonstrate and test MCP clients; see the package
 // documentation for what it offers.
 //
@@ -77,6 +82,7 @@ type Server struct {
 
 	tools     []*tool          // the demo tools, then the generated ones
 	toolIndex map[string]*tool // every tool in tools, by name
+	skills    *skillSet
 }
 
 // New returns a Server configured by opts. A nil opts means defaults.
@@ -104,6 +110,10 @@ func New(opts *Options) *Server {
 	if s.log == nil {
 		s.log = slog.New(discardHandler{})
 	}
+	if o.Skills == nil {
+		o.Skills = DemoSkills()
+	}
+	s.skills = newSkillSet(o.Skills)
 	s.tools = append(demoTools(), generatedTools(o.ExtraTools)...)
 	s.toolIndex = make(map[string]*tool, len(s.tools))
 	for _, t := range s.tools {

@@ -50,6 +50,7 @@ func TestInitializeResult(t *testing.T) {
 		"resources":   `{"listChanged":true,"subscribe":true}`,
 		"logging":     `{}`,
 		"completions": `{}`,
+		"extensions":  `{"io.modelcontextprotocol/skills":{}}`,
 	}
 	if d := cmp.Diff(want, caps); d != "" {
 		t.Errorf("capabilities (-want +got):\n%s", d)

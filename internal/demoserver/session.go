@@ -32,6 +32,8 @@ var methods = map[string]func(ss *session, ctx context.Context, params json.RawM
 	"resources/read":           (*session).readResource,
 	"resources/subscribe":      (*session).subscribe,
 	"resources/unsubscribe":    (*session).unsubscribe,
+	"skills/list":              (*session).listSkills,
+	"skills/get":               (*session).getSkill,
 }
 
 // handle is the session's jsonrpc.Handler. Each request runs in its own
@@ -181,6 +183,7 @@ func (ss *session) initialize(ctx context.Context, params json.RawMessage) (any,
 			"resources":   map[string]bool{"subscribe": true, "listChanged": true},
 			"logging":     struct{}{},
 			"completions": struct{}{},
+			"extensions":  map[string]any{skillsExtension: struct{}{}},
 		},
 		ServerInfo:   implementation{Name: ss.srv.name, Title: "plainmcp demo server", Version: Version},
 		Instructions: ss.srv.instructions,

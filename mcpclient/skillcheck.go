@@ -1,0 +1,162 @@
+package mcpclient
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Before anything of a skill is read, its entry is checked against the
+// SEP's rules and limits; every refusal, then or while the skill loads
+// (package mcpclient/skill), is a *SkillError.
+
+// Check reports why the entry cannot be loaded, or nil if it can: a
+// *SkillError (matching ErrSkillVerification) whose Check is "entry" for
+// an entry that breaks the SEP's rules, "dynamic" for a skill that
+// publishes no digests, or "limits" for one over MaxSkillFiles or
+// MaxSkillSize. It reads nothing.
+func (sk *Skill) Check() error {
+	bad := func(check, format string, args ...any) error {
+		return &SkillError{Skill: sk.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
+	}
+	if sk.invalid != "" {
+		return bad("entry", "%s", sk.invalid)
+	}
+	scheme, rest, ok := strings.Cut(sk.URI, "://")
+	skillPath, isSkill := strings.CutSuffix(rest, "/SKILL.md")
+	if !ok || scheme == "" || !isSkill || !cleanPath(skillPath) {
+		return bad("entry", "its URI does not name a <scheme>://<skill-path>/SKILL.md")
+	}
+	if err := checkSkillName(sk.Name); err != "" {
+		return bad("entry", "its name %s", err)
+	}
+	if last := skillPath[strings.LastIndexByte(skillPath, '/')+1:]; last != sk.Name {
+		return bad("entry", "its name is not the last segment of its path")
+	}
+	if n := utf8.RuneCountInString(sk.Description); n == 0 || n > 1024 {
+		return bad("entry", "its description is empty or longer than 1024 characters")
+	}
+	if sk.Dynamic {
+		return bad("dynamic", "the server publishes no digests for its files, so they cannot be verified")
+	}
+	if sk.SkillMD.URI == "" {
+		return bad("entry", "its files do not include its SKILL.md")
+	}
+	if n := 1 + len(sk.Files); n > MaxSkillFiles {
+		return bad("limits", "%d files, more than %d", n, MaxSkillFiles)
+	}
+	seen := make(map[string]bool, len(sk.Files))
+	total := int64(0)
+	for _, f := range append([]SkillFile{sk.SkillMD}, sk.Files...) {
+		rel, inside := strings.CutPrefix(f.URI, sk.Root()+"/")
+		switch {
+		case !inside || !cleanPath(rel):
+			return bad("entry", "a file lies outside the skill's directory: %s", truncate(f.URI, 80))
+		case seen[f.URI]:
+			return bad("entry", "a file is listed twice: %s", truncate(f.URI, 80))
+		case !validDigest(f.Digest):
+			return bad("entry", "%s has no sha256:<64 lowercase hex> digest", truncate(f.URI, 80))
+		case f.Size < 0 || f.Size > MaxSkillSize:
+			return bad("limits", "%s declares %d bytes", truncate(f.URI, 80), f.Size)
+		}
+		seen[f.URI] = true
+		total += f.Size
+	}
+	if total > MaxSkillSize {
+		return bad("limits", "%d bytes in all, more than %d", total, MaxSkillSize)
+	}
+	return nil
+}
+
+// cleanPath reports whether p is a relative path of one or more segments,
+// none of them empty, "." or "..".
+func cleanPath(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSkillName applies the Agent Skills naming rules: 1 to 64
+// characters, lowercase letters, digits and hyphens, with no hyphen at
+// either end or next to another. It says what is wrong, or "".
+func checkSkillName(name string) string {
+	if n := utf8.RuneCountInString(name); n == 0 || n > 64 {
+		return "is not 1 to 64 characters long"
+	}
+	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--") {
+		return "has a hyphen at an end or two in a row"
+	}
+	for _, r := range name {
+		if r != '-' && !unicode.IsDigit(r) && (!unicode.IsLetter(r) || unicode.IsUpper(r) || unicode.IsTitle(r)) {
+			return "holds a character other than a lowercase letter, a digit or '-'"
+		}
+	}
+	return ""
+}
+
+// validDigest reports whether d is "sha256:" and 64 lowercase hex digits.
+func validDigest(d string) bool {
+	hex, ok := strings.CutPrefix(d, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for i := 0; i < len(hex); i++ {
+		if c := hex[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// ErrSkillVerification is matched (errors.Is) by every error that refuses
+// a skill or one of its files: a *SkillError, from Skill.Check or from
+// package mcpclient/skill as it loads a skill.
+var ErrSkillVerification = errors.New("mcpclient: skill verification failed")
+
+// SkillError says why a skill, or one file of it, was refused. Check names
+// what failed:
+//
+//	"entry"        the listing's entry breaks the SEP's rules (Reason says how)
+//	"dynamic"      the entry publishes no digests to verify against
+//	"limits"       the entry is over MaxSkillFiles or MaxSkillSize
+//	"content"      the server's answer holds no single content for the file
+//	"size"         the bytes received are not as many as the entry declares
+//	"digest"       their SHA-256 is not the entry's digest
+//	"frontmatter"  the SKILL.md's frontmatter does not parse (Err says why)
+//	               or differs from the entry's (Field names the field)
+//	"unlisted"     the file asked for is not one the entry lists
+type SkillError struct {
+	Skill  string // the skill's URI: its SKILL.md
+	File   string // the file refused, when it was a file's content
+	Check  string
+	Field  string
+	Reason string
+	Err    error
+}
+
+func (e *SkillError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mcpclient: skill %s", truncate(e.Skill, 200))
+	if e.File != "" && e.File != e.Skill {
+		fmt.Fprintf(&b, ": file %s", truncate(e.File, 200))
+	}
+	fmt.Fprintf(&b, ": %s check failed", e.Check)
+	if e.Reason != "" {
+		b.WriteString(": " + e.Reason)
+	}
+	if e.Err != nil {
+		b.WriteString(": " + e.Err.Error())
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrSkillVerification) true.
+func (e *SkillError) Is(target error) bool { return target == ErrSkillVerification }
+
+// Unwrap returns the frontmatter's parse error, if that is what failed.
+func (e *SkillError) Unwrap() error { return e.Err }
