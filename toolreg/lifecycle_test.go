@@ -314,7 +314,7 @@ func TestHooksMayCallTheRegistry(t *testing.T) {
 		mu.Unlock()
 	}
 	opts := &Options{
-		OnConnect:    func(string) { use("OnConnect") },
+		OnConnect:    func(ServerStatus) { use("OnConnect") },
 		OnDisconnect: func(string, error) { use("OnDisconnect") },
 		OnToolCall:   func(Call, time.Duration, error) { use("OnToolCall"); r.Tools(context.Background()) },
 		Approve:      func(context.Context, Call) error { use("Approve"); return nil },

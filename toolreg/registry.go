@@ -36,9 +36,16 @@ type Options struct {
 	// it and is returned to the caller.
 	Approve func(ctx context.Context, call Call) error
 
-	// OnConnect, OnDisconnect and OnToolCall report what happens. A hook
-	// that panics is logged and otherwise ignored.
-	OnConnect    func(server string)
+	// OnConnect, OnDisconnect and OnToolCall report what happens; they
+	// run with no lock held and may call the registry. A hook that panics
+	// is logged and otherwise ignored.
+	//
+	// OnConnect hears of a server ready for use, after its first listing:
+	// the status has its tool, prompt and resource counts, transport and
+	// protocol version. OnDisconnect hears why a server's session ended or
+	// did not start: its error, or ErrRemoved, or ErrClosed. OnToolCall
+	// hears of every call with its duration, error and size in and out.
+	OnConnect    func(status ServerStatus)
 	OnDisconnect func(server string, err error)
 	OnToolCall   func(call Call, d time.Duration, err error)
 
@@ -64,6 +71,10 @@ type Call struct {
 	Server string
 	Tool   string // the tool's own name on its server
 	Args   any
+
+	// For OnToolCall: the arguments' size as JSON, and the result's
+	// (its text, data and structured content), in bytes.
+	InBytes, OutBytes int
 }
 
 // ErrUnknownTool is returned by Call for a name no listing produced.
@@ -71,6 +82,13 @@ var ErrUnknownTool = errors.New("toolreg: unknown tool")
 
 // ErrUnknownServer is returned for a server name that is not configured.
 var ErrUnknownServer = errors.New("toolreg: unknown server")
+
+// ErrRemoved and ErrClosed are the reasons OnDisconnect gives for a
+// server taken out by Remove or by the registry's Close.
+var (
+	ErrRemoved = errors.New("toolreg: server removed")
+	ErrClosed  = errors.New("toolreg: registry closed")
+)
 
 // ErrRefused is wrapped by the error of a call the approver refused.
 var ErrRefused = errors.New("toolreg: call refused")
@@ -84,10 +102,11 @@ type Registry struct {
 	mu          sync.Mutex
 	servers     map[string]*server
 	order       []string
-	names       *NameTable  // tools, from the last listing
-	promptNames *NameTable  // prompts, from the last listing
-	skillNames  *skillTable // skills, from the last listing
-	named       *namedTools // the last naming of tools
+	names       *NameTable     // tools, from the last listing
+	promptNames *NameTable     // prompts, from the last listing
+	skillNames  *skillTable    // skills, from the last listing
+	named       *namedTools    // the last naming of tools
+	renamed     map[Ref]string // renames already logged
 	closed      bool
 }
 
@@ -149,13 +168,13 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 	srv := r.newServer(sc)
 	listErr, err := srv.start(ctx)
 	if err = errors.Join(err, listErr); err != nil {
-		srv.close() // a server added is one that listed: nothing of it stays
+		srv.close(nil) // a server added is one that listed: nothing of it stays
 		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.servers[sc.Name]; dup || r.closed {
-		srv.close()
+		srv.close(nil)
 		return fmt.Errorf("toolreg: adding %q: the registry changed meanwhile", sc.Name)
 	}
 	r.servers[sc.Name] = srv
@@ -182,7 +201,7 @@ func (r *Registry) Remove(name string) error {
 	if !ok {
 		return fmt.Errorf("toolreg: no server %q", name)
 	}
-	srv.close()
+	srv.close(ErrRemoved)
 	return nil
 }
 
@@ -203,7 +222,7 @@ func (r *Registry) Close() error {
 	var wg sync.WaitGroup
 	for _, s := range servers {
 		wg.Add(1)
-		go func() { defer wg.Done(); s.close() }()
+		go func() { defer wg.Done(); s.close(ErrClosed) }()
 	}
 	wg.Wait()
 	return nil

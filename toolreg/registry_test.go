@@ -44,7 +44,7 @@ func TestRegistryConnectsListsAndRoutes(t *testing.T) {
 	narrow.Allow, narrow.Deny = []string{"e*", "add"}, []string{"elicit"}
 	var mu sync.Mutex
 	var connected []string
-	r := newRegistry(t, &Options{OnConnect: func(s string) { mu.Lock(); connected = append(connected, s); mu.Unlock() }},
+	r := newRegistry(t, &Options{OnConnect: func(s ServerStatus) { mu.Lock(); connected = append(connected, s.Name); mu.Unlock() }},
 		demoConfig("alpha"), broken, off, narrow)
 
 	status := map[string]string{}

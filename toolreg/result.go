@@ -182,3 +182,19 @@ func byteCount(n int64) string {
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
 }
+
+// size is what the result carries, in bytes: its text, its items' data
+// and its structured content (0 for nil).
+func (r *Result) size() int {
+	if r == nil {
+		return 0
+	}
+	n := len(r.Structured)
+	for _, c := range r.Content {
+		n += len(c.Text) + len(c.Data)
+		if c.Resource != nil {
+			n += len(c.Resource.Text) + len(c.Resource.Blob)
+		}
+	}
+	return n
+}

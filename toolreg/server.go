@@ -39,14 +39,15 @@ type server struct {
 	endLife context.CancelFunc
 	bg      sync.WaitGroup
 
-	mu        sync.Mutex
-	session   *mcpclient.Session
-	transport string
-	state     string
-	lastErr   error
-	failures  int
-	nextTry   time.Time
-	closed    bool
+	mu          sync.Mutex
+	session     *mcpclient.Session
+	transport   string
+	state       string
+	lastErr     error
+	failures    int
+	nextTry     time.Time
+	connectedAt time.Time
+	closed      bool
 
 	tools     catalog[*mcpclient.Tool] // filtered
 	prompts   catalog[*mcpclient.Prompt]
@@ -129,6 +130,7 @@ func (s *server) connect(ctx context.Context) error {
 		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 		err := s.lastErr
 		s.mu.Unlock()
+		s.disconnected(err) // a failed start is news too
 		return err
 	}
 	if s.closed {
@@ -137,15 +139,19 @@ func (s *server) connect(ctx context.Context) error {
 		return fmt.Errorf("server %q: removed while connecting", s.cfg.Name)
 	}
 	s.session, s.state, s.lastErr, s.failures = session, StateConnected, nil, 0
+	s.connectedAt = time.Now()
 	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale, s.skills.stale = true, true, true, true, true
 	s.mu.Unlock()
 	go s.watch(session)
-	// Hooks run with no lock held: they may call the registry.
-	s.r.hook("OnConnect", func() {
-		if s.r.opts.OnConnect != nil {
-			s.r.opts.OnConnect(s.cfg.Name)
-		}
-	})
+	if s.r.opts.OnConnect != nil {
+		// The hook hears of a server ready for use: listed, with counts.
+		s.listTools(ctx)
+		s.listPrompts(ctx)
+		s.listResources(ctx)
+		st := s.status()
+		// Hooks run with no lock held: they may call the registry.
+		s.r.hook("OnConnect", func() { s.r.opts.OnConnect(st) })
+	}
 	return nil
 }
 
@@ -164,11 +170,20 @@ func (s *server) watch(session *mcpclient.Session) {
 	s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 	s.mu.Unlock()
 	s.r.log.Warn("toolreg: server disconnected", "server", s.cfg.Name, "error", err)
-	s.r.hook("OnDisconnect", func() {
-		if s.r.opts.OnDisconnect != nil {
-			s.r.opts.OnDisconnect(s.cfg.Name, err)
-		}
-	})
+	s.disconnected(s.lastErrLocked())
+}
+
+func (s *server) lastErrLocked() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastErr
+}
+
+// disconnected tells the OnDisconnect hook, with no lock held.
+func (s *server) disconnected(reason error) {
+	if s.r.opts.OnDisconnect != nil {
+		s.r.hook("OnDisconnect", func() { s.r.opts.OnDisconnect(s.cfg.Name, reason) })
+	}
 }
 
 // live returns a working session, reconnecting a dead one when its backoff
@@ -298,15 +313,20 @@ func (s *server) listSkills(ctx context.Context) ([]*mcpclient.Skill, error) {
 	return cachedList(ctx, s, &s.skills, collect(s, "skills", offersSkills, (*mcpclient.Session).Skills))
 }
 
-// close ends the session for good.
-func (s *server) close() {
+// close ends the session for good; reason (ErrRemoved, ErrClosed) goes to
+// the OnDisconnect hook if a session was open.
+func (s *server) close(reason error) {
 	s.mu.Lock()
 	s.closed = true
 	session := s.session
+	live := session != nil && s.state == StateConnected
 	s.mu.Unlock()
 	s.endLife()
 	if session != nil {
 		session.Close()
 	}
 	s.bg.Wait() // a refresh in flight, now cut short
+	if live && reason != nil {
+		s.disconnected(reason)
+	}
 }

@@ -3,6 +3,7 @@ package toolreg
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -14,28 +15,39 @@ type ServerStatus struct {
 	State           string // StateConnected, StateFailed, StateReconnecting, StateDisabled
 	Err             error  // the last error, for failed and reconnecting servers
 	Tools           int    // tools in the last listing (after filtering)
-	ListErr         error  // why the last tools/list failed, if it did
+	Prompts         int    // prompts in the last listing
+	Resources       int    // resources in the last listing
+	ListErr         error  // why the last tools/list failed, or stopped early (ErrPagination), if it did
 	Transport       string // stdio, http, sse
 	ProtocolVersion string
 	Title           string
 	Instructions    string
 	Source          string // the config file
+
+	ConnectedAt time.Time // when the current (or last) session opened
+	Retries     int       // failed connection attempts in a row
+	NextRetry   time.Time // when a failed or reconnecting server may be tried again
+	// Renamed are the server's tools whose exposed name is not their
+	// plain qualified one (a collision, a host-reserved name), as the last
+	// naming found them.
+	Renamed []Rename
 }
 
 // Servers reports every configured server, in config order.
 func (r *Registry) Servers() []ServerStatus {
 	var out []ServerStatus
 	for _, s := range r.snapshot() {
-		s.mu.Lock()
-		st := ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.lastErr, Tools: len(s.tools.items), ListErr: s.tools.err,
-			Transport: s.transport, Source: s.cfg.Source}
-		session := s.session
-		s.mu.Unlock()
-		if session != nil && st.State == StateConnected {
-			info := session.ServerInfo()
-			st.ProtocolVersion, st.Title, st.Instructions = session.ProtocolVersion(), info.Title, session.Instructions()
+		out = append(out, s.status())
+	}
+	r.mu.Lock()
+	names := r.names
+	r.mu.Unlock()
+	for _, rn := range names.Renames() {
+		for i := range out {
+			if out[i].Name == rn.Ref.Server {
+				out[i].Renamed = append(out[i].Renamed, rn)
+			}
 		}
-		out = append(out, st)
 	}
 	return out
 }
@@ -52,4 +64,23 @@ func (r *Registry) Session(ctx context.Context, name string) (*mcpclient.Session
 		return nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
 	}
 	return s.live(ctx)
+}
+
+// status reports the server, taking its lock.
+func (s *server) status() ServerStatus {
+	s.mu.Lock()
+	st := ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.lastErr, Tools: len(s.tools.items), ListErr: s.tools.err,
+		Prompts: len(s.prompts.items), Resources: len(s.resources.items),
+		Transport: s.transport, Source: s.cfg.Source,
+		ConnectedAt: s.connectedAt, Retries: s.failures}
+	if s.state != StateConnected && s.failures > 0 {
+		st.NextRetry = s.nextTry
+	}
+	session := s.session
+	s.mu.Unlock()
+	if session != nil && st.State == StateConnected {
+		info := session.ServerInfo()
+		st.ProtocolVersion, st.Title, st.Instructions = session.ProtocolVersion(), info.Title, session.Instructions()
+	}
+	return st
 }

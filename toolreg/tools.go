@@ -2,6 +2,7 @@ package toolreg
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -42,6 +43,7 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 		}
 	}
 	names := BuildNames(refs, r.opts.Reserved)
+	r.logRenames(names)
 	out := make([]Tool, 0, len(refs))
 	for i, s := range servers {
 		for _, t := range lists[i] {
@@ -146,11 +148,10 @@ func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, er
 	if err == nil && res.Err != nil {
 		hookErr = res.Err
 	}
-	r.hook("OnToolCall", func() {
-		if r.opts.OnToolCall != nil {
-			r.opts.OnToolCall(call, d, hookErr)
-		}
-	})
+	if r.opts.OnToolCall != nil {
+		call.InBytes, call.OutBytes = jsonSize(args), res.size()
+		r.hook("OnToolCall", func() { r.opts.OnToolCall(call, d, hookErr) })
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -181,4 +182,38 @@ func (r *Registry) callServer(ctx context.Context, srv *server, tool string, arg
 		out.Err = &ToolError{Server: srv.cfg.Name, Tool: tool, Message: msg}
 	}
 	return out, nil
+}
+
+// logRenames reports, once each, the tools a naming gave a name other than
+// their plain qualified one: a host should know why a tool is called
+// mcp__srv__search_1a2b3c4d.
+func (r *Registry) logRenames(names *NameTable) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rn := range names.Renames() {
+		if r.renamed[rn.Ref] == rn.Name {
+			continue
+		}
+		if r.renamed == nil {
+			r.renamed = map[Ref]string{}
+		}
+		r.renamed[rn.Ref] = rn.Name
+		why := "another tool qualifies to the same name"
+		if rn.Reserved {
+			why = "the host reserves that name"
+		}
+		r.log.Info("toolreg: tool renamed", "server", rn.Ref.Server, "tool", rn.Ref.Tool, "name", rn.Name, "instead of", rn.Plain, "because", why)
+	}
+}
+
+// jsonSize is the size of v as JSON (0 if it has none).
+func jsonSize(v any) int {
+	if v == nil {
+		return 0
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0
+	}
+	return len(b)
 }

@@ -1,0 +1,93 @@
+package toolreg
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+)
+
+// The hooks tell the whole story: a server ready (with its counts), every
+// end of a session and its reason, and every call with its size.
+func TestHooksTellTheWholeStory(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var connected []ServerStatus
+	ends := map[string][]error{}
+	var calls []Call
+	m := &inMemory{}
+	r := newInMemory(t, m, &Options{
+		Reserved:     []string{"mcp__a__echo"},
+		OnConnect:    func(st ServerStatus) { mu.Lock(); connected = append(connected, st); mu.Unlock() },
+		OnDisconnect: func(s string, err error) { mu.Lock(); ends[s] = append(ends[s], err); mu.Unlock() },
+		OnToolCall:   func(c Call, d time.Duration, err error) { mu.Lock(); calls = append(calls, c); mu.Unlock() },
+	}, "a", "b")
+
+	mu.Lock()
+	if len(connected) != 2 {
+		t.Fatalf("OnConnect ran %d times", len(connected))
+	}
+	for _, st := range connected {
+		if st.State != StateConnected || st.Tools == 0 || st.Prompts == 0 || st.Resources == 0 || st.Transport != "memory" || st.ProtocolVersion == "" {
+			t.Errorf("OnConnect got %+v", st)
+		}
+	}
+	mu.Unlock()
+
+	if _, err := r.Call(ctx10(t), "mcp__b__echo", map[string]string{"text": "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if len(calls) != 1 || calls[0].InBytes != len(`{"text":"hello"}`) || calls[0].OutBytes != len("hello") {
+		t.Errorf("OnToolCall got %+v", calls)
+	}
+	mu.Unlock()
+
+	// Status: connected since, counts, and the renamed tool with why.
+	st := r.Servers()[0]
+	if st.ConnectedAt.IsZero() || st.Prompts == 0 || len(st.Renamed) != 1 || !st.Renamed[0].Reserved || st.Renamed[0].Plain != "mcp__a__echo" {
+		t.Errorf("status of a: %+v", st)
+	}
+
+	// Groups: one per server, titled, with its tools.
+	groups, err := r.Groups(ctx10(t))
+	if err != nil || len(groups) != 2 || groups[0].ID != "a" || groups[0].Title == "" || len(groups[1].Tools) != st.Tools {
+		t.Errorf("Groups = %+v, %v", groups, err)
+	}
+
+	// Refresh lists again a server that never says its list changed.
+	before := m.sent("a", "tools/list")
+	if err := r.Refresh(ctx10(t), "a"); err != nil || m.sent("a", "tools/list") != before+1 {
+		t.Errorf("Refresh: %v; tools/list sent %d times after %d", err, m.sent("a", "tools/list"), before)
+	}
+	if err := r.Refresh(ctx10(t), "nope"); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("Refresh of an unknown server: %v", err)
+	}
+
+	if err := r.Remove("a"); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ends["a"]) != 1 || !errors.Is(ends["a"][0], ErrRemoved) || len(ends["b"]) != 1 || !errors.Is(ends["b"][0], ErrClosed) {
+		t.Errorf("OnDisconnect got %v", ends)
+	}
+}
+
+// A server that fails to start is news for OnDisconnect too.
+func TestOnDisconnectHearsOfAFailedStart(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var got []error
+	r := newRegistry(t, &Options{OnDisconnect: func(s string, err error) { mu.Lock(); got = append(got, err); mu.Unlock() }},
+		&ServerConfig{Name: "broken", Type: "stdio", Command: "/nonexistent/mcp-server"})
+	defer r.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || got[0] == nil {
+		t.Errorf("OnDisconnect got %v", got)
+	}
+}
