@@ -76,7 +76,9 @@ func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetc
 // refresh runs one flight and publishes its outcome.
 func refresh[T any](ctx context.Context, s *server, c *catalog[T], f *flight[T], fetch fetcher[T]) {
 	defer s.bg.Done()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), listTimeout)
+	// Apart from the caller's cancellation and values (a progress
+	// callback): the refresh serves everyone waiting for it.
+	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
 	items, err := func() ([]T, error) {

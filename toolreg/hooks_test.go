@@ -91,3 +91,43 @@ func TestOnDisconnectHearsOfAFailedStart(t *testing.T) {
 		t.Errorf("OnDisconnect got %v", got)
 	}
 }
+
+// A lazy registry starts a server when a call needs it, and no other;
+// listing starts them all.
+func TestLazyStartsOnlyWhatACallNeeds(t *testing.T) {
+	leakcheck.Check(t)
+	m := &inMemory{}
+	r := newInMemory(t, m, &Options{Lazy: true}, "alpha", "beta", "gamma")
+	for _, st := range r.Servers() {
+		if st.State != StateIdle {
+			t.Fatalf("before any use: %+v", st)
+		}
+	}
+	for range 2 {
+		if res, err := r.Call(ctx10(t), "mcp__beta__echo", map[string]string{"text": "hi"}); err != nil || res.Text() != "hi" {
+			t.Fatalf("call: %v %v", res, err)
+		}
+	}
+	states := map[string]string{}
+	for _, st := range r.Servers() {
+		states[st.Name] = st.State
+	}
+	if states["alpha"] != StateIdle || states["beta"] != StateConnected || states["gamma"] != StateIdle {
+		t.Errorf("after a call to beta: %v", states)
+	}
+	if m.sent("alpha", "initialize") != 0 || m.sent("beta", "initialize") != 1 {
+		t.Errorf("initialize sent to alpha %d, beta %d times", m.sent("alpha", "initialize"), m.sent("beta", "initialize"))
+	}
+	if _, err := r.Call(ctx10(t), "mcp__beta__nope", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("an unknown tool: %v", err)
+	}
+	tools, err := r.Tools(ctx10(t))
+	if err != nil || len(tools) == 0 {
+		t.Fatal(err)
+	}
+	for _, st := range r.Servers() {
+		if st.State != StateConnected {
+			t.Errorf("after Tools: %+v", st)
+		}
+	}
+}

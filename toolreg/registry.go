@@ -23,6 +23,13 @@ type Options struct {
 	// no timeout. Zero means 30s.
 	StartupTimeout time.Duration
 
+	// Lazy starts a server only when something needs it: New starts
+	// none, a Call starts the server its name points to (and lists only
+	// what is started), and Tools, Prompts, Resources, Groups and the like
+	// start every server. A host with many configured servers that uses a
+	// few pays for those few. Servers reports the others as StateIdle.
+	Lazy bool
+
 	// Strict makes New fail if any enabled server fails to connect; by
 	// default the registry keeps the servers that came up and reports the
 	// others in Servers.
@@ -131,7 +138,7 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 		srv := r.newServer(sc)
 		r.servers[sc.Name] = srv
 		r.order = append(r.order, sc.Name)
-		if sc.Disabled {
+		if sc.Disabled || r.opts.Lazy {
 			continue
 		}
 		wg.Add(1)

@@ -16,6 +16,7 @@ const (
 	StateFailed       = "failed"
 	StateReconnecting = "reconnecting"
 	StateDisabled     = "disabled"
+	StateIdle         = "idle" // not started yet (Options.Lazy)
 )
 
 // Reconnection backoff for a server whose session died: a crash-looping
@@ -58,6 +59,9 @@ type server struct {
 
 func (r *Registry) newServer(sc *ServerConfig) *server {
 	s := &server{r: r, cfg: sc, filter: ToolFilter{Allow: sc.Allow, Deny: sc.Deny}, state: StateFailed}
+	if r.opts.Lazy {
+		s.state = StateIdle
+	}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	if sc.Disabled {
 		s.state = StateDisabled

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -25,7 +26,20 @@ type Tool struct {
 // a call can reconnect it (see Servers for its state); the error is
 // non-nil only when ctx ends.
 func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
+	return r.tools(ctx, true)
+}
+
+// tools lists and names the tools of every server, or, with all unset, of
+// the servers started so far (a lazy registry's call lists no more).
+func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 	servers := r.snapshot()
+	if !all {
+		servers = slices.DeleteFunc(servers, func(s *server) bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.state == StateIdle
+		})
+	}
 	lists, err := listAll(ctx, r, servers, (*server).listTools)
 	if err != nil {
 		return nil, err
@@ -120,7 +134,19 @@ func (n *namedTools) sameAs(servers []*server, lists [][]*mcpclient.Tool) bool {
 // the session's error when the call could not be made; a tool that ran and
 // failed is a Result with IsError and Err set, and a nil error.
 func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, error) {
-	ref, ok, err := r.lookup(ctx, &r.names, func(ctx context.Context) error { _, err := r.Tools(ctx); return err }, name)
+	// Starting and listing serve every caller, not this call: they get
+	// its deadline and cancellation, not its values (a progress callback).
+	lctx, cancel := withoutValues(ctx)
+	defer cancel()
+	list := func(ctx context.Context) error { _, err := r.Tools(ctx); return err }
+	if r.opts.Lazy {
+		// Start only the server the name points to, and list only what
+		// is started; a name that fits no idle server lists them all.
+		if !r.startFor(lctx, name) {
+			list = func(ctx context.Context) error { _, err := r.tools(ctx, false); return err }
+		}
+	}
+	ref, ok, err := r.lookup(lctx, &r.names, list, name)
 	if err != nil {
 		return nil, err
 	}
@@ -216,4 +242,47 @@ func jsonSize(v any) int {
 		return 0
 	}
 	return len(b)
+}
+
+// startFor starts the idle servers an exposed tool name can belong to (its
+// mcp__<server>__ prefix), and reports whether it found none, so that the
+// caller should start everything.
+func (r *Registry) startFor(ctx context.Context, name string) (none bool) {
+	var matched []*server
+	for _, s := range r.snapshot() {
+		prefix := string(fullName(nil, Ref{Server: s.cfg.Name}))
+		if len(prefix) > keepLen {
+			prefix = prefix[:keepLen] // a long name keeps only this much before its hash
+		}
+		if strings.HasPrefix(name, prefix) && !s.cfg.Disabled {
+			matched = append(matched, s)
+		}
+	}
+	started := false
+	for _, s := range matched {
+		s.mu.Lock()
+		idle := s.state == StateIdle
+		s.mu.Unlock()
+		if idle {
+			s.start(ctx)
+			started = true
+		}
+	}
+	if started {
+		r.mu.Lock()
+		r.names, r.named = nil, nil // name again, with what is started now
+		r.mu.Unlock()
+	}
+	return len(matched) == 0
+}
+
+// withoutValues returns a context that ends when ctx does, with its
+// deadline, and carries none of its values.
+func withoutValues(ctx context.Context) (context.Context, context.CancelFunc) {
+	detached, cancel := context.WithCancel(context.Background())
+	if d, ok := ctx.Deadline(); ok {
+		detached, cancel = context.WithDeadline(context.Background(), d)
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	return detached, func() { stop(); cancel() }
 }

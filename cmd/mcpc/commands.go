@@ -79,6 +79,10 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	if err != nil {
 		return err
 	}
+	// A call starts only the server its tool belongs to (with nine
+	// servers configured, one starts, not nine); the other commands show
+	// or list every server and start them all.
+	opts.Lazy = args[0] == "call"
 	e := &env{conf: conf, opts: opts, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
 	defer e.close(ctx)
 	return cmd.run(ctx, e, args[1:])

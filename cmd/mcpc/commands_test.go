@@ -289,9 +289,21 @@ func TestTraceNamesTheServer(t *testing.T) {
 	if r.stdout != "model said: echo: hi\n" {
 		t.Errorf("stdout = %q", r.stdout)
 	}
-	for _, want := range []string{`[demo] -> {"jsonrpc":"2.0","id":`, `[pages] <- {"jsonrpc":"2.0","id":1,"method":"sampling/createMessage"`} {
+	for _, want := range []string{`[pages] -> {"jsonrpc":"2.0","id":`, `[pages] <- {"jsonrpc":"2.0","id":1,"method":"sampling/createMessage"`} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("the trace lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	// A call starts only the server its tool belongs to.
+	if strings.Contains(r.stderr, "[demo]") {
+		t.Errorf("a call to pages started demo too:\n%s", r.stderr)
+	}
+	// Listing starts every server, each traced under its name.
+	all := runIn(t, demoDir(t), "", "--trace", "tools")
+	all.want(t, exitOK)
+	for _, want := range []string{`[demo] -> {"jsonrpc":"2.0","id":`, `[pages] -> {"jsonrpc":"2.0","id":`} {
+		if !strings.Contains(all.stderr, want) {
+			t.Errorf("the trace of tools lacks %q", want)
 		}
 	}
 }

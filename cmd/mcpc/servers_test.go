@@ -67,7 +67,9 @@ func TestServerFlagSelectsOneServer(t *testing.T) {
 	runIn(t, dir, "", "--server", "nope", "tools").want(t, exitUsage, `"nope"`, "demo, pages")
 }
 
-func TestServersReportsEveryStateAndSucceeds(t *testing.T) {
+// servers prints every server's state, and exits 1 when one that was
+// selected failed: a script learns of it without parsing the table.
+func TestServersReportsEveryStateAndFailsForAFailedOne(t *testing.T) {
 	leakcheck.Check(t)
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "servers.json", map[string]any{
@@ -76,7 +78,7 @@ func TestServersReportsEveryStateAndSucceeds(t *testing.T) {
 		"off":    map[string]any{"disabled": true},
 	})
 	r := runIn(t, dir, "", "--config", cfg, "servers", "--json")
-	r.want(t, exitOK)
+	r.want(t, exitFailure, `server "broken"`)
 	var got []serverJSON
 	r.decode(t, &got)
 	byName := map[string]serverJSON{}
@@ -97,7 +99,7 @@ func TestServersReportsEveryStateAndSucceeds(t *testing.T) {
 		t.Errorf("off: %+v", s)
 	}
 	table := runIn(t, dir, "", "--config", cfg, "servers")
-	table.want(t, exitOK)
+	table.want(t, exitFailure)
 	for _, want := range []string{"NAME", "demo", "connected", "broken", "failed", "no-such-server", "off", "disabled"} {
 		if !strings.Contains(table.stdout, want) {
 			t.Errorf("the table lacks %q:\n%s", want, table.stdout)

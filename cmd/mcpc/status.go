@@ -45,7 +45,7 @@ func cmdServers(ctx context.Context, e *env, _ []string) error {
 		}
 		rows = append(rows, row)
 	}
-	return e.out.print(rows, func(w io.Writer) {
+	err = e.out.print(rows, func(w io.Writer) {
 		t := newColumns(w, "NAME", "STATE", "TRANSPORT", "PROTOCOL", "TOOLS", "TITLE", "ERROR")
 		for _, r := range rows {
 			tools := strconv.Itoa(r.Tools)
@@ -56,6 +56,10 @@ func cmdServers(ctx context.Context, e *env, _ []string) error {
 		}
 		t.flush()
 	})
+	if err != nil {
+		return err
+	}
+	return e.checkServers() // the table says which; the exit status says that one did
 }
 
 // infoJSON is one server in `info --json`.

@@ -95,18 +95,24 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tools, err := reg.Tools(ctx)
-	if err != nil {
-		return err
-	}
-	name, err := e.resolveTool(tools, args[0])
-	if err != nil {
-		return err
-	}
 	if e.cfg.progress {
 		ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) { printProgress(e.stderr, p) })
 	}
-	res, err := reg.Call(ctx, name, params)
+	// A qualified name goes straight to its server, which the lazy
+	// registry starts alone; anything else is resolved against every
+	// server's tools.
+	res, err := reg.Call(ctx, args[0], params)
+	if errors.Is(err, toolreg.ErrUnknownTool) {
+		tools, lerr := reg.Tools(ctx)
+		if lerr != nil {
+			return lerr
+		}
+		name, rerr := e.resolveTool(tools, args[0])
+		if rerr != nil {
+			return rerr
+		}
+		res, err = reg.Call(ctx, name, params)
+	}
 	if err != nil {
 		return err
 	}
