@@ -75,7 +75,11 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	if err != nil {
 		return err
 	}
-	opts, err := registryOptions(cfg, c.stderr)
+	var ask *asker
+	if c.interactive && cfg.elicitation == "" {
+		ask = newAsker(c.stdin, c.stderr) // a person is there to answer a form
+	}
+	opts, err := registryOptions(cfg, c.stderr, ask)
 	if err != nil {
 		return err
 	}

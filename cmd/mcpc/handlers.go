@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -10,7 +9,8 @@ import (
 
 // wireHandlers gives the session the host handlers the flags ask for. mcpc
 // has no model of its own: "echo" sampling exists to try servers out.
-func wireHandlers(cfg *config, opts *mcpclient.Options) error {
+// Without --elicitation, a person at a terminal is asked (ask, if not nil).
+func wireHandlers(cfg *config, opts *mcpclient.Options, ask *asker) error {
 	switch cfg.sampling {
 	case "":
 	case "echo":
@@ -20,6 +20,9 @@ func wireHandlers(cfg *config, opts *mcpclient.Options) error {
 	}
 	switch cfg.elicitation {
 	case "":
+		if ask != nil {
+			opts.Elicitation = ask.elicit
+		}
 	case "defaults":
 		opts.Elicitation = acceptDefaults
 	case "decline":
@@ -58,23 +61,24 @@ func echoSampling(ctx context.Context, p *mcpclient.CreateMessageParams) (*mcpcl
 }
 
 // acceptDefaults accepts a form with the default of every field that has
-// one, and declines URL-mode requests (mcpc cannot open a browser).
+// one, and declines URL-mode requests (mcpc cannot open a browser) and
+// forms with a required field that has no default: such a field is never
+// sent missing.
 func acceptDefaults(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
 	if p.Mode == "url" {
 		return &mcpclient.ElicitResult{Action: "decline"}, nil
 	}
-	var schema struct {
-		Properties map[string]struct {
-			Default any `json:"default"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(p.RequestedSchema, &schema); err != nil {
-		return nil, fmt.Errorf("reading the requested schema: %w", err)
+	fields, err := formFields(p.RequestedSchema)
+	if err != nil {
+		return nil, err
 	}
 	content := map[string]any{}
-	for name, prop := range schema.Properties {
-		if prop.Default != nil {
-			content[name] = prop.Default
+	for _, f := range fields {
+		switch {
+		case f.Default != nil:
+			content[f.name] = f.Default
+		case f.required:
+			return &mcpclient.ElicitResult{Action: "decline"}, nil
 		}
 	}
 	return &mcpclient.ElicitResult{Action: "accept", Content: content}, nil

@@ -145,12 +145,41 @@ func printText(w io.Writer, s string) {
 }
 
 func printProgress(w io.Writer, p mcpclient.Progress) {
-	switch {
-	case p.Total > 0:
-		fmt.Fprintf(w, "progress: %g/%g %s\n", p.Progress, p.Total, clean(p.Message))
-	default:
-		fmt.Fprintf(w, "progress: %g %s\n", p.Progress, clean(p.Message))
+	fmt.Fprintln(w, progressLine(p))
+}
+
+func progressLine(p mcpclient.Progress) string {
+	if p.Total > 0 {
+		return strings.TrimSpace(fmt.Sprintf("progress: %g/%g %s", p.Progress, p.Total, clean(p.Message)))
 	}
+	return strings.TrimSpace(fmt.Sprintf("progress: %g %s", p.Progress, clean(p.Message)))
+}
+
+// progressPrinter is how a call shows its progress on stderr: with --json,
+// one JSON object per update (for scripts); on a terminal, one line
+// rewritten in place and cleared at the end; else a line per update. done
+// ends it.
+func (e *env) progressPrinter() (show func(mcpclient.Progress), done func()) {
+	switch {
+	case e.cfg.json:
+		return func(p mcpclient.Progress) {
+			b, _ := json.Marshal(struct {
+				Progress mcpclient.Progress `json:"progress"`
+			}{p})
+			fmt.Fprintf(e.stderr, "%s\n", b)
+		}, func() {}
+	case e.cfg.terminal:
+		drawn := false
+		return func(p mcpclient.Progress) {
+				drawn = true
+				fmt.Fprintf(e.stderr, "\r\033[K%s", progressLine(p))
+			}, func() {
+				if drawn {
+					fmt.Fprint(e.stderr, "\r\033[K")
+				}
+			}
+	}
+	return func(p mcpclient.Progress) { printProgress(e.stderr, p) }, func() {}
 }
 
 func orUnknown(s string) string {

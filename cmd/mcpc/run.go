@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,7 +34,9 @@ type config struct {
 	json        bool
 	trace       bool
 	timeout     time.Duration
+	protocol    string
 	progress    bool
+	terminal    bool // stderr is a terminal: progress rewrites one line
 	sampling    string
 	elicitation string
 	roots       []string
@@ -61,10 +64,13 @@ type cli struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer // shared by trace, progress and errors: see lockedWriter
+
+	interactive bool // a person at a terminal can answer forms
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := &cli{stdin: os.Stdin, stdout: stdout, stderr: stderr}
+	c.interactive = isTerminal(os.Stdin) && isTerminal(stderr)
 	return c.run(ctx, args)
 }
 
@@ -113,11 +119,14 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.Var((*listFlag)(&cfg.env), "env", "K=V for the server (repeatable)")
 	fs.BoolVar(&cfg.json, "json", false, "print JSON")
 	fs.BoolVar(&cfg.trace, "trace", false, "print frames to stderr")
-	fs.DurationVar(&cfg.timeout, "timeout", 60*time.Second, "per-request timeout")
+	cfg.timeout = 60 * time.Second
+	fs.Var((*durationFlag)(&cfg.timeout), "timeout", `per-request timeout: a duration such as "30s", or milliseconds`)
+	fs.StringVar(&cfg.protocol, "protocol", "", "pin the protocol version (2024-11-05 … 2026-07-28)")
 	fs.BoolVar(&cfg.progress, "progress", terminal, "print progress to stderr")
 	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo"`)
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
+	cfg.terminal = terminal
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -145,13 +154,39 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether v is a terminal: a character device that is
+// not the null device (which is one too, and would have progress drawn
+// into it, or forms asked of it).
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
 	if !ok {
 		return false
 	}
 	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(st, null)
+}
+
+// durationFlag takes what a config's timeout takes: a duration such as
+// "30s", or a number of milliseconds.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+func (d *durationFlag) Set(v string) error {
+	if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+		*d = durationFlag(time.Duration(ms * float64(time.Millisecond)))
+		return nil
+	}
+	t, err := time.ParseDuration(v)
+	if err != nil || t < 0 {
+		return fmt.Errorf(`want a duration such as "30s", or milliseconds (a number)`)
+	}
+	*d = durationFlag(t)
+	return nil
 }
 
 // lockedWriter serializes writes: trace lines, progress and errors come

@@ -147,12 +147,15 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 
 // registryOptions are the registry's options: the session handlers the
 // flags ask for and, with --trace, every server's stream traced.
-func registryOptions(cfg *config, stderr io.Writer) (*toolreg.Options, error) {
+func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Options, error) {
 	session := &mcpclient.Options{
 		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
 		RequestTimeout: cfg.timeout,
 	}
-	if err := wireHandlers(cfg, session); err != nil {
+	if cfg.protocol != "" {
+		session.ProtocolVersion = cfg.protocol
+	}
+	if err := wireHandlers(cfg, session, ask); err != nil {
 		return nil, err
 	}
 	opts := &toolreg.Options{Session: session}

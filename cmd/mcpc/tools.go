@@ -96,7 +96,9 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if e.cfg.progress {
-		ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) { printProgress(e.stderr, p) })
+		show, done := e.progressPrinter()
+		defer done()
+		ctx = mcpclient.WithProgress(ctx, show)
 	}
 	// A qualified name goes straight to its server, which the lazy
 	// registry starts alone; anything else is resolved against every
