@@ -2,12 +2,15 @@ package toolreg
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // Server states, as ServerStatus reports them.
@@ -129,7 +132,7 @@ func (s *server) connect(ctx context.Context) error {
 	s.mu.Lock()
 	s.transport = transport
 	if err != nil {
-		s.state, s.lastErr = StateFailed, fmt.Errorf("server %q: %w", s.cfg.Name, err)
+		s.state, s.lastErr = StateFailed, startFailure(s.cfg.Name, err, s.startupTimeout())
 		s.failures++
 		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 		err := s.lastErr
@@ -333,4 +336,28 @@ func (s *server) close(reason error) {
 	if live && reason != nil {
 		s.disconnected(reason)
 	}
+}
+
+// startError says in one sentence why a server did not start — it exited,
+// or it did not answer in time — rather than which protocol request was
+// on the wire when that happened. The cause stays reachable (errors.As).
+type startError struct {
+	msg string
+	err error
+}
+
+func (e *startError) Error() string { return e.msg }
+func (e *startError) Unwrap() error { return e.err }
+
+func startFailure(name string, err error, timeout time.Duration) error {
+	var exit *transport.ExitError
+	switch {
+	case errors.As(err, &exit):
+		// "server exited with status 2: <stderr>" becomes
+		// `server "x" exited with status 2: <stderr>`.
+		return &startError{fmt.Sprintf("server %q %s", name, strings.TrimPrefix(exit.Error(), "server ")), err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &startError{fmt.Sprintf("server %q did not answer within %v", name, timeout), err}
+	}
+	return fmt.Errorf("server %q: %w", name, err)
 }

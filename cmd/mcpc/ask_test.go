@@ -112,3 +112,33 @@ func TestProtocolPinAndJSONProgress(t *testing.T) {
 		}
 	}
 }
+
+// Messages read as one sentence for a person: no Go type names, no
+// protocol request that was on the wire, no name said twice.
+func TestMessagesReadAsOneSentence(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "bad.json", map[string]any{
+		"x": map[string]any{"command": "sh", "args": []string{"-c", "echo oops >&2; exit 2"}},
+	})
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		want     string
+		notWants []string
+	}{
+		{[]string{"--config", cfg, "call", "mcp__x__t", "[1]"}, exitUsage, "want a JSON object, got an array", []string{"Go value", "map["}},
+		{[]string{"--config", cfg, "servers"}, exitFailure, `server "x" exited with status 2: oops`, []string{"server/discover", "mcpclient:", "jsonrpc:"}},
+		{[]string{"--config", cfg, "tools"}, exitFailure, `x: exited with status 2: oops`, []string{`x: server "x"`}},
+	} {
+		r := runIn(t, dir, "", tc.args...)
+		all := r.stdout + r.stderr
+		if r.code != tc.code || !strings.Contains(all, tc.want) {
+			t.Errorf("%v: exit %d, output %q; want %d and %q", tc.args, r.code, all, tc.code, tc.want)
+		}
+		for _, bad := range tc.notWants {
+			if strings.Contains(all, bad) {
+				t.Errorf("%v: the output says %q: %s", tc.args, bad, all)
+			}
+		}
+	}
+}

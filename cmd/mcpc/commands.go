@@ -162,3 +162,14 @@ func errorLine(s toolreg.ServerStatus) string {
 	}
 	return fmt.Sprintf("server %q is %s", s.Name, s.State)
 }
+
+// reasonLine is errorLine for a line that names the server already.
+func reasonLine(s toolreg.ServerStatus) string {
+	line := errorLine(s)
+	for _, prefix := range []string{fmt.Sprintf("server %q: ", s.Name), fmt.Sprintf("server %q ", s.Name)} {
+		if r, ok := strings.CutPrefix(line, prefix); ok {
+			return r
+		}
+	}
+	return line
+}

@@ -79,7 +79,7 @@ func printGroups(w io.Writer, reg *toolreg.Registry, all []groupRow, noun string
 		}
 		switch {
 		case st.State != toolreg.StateConnected:
-			fmt.Fprintf(w, "%s: %s\n", st.Name, clip(clean(errorLine(st)), lineWidth))
+			fmt.Fprintf(w, "%s: %s\n", st.Name, clip(clean(reasonLine(st)), lineWidth))
 			continue
 		case len(rows) == 1:
 			fmt.Fprintf(w, "%s: 1 %s\n", st.Name, noun)

@@ -197,10 +197,33 @@ func readArgs(arg string, stdin io.Reader) (json.RawMessage, error) {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-		if err == nil {
-			err = errors.New("null")
-		}
-		return nil, fmt.Errorf("%s: want a JSON object: %v", source, err)
+		return nil, fmt.Errorf("%s: want a JSON object, got %s", source, jsonKind(data))
 	}
 	return json.RawMessage(bytes.TrimSpace(data)), nil
+}
+
+// jsonKind names what data holds, for a person: "an array", "a string",
+// or "invalid JSON (…)".
+func jsonKind(data []byte) string {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Sprintf("invalid JSON (at byte %d)", se.Offset)
+		}
+		return "invalid JSON"
+	}
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "something else"
 }

@@ -80,7 +80,7 @@ func TestIntegrationRegistryReconnect(t *testing.T) {
 	var mu sync.Mutex
 	var connects, disconnects int
 	reg := startRegistry(t, cfg, &toolreg.Options{
-		OnConnect:    func(string) { mu.Lock(); connects++; mu.Unlock() },
+		OnConnect:    func(toolreg.ServerStatus) { mu.Lock(); connects++; mu.Unlock() },
 		OnDisconnect: func(string, error) { mu.Lock(); disconnects++; mu.Unlock() },
 	})
 	entity := map[string]any{"name": "survivor", "entityType": "test", "observations": []string{"stored before the crash"}}
