@@ -22,10 +22,14 @@
 //
 // # The registry
 //
-// [New] connects every enabled server at once, each within its own
-// startup timeout. By default a server that fails is reported in
-// [Registry.Servers] with its error (a stdio server's stderr is quoted)
-// and the others carry on; Options.Strict makes any failure fatal.
+// [New] connects every enabled server at once and lists its tools, both
+// within the server's own startup timeout. By default a server that fails
+// is reported in [Registry.Servers] with its error (a stdio server's
+// stderr is quoted) and the others carry on; Options.Strict makes any
+// failure fatal. With Options.Lazy nothing starts until it is needed: a
+// call starts the one server its tool's name points to, and a listing
+// starts them all. Exactly one connection attempt per server is ever in
+// flight; whoever else needs the server waits for that one.
 //
 // [Registry.Tools] returns every server's tools, named. A server's listing
 // is cached until the server says it changed (notifications/tools/
@@ -56,9 +60,19 @@
 // A call passes the approver (Options.Approve), if any, which can refuse
 // it; then it runs under the server's toolTimeout. A tool that fails
 // (isError) is not an error of Call: the [Result] carries a [ToolError]
-// with the server's message, for the model to read. Hooks report
-// connections, disconnections and calls; a hook or approver that panics
-// is logged and contained (a panicking approver refuses).
+// with the server's message, for the model to read. Hooks report a server
+// ready (its status, after the first listing), every end of a session
+// with its reason ([ErrRemoved], [ErrClosed], the failure), and every call
+// with its duration and size; they and the approver run with no lock
+// held, so they may call the registry, and one that panics is logged and
+// contained (a panicking approver refuses).
+//
+// [Registry.Groups] gives one group per server (title, description,
+// instructions, its tools' names) for hosts that show tools by server or
+// let a model pick a group first; [Registry.Refresh] lists a server again
+// when it never says its lists changed. A listing that a server paginates
+// without end keeps the pages it got, marked in the status
+// ([ServerStatus].ListErr).
 //
 // The servers' titles and instructions are in [ServerStatus]: they come
 // from the servers and are data to show or weigh, never instructions for
