@@ -227,15 +227,16 @@ func TestParseConfigErrors(t *testing.T) {
 		{"mcpServers not an object", `{"mcpServers": []}`, `proj/.mcp.json: mcpServers: want an object`},
 		{"mcpServers twice", `{"mcpServers": {}, "mcpServers": {}}`, `proj/.mcp.json: mcpServers: appears twice`},
 		{"server twice", `{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`, `proj/.mcp.json: server "a": appears twice`},
-		{"server not an object", `{"a": "npx"}`, `proj/.mcp.json: server "a": want an object`},
-		{"bare map with a non-server", `{"theme": "dark"}`, `server "theme": want an object`},
+		{"server not an object", `{"mcpServers": {"a": "npx"}}`, `proj/.mcp.json: server "a": want an object`},
+		{"bare map with an entry unlike a server", `{"a": {"command": "x"}, "b": {"cwd": "/"}}`, `proj/.mcp.json: server "b": command: missing or empty`},
+		{"bare map with a bad type", `{"a": {"command": "x"}, "b": {"type": "ws", "url": "ws://x"}}`, `server "b": type: "ws" is not a known transport`},
 		{"empty name", `{"": {"command": "x"}}`, `proj/.mcp.json: server "": want a non-empty name`},
 		{"control character in name", `{"a\nb": {"command": "x"}}`, `server "a\nb": want a name without control characters`},
 		// Types of values.
-		{"type not a string", `{"a": {"type": 1}}`, `server "a": type: want a string`},
-		{"unknown type", `{"a": {"type": "ws", "url": "ws://x"}}`, `server "a": type: "ws" is not a known transport; want stdio, http or sse`},
-		{"type case", `{"a": {"type": "HTTP", "url": "http://x"}}`, `server "a": type: "HTTP" is not a known transport`},
-		{"empty type", `{"a": {"type": "", "command": "x"}}`, `server "a": type: "" is not a known transport`},
+		{"type not a string", `{"mcpServers": {"a": {"type": 1}}}`, `server "a": type: want a string`},
+		{"unknown type", `{"mcpServers": {"a": {"type": "ws", "url": "ws://x"}}}`, `server "a": type: "ws" is not a known transport; want stdio, http or sse`},
+		{"type case", `{"mcpServers": {"a": {"type": "HTTP", "url": "http://x"}}}`, `server "a": type: "HTTP" is not a known transport`},
+		{"empty type", `{"mcpServers": {"a": {"type": "", "command": "x"}}}`, `server "a": type: "" is not a known transport`},
 		{"command not a string", `{"a": {"command": ["npx"]}}`, `server "a": command: want a string`},
 		{"args not an array", `{"a": {"command": "x", "args": "-y"}}`, `server "a": args: want an array of strings`},
 		{"arg not a string", `{"a": {"command": "x", "args": ["-y", 2]}}`, `server "a": args[1]: want a string`},
@@ -267,7 +268,7 @@ func TestParseConfigErrors(t *testing.T) {
 		// What each type needs.
 		{"stdio without command", `{"a": {"args": ["x"]}}`, `server "a": command: missing or empty`},
 		{"stdio with empty command", `{"a": {"command": "${EMPTY}"}}`, `server "a": command: missing or empty`},
-		{"url without type", `{"a": {"url": "https://x/mcp"}}`, `server "a": command: missing; a server with a url needs "type": "http" or "sse"`},
+		{"stdio with a url only", `{"a": {"type": "stdio", "url": "https://x/mcp"}}`, `server "a": command: missing; a server with a url needs "type": "http" or "sse"`},
 		{"stdio with url", `{"a": {"command": "x", "url": "https://x/mcp"}}`, `server "a": url: applies only to http and sse servers`},
 		{"stdio with headers", `{"a": {"command": "x", "headers": {"A": "b"}}}`, `server "a": headers: apply only to http and sse servers`},
 		{"http without url", `{"a": {"type": "http"}}`, `server "a": url: missing or empty`},
@@ -513,6 +514,9 @@ func FuzzParseConfig(f *testing.F) {
 		`{"a": {"command": "$${x}${NOPE:-d}"}}`,
 		`{"mcpServers": null, "x": 1}`,
 		`[1]`, `{"a": 1}`, `{"a": {"command": 1}}`,
+		`{"a": {"url": "http://h/mcp"}, "b": {"command": "npx -y pkg"}, "c": {"command": "x", "inheritEnv": false}}`,
+		`{"permissions": {"allow": ["Read"]}, "statusLine": {"type": "command", "command": "x"}, "model": "m"}`,
+		`{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}, "numStartups": 1}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -568,6 +572,9 @@ func FuzzParseConfig(f *testing.F) {
 				}
 			default:
 				t.Fatalf("type %q", s.Type)
+			}
+			if s.SafeEnv && s.Type != "stdio" {
+				t.Fatalf("the safe environment for a %s server", s.Type)
 			}
 			for k := range s.Extra {
 				if serverKeys[k] {

@@ -5,23 +5,34 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
 
 // configParser holds what every part of one file's parse needs.
 type configParser struct {
-	source string
-	env    func(string) (string, bool)
+	source  string
+	at      string // where in the file the servers are, if not at the top: projects["/src/app"].mcpServers
+	env     func(string) (string, bool)
+	safeEnv bool         // the default of SafeEnv
+	log     *slog.Logger // nil is silent
 }
 
-// errorf makes an ErrConfig error located at the file, the server (if
-// any) and the key (if any).
+// errorf makes an ErrConfig error located at the file, the place of the
+// servers in it (if not the top), the server (if any) and the key (if
+// any).
 func (p *configParser) errorf(server, key, format string, args ...any) error {
 	var loc []string
 	if p.source != "" {
 		loc = append(loc, p.source)
+	}
+	if p.at != "" {
+		loc = append(loc, p.at)
 	}
 	if server != "" {
 		loc = append(loc, "server "+strconv.Quote(server))
@@ -50,7 +61,18 @@ func jsonError(data []byte, err error) string {
 var serverKeys = map[string]bool{
 	"type": true, "command": true, "args": true, "env": true, "cwd": true,
 	"url": true, "headers": true, "timeout": true, "toolTimeout": true,
-	"disabled": true, "allow": true, "deny": true,
+	"disabled": true, "allow": true, "deny": true, "inheritEnv": true,
+}
+
+// knownType is the transport a server's "type" names, or "" if none.
+func knownType(t string) string {
+	switch t {
+	case "stdio", "http", "sse":
+		return t
+	case "streamable-http", "streamableHttp": // as some other clients write it
+		return "http"
+	}
+	return ""
 }
 
 // server parses, expands and checks the server called name.
@@ -71,6 +93,8 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 	s := &ServerConfig{Name: name, Type: "stdio", Source: p.source}
 	var env, headers []stringMember
 	seen := map[string]bool{}
+	given := map[string]bool{} // the known keys with a value other than null
+	inherit := true
 	for _, f := range fields {
 		if !serverKeys[f.key] {
 			if s.Extra == nil {
@@ -86,6 +110,7 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 		if isJSONNull(f.val) {
 			continue
 		}
+		given[f.key] = true
 		var err error
 		switch f.key {
 		case "type":
@@ -93,12 +118,7 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 			if json.Unmarshal(f.val, &t) != nil {
 				return nil, fail(f.key, "want a string")
 			}
-			switch t {
-			case "stdio", "http", "sse":
-				s.Type = t
-			case "streamable-http", "streamableHttp": // as some other clients write it
-				s.Type = "http"
-			default:
+			if s.Type = knownType(t); s.Type == "" {
 				return nil, fail(f.key, "%q is not a known transport; want stdio, http or sse", t)
 			}
 		case "command":
@@ -109,6 +129,10 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 			err = decodeString(f.val, &s.URL)
 		case "disabled":
 			if json.Unmarshal(f.val, &s.Disabled) != nil {
+				return nil, fail(f.key, "want true or false")
+			}
+		case "inheritEnv":
+			if json.Unmarshal(f.val, &inherit) != nil {
 				return nil, fail(f.key, "want true or false")
 			}
 		case "args":
@@ -132,6 +156,19 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 		if err != nil {
 			return nil, fail(f.key, "%v", err)
 		}
+	}
+
+	// A url and no type is an http server, as Claude Code takes it.
+	if given["url"] && !given["type"] && !given["command"] {
+		s.Type = "http"
+	}
+	switch {
+	case s.Type != "stdio" && given["inheritEnv"]:
+		return nil, fail("inheritEnv", "applies only to stdio servers")
+	case s.Type == "stdio" && given["inheritEnv"]:
+		s.SafeEnv = !inherit
+	case s.Type == "stdio":
+		s.SafeEnv = p.safeEnv
 	}
 
 	// Expand in a fixed order, so the same file always gives the same
@@ -210,10 +247,16 @@ func (p *configParser) check(s *ServerConfig) error {
 			return fail("cwd", "applies only to stdio servers")
 		case s.URL == "" && !s.Disabled:
 			return fail("url", "missing or empty")
+		case s.SafeEnv:
+			return fail("inheritEnv", "applies only to stdio servers")
 		}
 	}
 	if strings.ContainsRune(s.Command, 0) {
 		return fail("command", "contains a NUL byte")
+	}
+	if s.Type == "stdio" && !s.Disabled && len(s.Args) == 0 && len(strings.Fields(s.Command)) > 1 &&
+		!programExists(s.Command, s.Cwd) {
+		return fail("command", "%s", s.oneStringCommand())
 	}
 	for i, a := range s.Args {
 		if strings.ContainsRune(a, 0) {
@@ -303,4 +346,43 @@ func isHeaderToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// programExists reports whether command, which holds spaces, names a
+// program after all, as exec.Command would find it: a name without a path
+// separator is looked up in PATH; a path (relative to cwd, if it is
+// relative and cwd is set, as the server is started) must exist. So a
+// program whose path holds spaces is run as it is.
+func programExists(command, cwd string) bool {
+	if filepath.Base(command) == command {
+		_, err := exec.LookPath(command)
+		return err == nil
+	}
+	path := command
+	if cwd != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// oneStringCommand is the error for a command line written in one string
+// ("npx -y pkg"), which no shell splits here: it shows the command and
+// args to write instead, hiding what String hides. When the command held
+// a variable reference, its words are not shown.
+func (s *ServerConfig) oneStringCommand() string {
+	const why = "one string with spaces that names no program, and plainmcp runs no shell to split it"
+	if _, ok := s.templates["command"]; ok {
+		return why + `: use "args", with the program alone in "command" and each argument in "args"`
+	}
+	words := strings.Fields(s.Command)
+	quoted := make([]string, len(words))
+	prev := ""
+	for i, w := range words {
+		w = redactArg(prev, w)
+		prev = words[i]
+		words[i], quoted[i] = w, strconv.Quote(w)
+	}
+	return fmt.Sprintf(`%q is %s: use "args", as in "command": %s, "args": [%s]`,
+		strings.Join(words, " "), why, quoted[0], strings.Join(quoted[1:], ", "))
 }

@@ -72,6 +72,9 @@ func (s ServerConfig) GoString() string {
 	list("Args", s.shownArgs())
 	dict("Env", s.redactedMap("env.", s.Env))
 	str("Cwd", s.shown("cwd", s.Cwd))
+	if s.SafeEnv {
+		field("SafeEnv", "true")
+	}
 	str("URL", redactURL(s.shown("url", s.URL)))
 	dict("Headers", s.redactedMap("headers.", s.Headers))
 	if s.Timeout != 0 {
@@ -126,6 +129,9 @@ func (s ServerConfig) LogValue() slog.Value {
 	list("args", s.shownArgs())
 	dict("env", s.redactedMap("env.", s.Env))
 	str("cwd", s.shown("cwd", s.Cwd))
+	if s.SafeEnv {
+		attrs = append(attrs, slog.Bool("safeEnv", true))
+	}
 	str("url", redactURL(s.shown("url", s.URL)))
 	dict("headers", s.redactedMap("headers.", s.Headers))
 	if s.Timeout != 0 {
@@ -162,6 +168,7 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		Args        []string
 		Env         map[string]string
 		Cwd         string
+		SafeEnv     bool
 		URL         string
 		Headers     map[string]string
 		Timeout     time.Duration
@@ -173,7 +180,7 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 	}{
 		Name: s.Name, Type: s.Type,
 		Command: s.shown("command", s.Command), Args: s.shownArgs(),
-		Env: s.redactedMap("env.", s.Env), Cwd: s.shown("cwd", s.Cwd),
+		Env: s.redactedMap("env.", s.Env), Cwd: s.shown("cwd", s.Cwd), SafeEnv: s.SafeEnv,
 		URL: redactURL(s.shown("url", s.URL)), Headers: s.redactedMap("headers.", s.Headers),
 		Timeout: s.Timeout, ToolTimeout: s.ToolTimeout, Disabled: s.Disabled,
 		Allow: s.Allow, Deny: s.Deny, Source: s.Source,

@@ -94,7 +94,7 @@ func TestServerConfigMarshalJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"Name":"lit","Type":"http","Command":"","Args":null,"Env":null,"Cwd":"",` +
+	want := `{"Name":"lit","Type":"http","Command":"","Args":null,"Env":null,"Cwd":"","SafeEnv":false,` +
 		`"URL":"https://user:[redacted]@example.com/mcp?apikey=[redacted]","Headers":{"X-Api-Key":"[redacted]"},` +
 		`"Timeout":0,"ToolTimeout":60000000000,"Disabled":true,"Allow":null,"Deny":null,"Source":"code","Extra":null}`
 	if string(data) != want {

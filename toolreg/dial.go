@@ -34,8 +34,11 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpc
 			env = append(env, k+"="+v)
 		}
 		sort.Strings(env)
+		// Unlike StartStdio's own default, a server inherits our whole
+		// environment unless its config says otherwise, as under Claude
+		// Code, whose configs these are.
 		st, err := transport.StartStdio(transport.StdioConfig{
-			Command: sc.Command, Args: sc.Args, Env: env, Dir: sc.Cwd, Logger: opts.Logger,
+			Command: sc.Command, Args: sc.Args, Env: env, InheritEnv: !sc.SafeEnv, Dir: sc.Cwd, Logger: opts.Logger,
 		})
 		if err != nil {
 			return nil, "stdio", err

@@ -1,12 +1,14 @@
 // Package toolreg puts many MCP servers behind one tool namespace: each
 // server's tools are exposed as mcp__<server>__<tool> (see [Qualify]),
 // filtered per server (see [ToolFilter]), and routed back to the server
-// that listed them. The servers come from a config file in the format of
-// Claude Code's .mcp.json. This is what a host (an agent, a chat app, a
-// bot) needs between its model and its MCP servers:
+// that listed them. The servers come from config files in the format of
+// Claude Code's .mcp.json, such as Claude Code's own (see
+// [ClaudeCodeFiles]). This is what a host (an agent, a chat app, a bot)
+// needs between its model and its MCP servers:
 //
-//	cfg, err := toolreg.LoadConfig([]string{userFile, ".mcp.json"},
-//		&toolreg.ConfigOptions{SkipMissing: true})
+//	files, err := toolreg.ClaudeCodeFiles(projectDir) // or a list of your own
+//	…
+//	cfg, err := toolreg.LoadConfigFiles(files, nil)
 //	if err != nil {
 //		return err // names the file, the server and the key
 //	}
@@ -81,14 +83,27 @@
 // # Config
 //
 // A config file is a JSON object {"mcpServers": {NAME: SERVER, …}}, whose
-// other top-level keys are ignored, or the bare {NAME: SERVER, …}. A
-// SERVER has these keys, all optional but the ones its type needs:
+// other top-level keys are ignored, or the bare {NAME: SERVER, …}. A file
+// with no mcpServers whose members are not all objects, or none like a
+// server, is another program's, such as Claude Code's settings.json: it
+// holds no servers, and the load goes on. A SERVER has these keys, all
+// optional but the ones its type needs:
 //
-//   - type: "stdio" (the default), "http" (Streamable HTTP) or "sse"
-//     (the legacy HTTP+SSE transport); "streamable-http" and
-//     "streamableHttp" are taken for "http".
+//   - type: "stdio", "http" (Streamable HTTP) or "sse" (the legacy
+//     HTTP+SSE transport); "streamable-http" and "streamableHttp" are
+//     taken for "http". Without a type, a server with a url and no command
+//     is "http", as Claude Code has it, and any other "stdio".
 //   - command (required for stdio), args, env (an object of strings), cwd:
-//     a stdio server, run without a shell.
+//     a stdio server, run without a shell. So a command line written in one
+//     string ("command": "npx -y pkg") is an error that says to use args,
+//     unless args is given or the string names a program after all: a path
+//     to a file that exists, or a name found in PATH.
+//   - inheritEnv: false starts a stdio server with a small safe set of our
+//     environment variables (PATH, HOME, …; see transport.StdioConfig)
+//     under its env, rather than all of them. Servers inherit everything
+//     by default, as under Claude Code, since they count on it for API
+//     keys, proxies, NODE_OPTIONS, cloud profiles and the like;
+//     ConfigOptions.SafeEnv makes the safe set the default.
 //   - url (required for http and sse, http or https), headers (an object
 //     of strings).
 //   - timeout (startup) and toolTimeout (each tool call): a number of
@@ -98,9 +113,10 @@
 //   - allow, deny: arrays of tool name patterns, as in [ToolFilter].
 //
 // Keys are case-sensitive. Other keys are kept in [ServerConfig.Extra] and
-// otherwise ignored, since other programs share these files; a known key
-// with a wrong value is an error, matching [ErrConfig], that names the file
-// and the key.
+// otherwise ignored, since other programs share these files, and reported
+// through ConfigOptions.Logger, once per key and file; a known key with a
+// wrong value is an error, matching [ErrConfig], that names the file and
+// the key.
 //
 // In command, args, env values, cwd, url and header values, ${NAME} is
 // replaced by the variable NAME and ${NAME:-default} by NAME, or default
@@ -110,7 +126,11 @@
 // special ($NAME is left as it is). A value is inserted as it is and never
 // expanded again.
 //
-// [LoadConfig] reads several files in order; a server in a later file
-// replaces the whole entry of the same name, as a project's .mcp.json
-// overrides a user's file.
+// [LoadConfig] and [LoadConfigFiles] read several files in order; a server
+// in a later file replaces the whole entry of the same name, as a
+// project's .mcp.json overrides a user's file. [ClaudeCodeFiles] lists
+// Claude Code's files for a project directory in that order: the user
+// scope (~/.claude.json's mcpServers), the project scope (.mcp.json) and
+// the local scope (~/.claude.json's projects[dir].mcpServers, which a
+// [ConfigFile] with a Project reads).
 package toolreg

@@ -79,7 +79,8 @@ func validVarName(s string) bool {
 
 // String describes the server on one line for status output and logs:
 // name, type, command and arguments or URL, the names (never the values)
-// of env entries and headers, and the file it came from. It never prints a
+// of env entries and headers, "inheritEnv=false" for a server given the
+// safe environment, and the file it came from. It never prints a
 // variable's value: a field that held a reference is shown as written, with
 // the ${NAME} in place. Literal secrets are hidden too, as far as they can
 // be recognized: passwords and query values in URLs, arguments that follow
@@ -109,6 +110,9 @@ func (s ServerConfig) String() string {
 		}
 		if s.Cwd != "" {
 			parts = append(parts, "cwd="+quoteIfNeeded(s.shown("cwd", s.Cwd)))
+		}
+		if s.SafeEnv {
+			parts = append(parts, "inheritEnv=false")
 		}
 	} else {
 		if s.URL != "" {

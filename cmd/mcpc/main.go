@@ -1,6 +1,6 @@
 // Command mcpc is a command-line MCP client for many servers at once: it
-// starts or reaches the servers of a project's .mcp.json (Claude Code's
-// format), or one server named on the command line, runs one command
+// starts or reaches the servers Claude Code would for the project in the
+// working directory, or one server named on the command line, runs one command
 // against them (list their tools, call one, read a resource, …) and prints
 // the answer for people or, with --json, for scripts.
 //
@@ -8,12 +8,21 @@
 //
 // # Servers
 //
-// By default mcpc reads .mcp.json in the working directory. --config FILE
-// reads FILE instead (repeat it to merge several files: a server in a later
-// file replaces the one of the same name), and --server NAME narrows the
-// run to one configured server. --stdio 'command args…' or --url URL run
-// against a single ad-hoc server instead, called "server" unless --name
-// says otherwise.
+// By default mcpc reads Claude Code's files for the working directory, as
+// Claude Code does, a server in a narrower scope replacing the one of the
+// same name: the user scope (mcpServers in ~/.claude.json, or in
+// $CLAUDE_CONFIG_DIR/.claude.json), the project scope (.mcp.json) and the
+// local scope (the working directory's entry under projects in
+// ~/.claude.json). Any of them may be missing. --config FILE reads FILE
+// instead (repeat it to merge several files: a server in a later file
+// replaces the one of the same name), and --server NAME narrows the run to
+// one configured server. --stdio 'command args…' or --url URL run against
+// a single ad-hoc server instead, called "server" unless --name says
+// otherwise.
+//
+// A key of a server entry that mcpc does not use is a warning on stderr
+// ("mcpc: warning: …"). Stdio servers get mcpc's environment, as under
+// Claude Code, unless their entry says "inheritEnv": false.
 //
 // Every server's tools are exposed as mcp__<server>__<tool>, as Claude Code
 // names them, and so are prompts and skills. When one server is selected, a

@@ -26,7 +26,19 @@ func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) != "" {
 		os.Exit(serveDemo(os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	// Without --config, mcpc reads Claude Code's ~/.claude.json: the tests
+	// get an empty home of their own, never the user's.
+	home, err := os.MkdirTemp("", "mcpc-test-home")
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range []string{"HOME", "USERPROFILE", "home"} {
+		os.Setenv(name, home)
+	}
+	os.Unsetenv("CLAUDE_CONFIG_DIR")
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 func serveDemo(args []string) int {
@@ -128,7 +140,7 @@ func (r result) want(t *testing.T, code int, errs ...string) {
 	}
 	lines := 0
 	for _, l := range strings.Split(r.stderr, "\n") {
-		if strings.HasPrefix(l, "mcpc: ") {
+		if strings.HasPrefix(l, "mcpc: ") && !strings.HasPrefix(l, "mcpc: warning: ") {
 			lines++
 		}
 	}

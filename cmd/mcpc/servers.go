@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -14,8 +17,9 @@ import (
 	"github.com/plainmcp/plainmcp/transport"
 )
 
-// defaultConfig is the file mcpc reads when no server is named on the
-// command line, as Claude Code reads a project's servers.
+// defaultConfig is the project's file among those mcpc reads when no
+// server is named on the command line: Claude Code's files for the working
+// directory (see toolreg.ClaudeCodeFiles).
 const defaultConfig = ".mcp.json"
 
 // adHocSource is the Source of a server given by --stdio or --url.
@@ -55,25 +59,71 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 	return &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, nil
 }
 
-// loadConfig reads the --config files, or the default .mcp.json if none was
-// given. A config mcpc cannot use is a usage error: the user fixes it.
+// loadConfig reads the --config files or, if none was given, Claude Code's
+// files for the working directory, as Claude Code would: the user's and
+// the project's servers in ~/.claude.json, and .mcp.json, any of which may
+// be missing. What the load notices (keys mcpc does not use) is a warning
+// on stderr; a config mcpc cannot use is a usage error: the user fixes it.
 func (c *cli) loadConfig(paths []string) (*toolreg.Config, error) {
-	var opts *toolreg.ConfigOptions
-	if len(paths) == 0 {
-		paths = []string{filepath.Join(c.dir, defaultConfig)}
-		opts = &toolreg.ConfigOptions{SkipMissing: true}
+	opts := &toolreg.ConfigOptions{}
+	if c.stderr != nil {
+		opts.Logger = slog.New(&warnings{w: c.stderr})
 	}
-	conf, err := toolreg.LoadConfig(paths, opts)
+	var conf *toolreg.Config
+	var err error
+	if len(paths) > 0 {
+		conf, err = toolreg.LoadConfig(paths, opts)
+	} else {
+		var files []toolreg.ConfigFile
+		if files, err = toolreg.ClaudeCodeFiles(c.dir); err == nil {
+			conf, err = toolreg.LoadConfigFiles(files, opts)
+		}
+	}
 	switch {
 	case errors.Is(err, toolreg.ErrConfig), errors.Is(err, fs.ErrNotExist):
 		return nil, usageError{err.Error()}
 	case err != nil:
 		return nil, err
+	case len(conf.Servers) == 0 && len(paths) == 0:
+		return nil, usagef("no MCP servers configured (none in %s or in Claude Code's ~/.claude.json): create %s, or pass --config FILE, --stdio 'command args' or --url URL",
+			filepath.Join(c.dir, defaultConfig), defaultConfig)
 	case len(conf.Servers) == 0:
-		return nil, usagef("no MCP servers configured: create %s, or pass --config FILE, --stdio 'command args' or --url URL", defaultConfig)
+		return nil, usagef("no MCP servers configured in the --config files: pass other files, --stdio 'command args' or --url URL")
 	}
 	return conf, nil
 }
+
+// warnings is a slog.Handler that prints each warning (and worse) as one
+// line, "mcpc: warning: message: key=value …".
+type warnings struct {
+	w     io.Writer
+	attrs []slog.Attr
+}
+
+func (h *warnings) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
+
+func (h *warnings) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString("mcpc: warning: " + r.Message)
+	sep := ": "
+	add := func(a slog.Attr) bool {
+		b.WriteString(sep + a.Key + "=" + a.Value.Resolve().String())
+		sep = " "
+		return true
+	}
+	for _, a := range h.attrs {
+		add(a)
+	}
+	r.Attrs(add)
+	_, err := io.WriteString(h.w, oneLine(b.String())+"\n")
+	return err
+}
+
+func (h *warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &warnings{w: h.w, attrs: append(slices.Clip(h.attrs), attrs...)}
+}
+
+func (h *warnings) WithGroup(string) slog.Handler { return h }
 
 func serverNames(conf *toolreg.Config) []string {
 	names := make([]string, len(conf.Servers))

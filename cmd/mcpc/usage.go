@@ -4,8 +4,9 @@ package main
 // at more length.
 const usage = `usage: mcpc [flags] <command> [arguments]
 
-mcpc runs one command against the MCP servers of .mcp.json (in the working
-directory), of --config files, or against one server given by --stdio or --url.
+mcpc runs one command against the MCP servers Claude Code would start in the
+working directory (~/.claude.json's user and local scopes, ./.mcp.json), those
+of --config files, or one server given by --stdio or --url.
 Tools, prompts and skills are named mcp__<server>__<name>; with one server
 selected, the bare name works too.
 
@@ -25,7 +26,7 @@ Commands:
 
 Servers:
   --config FILE              a config file in .mcp.json format (repeatable; later files win);
-                             when given, ./.mcp.json is not read unless listed
+                             when given, Claude Code's files are not read unless listed
   --server NAME              use only this configured server
   --stdio 'CMD ARGS'         a server to run (split like a shell would, never run by one)
   --env K=V                  an environment variable for the --stdio server (repeatable)

@@ -30,4 +30,13 @@
 //
 // mcpc_test.go builds cmd/mcpc and runs it against the same config file,
 // checking its --json output and its exit codes (0 done, 1 failed, 2 usage).
+//
+// claudecode_test.go lays out a Claude Code user's files in a home of its
+// own: ~/.claude.json with app state, a user-scope stdio server and, under
+// the project's directory, a local-scope server given by a url and no type
+// (server-everything over Streamable HTTP), and the project's .mcp.json.
+// Every path is a ${VAR} taken from the environment, and server-memory
+// finds its file through a variable it inherits, not one in its env. The
+// files are found by toolreg.ClaudeCodeFiles, and by mcpc run in the
+// project with no --config.
 package integration

@@ -36,10 +36,11 @@ func buildMCPC(t *testing.T) string {
 }
 
 // cli runs one mcpc command with the workspace's variables in its
-// environment, for the config's ${VAR} references.
+// environment, for the config's ${VAR} references, in dir ("" is ours).
 type cli struct {
 	bin string
 	env []string
+	dir string
 }
 
 type cliRun struct {
@@ -52,7 +53,7 @@ func (c *cli) run(t *testing.T, stdin string, args ...string) cliRun {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.bin, args...)
-	cmd.Env = c.env
+	cmd.Env, cmd.Dir = c.env, c.dir
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
