@@ -38,12 +38,16 @@ Servers:
 Output and behaviour:
   --json                     print results as JSON
   --trace                    print every JSON-RPC frame to stderr, each line led by [server]
-  --timeout D                per-request timeout (default 60s)
-  --progress                 print progress notifications to stderr (default: when stderr is a terminal)
+  --timeout D                per-request timeout: "30s", or milliseconds as in a config (default 60s)
+  --protocol VERSION         pin the protocol version (2024-11-05 … 2026-07-28)
+  --progress                 show progress on stderr: one line on a terminal, JSON events with --json
+                             (default: when stderr is a terminal)
   --sampling echo            answer the servers' sampling requests with the last user message
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
+                             (default: ask at the terminal, field by field, when there is one)
   --root URI                 offer a root to the servers (repeatable)
 
 Flags may come before or after the command; -- ends them.
+A call starts only the server its tool belongs to; other commands start all.
 Exit status: 0 ok, 1 a server or tool failed, 2 usage error, 130 interrupted.
 `
