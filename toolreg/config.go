@@ -65,6 +65,9 @@ type ServerConfig struct {
 	// call. Zero means the registry's defaults.
 	Timeout     time.Duration
 	ToolTimeout time.Duration
+	// ProtocolVersion, if set ("protocolVersion"), pins the version the
+	// session speaks, and with it the era.
+	ProtocolVersion string
 	// Disabled servers are configured but not started.
 	Disabled bool
 	// Allow and Deny choose the server's tools to expose, with the

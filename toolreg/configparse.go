@@ -10,8 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // configParser holds what every part of one file's parse needs.
@@ -61,7 +64,7 @@ func jsonError(data []byte, err error) string {
 var serverKeys = map[string]bool{
 	"type": true, "command": true, "args": true, "env": true, "cwd": true,
 	"url": true, "headers": true, "timeout": true, "toolTimeout": true,
-	"disabled": true, "allow": true, "deny": true, "inheritEnv": true,
+	"disabled": true, "allow": true, "deny": true, "inheritEnv": true, "protocolVersion": true,
 }
 
 // knownType is the transport a server's "type" names, or "" if none.
@@ -149,6 +152,10 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 			s.Timeout, err = decodeDuration(f.val)
 		case "toolTimeout":
 			s.ToolTimeout, err = decodeDuration(f.val)
+		case "protocolVersion":
+			if err = decodeString(f.val, &s.ProtocolVersion); err == nil && !slices.Contains(mcpclient.SupportedVersions, s.ProtocolVersion) {
+				return nil, fail(f.key, "%q is not a version plainmcp speaks (%s)", s.ProtocolVersion, strings.Join(mcpclient.SupportedVersions, ", "))
+			}
 		}
 		if errors.Is(err, ErrConfig) {
 			return nil, err

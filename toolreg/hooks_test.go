@@ -131,3 +131,24 @@ func TestLazyStartsOnlyWhatACallNeeds(t *testing.T) {
 		}
 	}
 }
+
+// A server's "protocolVersion" pins the version its session speaks.
+func TestConfigProtocolVersionPins(t *testing.T) {
+	cfg, err := ParseConfig([]byte(`{"mcpServers":{"old":{"command":"x","protocolVersion":"2025-03-26"}}}`), "p/.mcp.json", nil)
+	if err != nil || cfg.Servers[0].ProtocolVersion != "2025-03-26" {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	if _, err := ParseConfig([]byte(`{"mcpServers":{"old":{"command":"x","protocolVersion":"1999-01-01"}}}`), "p/.mcp.json", nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("an unknown version: %v", err)
+	}
+	leakcheck.Check(t)
+	m := &inMemory{}
+	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{{Name: "old", Type: "memory", ProtocolVersion: "2025-03-26"}}}, &Options{Dial: m.dial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { r.Close(); m.wg.Wait() }()
+	if v := r.Servers()[0].ProtocolVersion; v != "2025-03-26" {
+		t.Errorf("the session speaks %q", v)
+	}
+}

@@ -104,6 +104,9 @@ func (s *server) connect(ctx context.Context) error {
 		opts = *base
 	}
 	opts.Skills = true // the registry lists and loads skills
+	if v := s.cfg.ProtocolVersion; v != "" {
+		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
+	}
 	if wrap := s.r.opts.WrapStream; wrap != nil {
 		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
 	}
