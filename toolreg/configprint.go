@@ -162,27 +162,28 @@ func (s ServerConfig) LogValue() slog.Value {
 // env and header values, and the values of Extra.
 func (s ServerConfig) MarshalJSON() ([]byte, error) {
 	out := struct {
-		Name        string
-		Type        string
-		Command     string
-		Args        []string
-		Env         map[string]string
-		Cwd         string
-		SafeEnv     bool
-		URL         string
-		Headers     map[string]string
-		Timeout     time.Duration
-		ToolTimeout time.Duration
-		Disabled    bool
-		Allow, Deny []string
-		Source      string
-		Extra       map[string]json.RawMessage
+		Name            string
+		Type            string
+		Command         string
+		Args            []string
+		Env             map[string]string
+		Cwd             string
+		SafeEnv         bool
+		URL             string
+		Headers         map[string]string
+		Timeout         time.Duration
+		ToolTimeout     time.Duration
+		ProtocolVersion string
+		Disabled        bool
+		Allow, Deny     []string
+		Source          string
+		Extra           map[string]json.RawMessage
 	}{
 		Name: s.Name, Type: s.Type,
 		Command: s.shown("command", s.Command), Args: s.shownArgs(),
 		Env: s.redactedMap("env.", s.Env), Cwd: s.shown("cwd", s.Cwd), SafeEnv: s.SafeEnv,
 		URL: redactURL(s.shown("url", s.URL)), Headers: s.redactedMap("headers.", s.Headers),
-		Timeout: s.Timeout, ToolTimeout: s.ToolTimeout, Disabled: s.Disabled,
+		Timeout: s.Timeout, ToolTimeout: s.ToolTimeout, ProtocolVersion: s.ProtocolVersion, Disabled: s.Disabled,
 		Allow: s.Allow, Deny: s.Deny, Source: s.Source,
 	}
 	if s.Extra != nil {
