@@ -1,0 +1,51 @@
+package bridge
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// FuzzDecodeOpenAI feeds the Chat Completions decoder arbitrary bodies: it
+// must never panic, and what it accepts must be a result whose tool inputs
+// are JSON objects and which encodes as JSON.
+func FuzzDecodeOpenAI(f *testing.F) {
+	for _, s := range []string{
+		`{"model":"m","choices":[{"message":{"content":"hi"},"finish_reason":"stop"}]}`,
+		`{"choices":[{"message":{"content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"t","arguments":"{\"x\":1}"}}]},"finish_reason":"tool_calls"}]}`,
+		`{"choices":[{"message":{"refusal":"no"},"finish_reason":"content_filter"}]}`,
+		`{"choices":[]}`, `{"choices":[{"message":{"tool_calls":[{"function":{"name":"t","arguments":"[1]"}}]}}]}`,
+		`null`, `[`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := DecodeOpenAI(data)
+		if err != nil {
+			return
+		}
+		checkDecoded(t, res.Content)
+		if _, err := json.Marshal(res); err != nil {
+			t.Fatalf("an accepted result does not encode: %v", err)
+		}
+	})
+}
+
+// checkDecoded fails unless content is non-empty and every tool use has a
+// name and a JSON object as input.
+func checkDecoded(t *testing.T, content mcpclient.ContentList) {
+	t.Helper()
+	if len(content) == 0 {
+		t.Fatal("an accepted result has no content")
+	}
+	for _, c := range content {
+		if c.Type != "tool_use" {
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if c.Name == "" || json.Unmarshal(c.Input, &obj) != nil || obj == nil {
+			t.Fatalf("tool use %q with input %s: want a name and a JSON object", c.Name, c.Input)
+		}
+	}
+}
