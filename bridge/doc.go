@@ -5,7 +5,8 @@
 //
 // A [Model] takes an MCP sampling request and returns the model's next
 // message. [OpenAI] speaks the Chat Completions API (and every server that
-// copies its wire); plug either into a session with [Sampling]:
+// copies its wire), [Anthropic] the Messages API; plug either into a
+// session with [Sampling]:
 //
 //	model := &bridge.OpenAI{APIKey: os.Getenv("OPENAI_API_KEY"), Model: "gpt-4o-mini"}
 //	opts := &mcpclient.Options{Sampling: bridge.Sampling(model), SamplingTools: true}

@@ -49,3 +49,27 @@ func checkDecoded(t *testing.T, content mcpclient.ContentList) {
 		}
 	}
 }
+
+// FuzzDecodeAnthropic is FuzzDecodeOpenAI for the Messages API decoder.
+func FuzzDecodeAnthropic(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"message","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn"}`,
+		`{"type":"message","content":[{"type":"tool_use","id":"a","name":"t","input":{"x":1}}],"stop_reason":"tool_use"}`,
+		`{"type":"message","content":[{"type":"thinking","thinking":"…"}]}`,
+		`{"type":"message","content":[{"type":"tool_use","name":"t","input":null}]}`,
+		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+		`null`, `{`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := DecodeAnthropic(data)
+		if err != nil {
+			return
+		}
+		checkDecoded(t, res.Content)
+		if _, err := json.Marshal(res); err != nil {
+			t.Fatalf("an accepted result does not encode: %v", err)
+		}
+	})
+}
