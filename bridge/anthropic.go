@@ -154,9 +154,7 @@ func anthropicRequest(p *mcpclient.CreateMessageParams, model string) (*anReques
 		}
 		r.Messages = append(r.Messages, anMessage{Role: m.Role, Content: append(results, rest...)})
 	}
-	for _, t := range p.Tools {
-		r.Tools = append(r.Tools, AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrEmpty(t.InputSchema)})
-	}
+	r.Tools = anthropicTools(p.Tools)
 	if p.ToolChoice != nil && len(r.Tools) > 0 {
 		switch mode := p.ToolChoice.Mode; mode {
 		case "auto", "none":
@@ -169,6 +167,16 @@ func anthropicRequest(p *mcpclient.CreateMessageParams, model string) (*anReques
 		}
 	}
 	return r, nil
+}
+
+// anthropicTools converts MCP tool definitions to Anthropic's, the input
+// schema passed through unchanged.
+func anthropicTools(tools []*mcpclient.Tool) []AnthropicTool {
+	var out []AnthropicTool
+	for _, t := range tools {
+		out = append(out, AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrEmpty(t.InputSchema)})
+	}
+	return out
 }
 
 // anthropicBlock converts text and, where images are taken, an image;

@@ -30,6 +30,22 @@
 //   - The provider's finish reason becomes the stopReason: endTurn,
 //     maxTokens, stopSequence or toolUse.
 //
+// # Tools and the agent loop
+//
+// [Run] lets a model use every tool of a [toolreg.Registry]: it asks the
+// question with the registry's tools (named mcp__server__tool, schemas
+// unchanged), runs the tools the model calls (one turn's calls at once,
+// each through the registry's approver and hooks), hands the results
+// back, capped in size, and stops when the model answers without a tool
+// call or at the turn limit:
+//
+//	tr, err := bridge.Run(ctx, model, reg, "What changed in the repo today?", nil)
+//	fmt.Println(tr.Answer)
+//
+// [OpenAITools] and [AnthropicTools] give the same tool definitions in
+// each provider's own form, for hosts that run their own loop; [ToolResult]
+// turns a registry result into the tool_result an adapter sends.
+//
 // # Errors
 //
 // A sampling request must end in an answer or a JSON-RPC error, never in a

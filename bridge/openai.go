@@ -132,10 +132,7 @@ func openAIRequest(p *mcpclient.CreateMessageParams, model string) (*oaRequest, 
 			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "message %d: unknown role %q", i, m.Role)
 		}
 	}
-	for _, t := range p.Tools {
-		r.Tools = append(r.Tools, OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: schemaOrEmpty(t.InputSchema)}})
-	}
+	r.Tools = openAITools(p.Tools)
 	if p.ToolChoice != nil && len(r.Tools) > 0 {
 		switch mode := p.ToolChoice.Mode; mode {
 		case "auto", "required", "none":
@@ -223,6 +220,17 @@ func toolResultText(provider string, c mcpclient.Content) string {
 		text = "[the tool reported an error]\n" + text
 	}
 	return text
+}
+
+// openAITools converts MCP tool definitions to function tools, the input
+// schema passed through unchanged.
+func openAITools(tools []*mcpclient.Tool) []OpenAITool {
+	var out []OpenAITool
+	for _, t := range tools {
+		out = append(out, OpenAITool{Type: "function", Function: OpenAIFunction{
+			Name: t.Name, Description: t.Description, Parameters: schemaOrEmpty(t.InputSchema)}})
+	}
+	return out
 }
 
 func schemaOrEmpty(s json.RawMessage) json.RawMessage {
