@@ -192,8 +192,8 @@ func openAIAssistant(content []mcpclient.Content) oaMessage {
 			text = append(text, placeholder("openai", c))
 		}
 	}
-	if len(text) > 0 {
-		m.Content = strings.Join(text, "\n")
+	if len(text) > 0 || len(m.ToolCalls) == 0 {
+		m.Content = strings.Join(text, "\n") // an empty turn still has content
 	}
 	return m
 }

@@ -50,6 +50,7 @@ func TestOpenAIRequestJSON(t *testing.T) {
 			{Role: "user", Content: mcpclient.ContentList{
 				{Type: "tool_result", ToolUseID: "call_3", StructuredContent: json.RawMessage(`{"n":1}`)},
 			}},
+			{Role: "assistant", Content: mcpclient.ContentList{}},
 		},
 		Tools: []*mcpclient.Tool{{Name: "weather", Description: "Weather by city",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)}},
@@ -88,7 +89,8 @@ func TestOpenAIRequestJSON(t *testing.T) {
 				{"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0K"}},
 				{"type": "text", "text": "[audio content (audio/wav, 4 bytes) omitted: openai does not take it here]"}
 			]},
-			{"role": "tool", "tool_call_id": "call_3", "content": "{\"n\":1}"}
+			{"role": "tool", "tool_call_id": "call_3", "content": "{\"n\":1}"},
+			{"role": "assistant", "content": ""}
 		],
 		"tools": [{"type": "function", "function": {"name": "weather", "description": "Weather by city",
 			"parameters": {"type":"object","properties":{"city":{"type":"string"}}}}}],
