@@ -96,6 +96,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSummaryCap -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzDecodeOpenAI -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAnthropic -fuzztime $(FUZZTIME) ./bridge
+	$(GO) test -run '^$$' -fuzz FuzzDecodeStreams -fuzztime $(FUZZTIME) ./bridge
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -59,11 +60,26 @@ func (a *Anthropic) CreateMessage(ctx context.Context, p *mcpclient.CreateMessag
 	if a.APIKey != "" {
 		h.Set("x-api-key", a.APIKey)
 	}
+	onText := streamFrom(ctx)
+	if onText != nil {
+		req.Stream = true
+		h.Set("Accept", "text/event-stream")
+	}
 	c := &caller{provider: "anthropic", url: base + "/v1/messages", header: h, key: a.APIKey, opts: a.HTTP, backoff: a.backoff}
 	var res *mcpclient.CreateMessageResult
-	err = c.post(ctx, req, func(data []byte) error {
+	err = c.post(ctx, req, func(contentType string, body io.Reader) error {
 		var err error
-		res, err = DecodeAnthropic(data)
+		if onText != nil && isEventStream(contentType) {
+			res, err = decodeAnthropicStream(body, onText)
+			return err
+		}
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		if res, err = DecodeAnthropic(data); err == nil && onText != nil {
+			streamWhole(res, onText)
+		}
 		return err
 	})
 	if err != nil {
@@ -81,6 +97,7 @@ type anRequest struct {
 	StopSequences []string        `json:"stop_sequences,omitempty"`
 	Tools         []AnthropicTool `json:"tools,omitempty"`
 	ToolChoice    *anToolChoice   `json:"tool_choice,omitempty"`
+	Stream        bool            `json:"stream,omitempty"`
 }
 
 type anMessage struct {
@@ -222,6 +239,11 @@ func DecodeAnthropic(data []byte) (*mcpclient.CreateMessageResult, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err
 	}
+	return anthropicMessage(&r)
+}
+
+// anthropicMessage converts a decoded (or stream-assembled) message.
+func anthropicMessage(r *anResponse) (*mcpclient.CreateMessageResult, error) {
 	if r.Type != "message" {
 		return nil, fmt.Errorf("type %q, want \"message\"", r.Type)
 	}

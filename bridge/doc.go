@@ -46,6 +46,13 @@
 // each provider's own form, for hosts that run their own loop; [ToolResult]
 // turns a registry result into the tool_result an adapter sends.
 //
+// # Streaming
+//
+// Under a context from [WithStream], the adapters ask for a streamed
+// answer (server-sent events) and hand its text over piece by piece as it
+// arrives; the answer they return is the same as without streaming.
+// [RunOptions].OnText does this for every turn of [Run].
+//
 // # Errors
 //
 // A sampling request must end in an answer or a JSON-RPC error, never in a

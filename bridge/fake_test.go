@@ -43,10 +43,10 @@ func newFake(t *testing.T, replies ...reply) *fakeProvider {
 		f.got = append(f.got, recorded{path: r.URL.Path, header: r.Header.Clone(), body: body})
 		rep := f.replies[min(n, len(f.replies)-1)]
 		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
 		for k, v := range rep.header {
 			w.Header().Set(k, v)
 		}
-		w.Header().Set("Content-Type", "application/json")
 		if rep.status == 0 {
 			rep.status = http.StatusOK
 		}

@@ -1,7 +1,9 @@
 package bridge
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -70,6 +72,29 @@ func FuzzDecodeAnthropic(f *testing.F) {
 		checkDecoded(t, res.Content)
 		if _, err := json.Marshal(res); err != nil {
 			t.Fatalf("an accepted result does not encode: %v", err)
+		}
+	})
+}
+
+// FuzzDecodeStreams feeds both stream decoders (and so the event-stream
+// reader under them) arbitrary bytes: neither may panic, and what they
+// accept must pass the checks FuzzDecodeOpenAI makes.
+func FuzzDecodeStreams(f *testing.F) {
+	for _, s := range []string{openAIStream, anthropicStream, "data: [DONE]\n\n", "data: {}\r\n\r\n", "event: x\ndata:\n\n", ":\n\ndata: {\"type\":\"message_stop\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, decode := range []func(io.Reader, func(string)) (*mcpclient.CreateMessageResult, error){
+			decodeOpenAIStream, decodeAnthropicStream,
+		} {
+			res, err := decode(bytes.NewReader(data), func(string) {})
+			if err != nil {
+				continue
+			}
+			checkDecoded(t, res.Content)
+			if _, err := json.Marshal(res); err != nil {
+				t.Fatalf("an accepted result does not encode: %v", err)
+			}
 		}
 	})
 }

@@ -57,10 +57,15 @@ type caller struct {
 
 func defaultBackoff(n int) time.Duration { return time.Duration(n) * 500 * time.Millisecond }
 
+// A decoder reads a 2xx answer: its Content-Type and its body, which
+// ends with an error after maxResponseBytes.
+type decoder func(contentType string, body io.Reader) error
+
 // post sends body and decodes the 2xx answer with decode. Failures come
 // back as *jsonrpc.Error, ready for the server that asked, except a
-// cancelled ctx, which comes back as ctx.Err().
-func (c *caller) post(ctx context.Context, body any, decode func([]byte) error) error {
+// cancelled ctx, which comes back as ctx.Err(). Only attempts that got no
+// 2xx answer are retried: a stream that broke half-way has been shown.
+func (c *caller) post(ctx context.Context, body any, decode decoder) error {
 	payload, err := json.Marshal(body)
 	if err != nil {
 		return jsonrpc.NewError(jsonrpc.CodeInternalError, "%s: encoding the request: %v", c.provider, err)
@@ -78,11 +83,8 @@ func (c *caller) post(ctx context.Context, body any, decode func([]byte) error) 
 		backoff = defaultBackoff
 	}
 	for attempt := 0; ; attempt++ {
-		data, wait, err := c.once(ctx, payload)
+		wait, err := c.once(ctx, payload, decode)
 		if err == nil {
-			if err := decode(data); err != nil {
-				return c.errorf(jsonrpc.CodeInternalError, nil, "malformed response: %v", err)
-			}
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -114,7 +116,7 @@ func beyondDeadline(ctx context.Context, wait time.Duration) bool {
 
 // once makes one attempt. On failure, wait says whether to retry: -1
 // never, 0 after the usual backoff, more after that long (Retry-After).
-func (c *caller) once(ctx context.Context, payload []byte) (data []byte, wait time.Duration, err error) {
+func (c *caller) once(ctx context.Context, payload []byte, decode decoder) (wait time.Duration, err error) {
 	timeout := c.opts.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -123,7 +125,7 @@ func (c *caller) once(ctx context.Context, payload []byte) (data []byte, wait ti
 	defer cancel()
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.url, bytes.NewReader(payload))
 	if err != nil {
-		return nil, -1, c.errorf(jsonrpc.CodeInternalError, nil, "bad endpoint: %v", unwrapURL(err))
+		return -1, c.errorf(jsonrpc.CodeInternalError, nil, "bad endpoint: %v", unwrapURL(err))
 	}
 	req.Header = c.header.Clone()
 	req.Header.Set("Content-Type", "application/json")
@@ -134,22 +136,48 @@ func (c *caller) once(ctx context.Context, payload []byte) (data []byte, wait ti
 	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() == nil && actx.Err() != nil {
-			return nil, 0, c.errorf(jsonrpc.CodeInternalError, nil, "no answer within %v", timeout)
+			return 0, c.errorf(jsonrpc.CodeInternalError, nil, "no answer within %v", timeout)
 		}
-		return nil, 0, c.errorf(jsonrpc.CodeInternalError, nil, "request failed: %v", unwrapURL(err))
+		return 0, c.errorf(jsonrpc.CodeInternalError, nil, "request failed: %v", unwrapURL(err))
 	}
 	defer resp.Body.Close()
-	data, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	if err != nil {
-		return nil, 0, c.errorf(jsonrpc.CodeInternalError, nil, "reading the response: %v", unwrapURL(err))
-	}
-	if len(data) > maxResponseBytes {
-		return nil, -1, c.errorf(jsonrpc.CodeInternalError, nil, "response larger than %d bytes", maxResponseBytes)
-	}
+	body := &limitedReader{r: resp.Body, n: maxResponseBytes}
 	if resp.StatusCode/100 == 2 {
-		return data, 0, nil
+		if err := decode(resp.Header.Get("Content-Type"), body); err != nil {
+			if ctx.Err() == nil && actx.Err() != nil {
+				return -1, c.errorf(jsonrpc.CodeInternalError, nil, "no whole answer within %v", timeout)
+			}
+			return -1, c.errorf(jsonrpc.CodeInternalError, nil, "malformed response: %v", unwrapURL(err))
+		}
+		return 0, nil
 	}
-	return nil, retryWait(resp), c.statusError(resp.StatusCode, resp.Header, data)
+	data, err := io.ReadAll(body)
+	if err != nil {
+		data = nil // the status says enough
+	}
+	return retryWait(resp), c.statusError(resp.StatusCode, resp.Header, data)
+}
+
+// limitedReader fails a read past n bytes, where io.LimitReader would
+// end quietly and a truncated body might parse.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, fmt.Errorf("response larger than %d bytes", maxResponseBytes)
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n+1] // one more, to notice the excess
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	if l.n < 0 {
+		return 0, fmt.Errorf("response larger than %d bytes", maxResponseBytes)
+	}
+	return n, err
 }
 
 // retryWait reads whether and when a failed status may be retried.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -52,11 +53,26 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 	if o.APIKey != "" {
 		h.Set("Authorization", "Bearer "+o.APIKey)
 	}
+	onText := streamFrom(ctx)
+	if onText != nil {
+		req.Stream = true
+		h.Set("Accept", "text/event-stream")
+	}
 	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP, backoff: o.backoff}
 	var res *mcpclient.CreateMessageResult
-	err = c.post(ctx, req, func(data []byte) error {
+	err = c.post(ctx, req, func(contentType string, body io.Reader) error {
 		var err error
-		res, err = DecodeOpenAI(data)
+		if onText != nil && isEventStream(contentType) {
+			res, err = decodeOpenAIStream(body, onText)
+			return err
+		}
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		if res, err = DecodeOpenAI(data); err == nil && onText != nil {
+			streamWhole(res, onText)
+		}
 		return err
 	})
 	if err != nil {
@@ -74,6 +90,7 @@ type oaRequest struct {
 	Stop        []string     `json:"stop,omitempty"`
 	Tools       []OpenAITool `json:"tools,omitempty"`
 	ToolChoice  string       `json:"tool_choice,omitempty"`
+	Stream      bool         `json:"stream,omitempty"`
 }
 
 type oaMessage struct {
@@ -249,15 +266,17 @@ func objectOrEmpty(in json.RawMessage) json.RawMessage {
 
 // The response's wire shape.
 type oaResponse struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Message struct {
-			Content   *string      `json:"content"`
-			Refusal   *string      `json:"refusal"`
-			ToolCalls []oaToolCall `json:"tool_calls"`
-		} `json:"message"`
-		FinishReason string `json:"finish_reason"`
-	} `json:"choices"`
+	Model   string     `json:"model"`
+	Choices []oaChoice `json:"choices"`
+}
+
+type oaChoice struct {
+	Message struct {
+		Content   *string      `json:"content"`
+		Refusal   *string      `json:"refusal"`
+		ToolCalls []oaToolCall `json:"tool_calls"`
+	} `json:"message"`
+	FinishReason string `json:"finish_reason"`
 }
 
 // DecodeOpenAI reads a Chat Completions response body as an MCP sampling
@@ -269,6 +288,11 @@ func DecodeOpenAI(data []byte) (*mcpclient.CreateMessageResult, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err
 	}
+	return openAIResult(&r)
+}
+
+// openAIResult converts a decoded (or stream-assembled) response.
+func openAIResult(r *oaResponse) (*mcpclient.CreateMessageResult, error) {
 	if len(r.Choices) == 0 {
 		return nil, fmt.Errorf("no choices")
 	}

@@ -33,6 +33,9 @@ type RunOptions struct {
 	// MaxResultBytes caps each tool result handed to the model (0 means
 	// DefaultMaxResultBytes); see [ToolResult].
 	MaxResultBytes int
+	// OnText, if set, gets the model's text as it comes: the adapters
+	// then ask their provider to stream (see [WithStream]).
+	OnText func(text string)
 	// OnTool, if set, is told of each tool call once it is done: the
 	// model's tool_use item and the tool_result that answers it. It is
 	// called from Run's goroutine, in the order of the model's calls.
@@ -86,11 +89,15 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 	if len(defs) > 0 {
 		choice = &mcpclient.ToolChoice{Mode: "auto"}
 	}
+	mctx := ctx
+	if o.OnText != nil {
+		mctx = WithStream(ctx, o.OnText)
+	}
 	for {
 		if tr.Turns == o.MaxTurns {
 			return tr, fmt.Errorf("%w: %d turns", ErrTurnLimit, o.MaxTurns)
 		}
-		res, err := m.CreateMessage(ctx, &mcpclient.CreateMessageParams{
+		res, err := m.CreateMessage(mctx, &mcpclient.CreateMessageParams{
 			Messages: tr.Messages, SystemPrompt: o.SystemPrompt, MaxTokens: o.MaxTokens,
 			Tools: defs, ToolChoice: choice,
 		})

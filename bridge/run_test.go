@@ -144,6 +144,35 @@ func TestRunParallelToolCalls(t *testing.T) {
 	}
 }
 
+// With OnText, each turn's text is streamed as it comes, and the
+// transcript is the same as without.
+func TestRunStreamsText(t *testing.T) {
+	reg := newRegistry(t, &toolreg.Options{})
+	f := newFake(t, toolCalls([3]string{"c1", "mcp__demo__add", `{"a":2,"b":40}`}), reply{header: sse, body: `data: {"model":"gpt-test","choices":[{"index":0,"delta":{"content":"The sum "}}]}
+
+data: {"model":"gpt-test","choices":[{"index":0,"delta":{"content":"is 42."},"finish_reason":"stop"}]}
+
+data: [DONE]
+
+`})
+	var pieces []string
+	tr, err := Run(context.Background(), newOpenAI(f), reg, "What is 2+40?", &RunOptions{OnText: func(s string) { pieces = append(pieces, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"The sum ", "is 42."}, pieces); d != "" {
+		t.Errorf("streamed text (-want +got):\n%s", d)
+	}
+	if tr.Answer != "The sum is 42." || tr.StopReason != "endTurn" {
+		t.Errorf("got %q (%s), want the whole answer (endTurn)", tr.Answer, tr.StopReason)
+	}
+	for i, r := range f.requests() {
+		if !strings.Contains(string(r.body), `"stream":true`) {
+			t.Errorf("request %d did not ask for a stream", i)
+		}
+	}
+}
+
 // A result larger than the cap reaches the model as its summary, cut.
 func TestRunCapsToolResults(t *testing.T) {
 	reg := newRegistry(t, &toolreg.Options{})

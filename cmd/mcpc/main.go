@@ -48,8 +48,8 @@
 //	ping                      ping every server, with the round-trip time
 //	info                      each server's name, version, protocol, capabilities, instructions
 //	ask <question>            ask the --model, which may call every selected server's tools;
-//	                          the answer to stdout, one line per tool call to stderr, the
-//	                          whole transcript with --json
+//	                          its text to stdout as it comes, one line per tool call to
+//	                          stderr, the whole transcript with --json
 //
 // A server's instructions and descriptions are its own words: mcpc shows
 // them as quoted data and follows none of them.

@@ -57,14 +57,34 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// For people, the model's text goes to stdout as it comes, each
+	// turn's on lines of its own; a script gets the transcript at the end.
+	open := false // stdout has text that does not end a line
+	endLine := func() {
+		if open {
+			fmt.Fprintln(e.out.w)
+			open = false
+		}
+	}
 	opts := &bridge.RunOptions{MaxTurns: e.cfg.maxTurns, OnTool: func(use, result mcpclient.Content) {
+		endLine()
 		fmt.Fprintln(e.stderr, toolLine(use, result))
 	}}
+	if !e.out.json {
+		opts.OnText = func(text string) {
+			io.WriteString(e.out.w, text)
+			open = !strings.HasSuffix(text, "\n")
+		}
+	}
 	tr, err := bridge.Run(ctx, m, reg, args[0], opts)
+	endLine()
 	if err != nil {
 		return err
 	}
-	return e.out.print(tr, func(w io.Writer) { fmt.Fprintln(w, tr.Answer) })
+	if !e.out.json {
+		return nil
+	}
+	return e.out.print(tr, nil)
 }
 
 // toolLine summarizes a tool call in one line: its name, its arguments and

@@ -33,7 +33,11 @@ func newFakeModel(t *testing.T, bodies ...string) *fakeModel {
 		f.got = append(f.got, r)
 		body := f.bodies[min(n, len(f.bodies)-1)]
 		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
+		if strings.HasPrefix(body, "data:") {
+			w.Header().Set("Content-Type", "text/event-stream")
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+		}
 		io.WriteString(w, body)
 	}))
 	t.Cleanup(f.Close)
@@ -98,6 +102,28 @@ func TestAsk(t *testing.T) {
 	}
 	if tr.Answer != "The sum is 42." || tr.Turns != 2 || len(tr.Messages) != 4 {
 		t.Errorf("--json: got answer %q, %d turns, %d messages; want the answer, 2, 4", tr.Answer, tr.Turns, len(tr.Messages))
+	}
+}
+
+// A provider that streams: each turn's text reaches stdout as it comes,
+// on lines of its own.
+func TestAskStreams(t *testing.T) {
+	dir := demoDir(t)
+	f := newFakeModel(t,
+		"data: {\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Let me \"}}]}\n\n"+
+			"data: {\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"add.\",\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"mcp__demo__add\",\"arguments\":\"{\\\"a\\\":1,\\\"b\\\":2}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n"+
+			"data: [DONE]\n\n",
+		"data: {\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"It is \"}}]}\n\n"+
+			"data: {\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"3.\"},\"finish_reason\":\"stop\"}]}\n\n"+
+			"data: [DONE]\n\n")
+	env := map[string]string{"OPENAI_API_KEY": fakeKey, "OPENAI_BASE_URL": f.URL}
+	r := runEnv(t, dir, env, "--server", "demo", "ask", "--model", "openai:m", "1+2?")
+	r.want(t, exitOK)
+	if want := "Let me add.\nIt is 3.\n"; r.stdout != want {
+		t.Errorf("stdout: got %q, want %q", r.stdout, want)
+	}
+	if want := `tool mcp__demo__add {"a":1,"b":2} → 3`; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q does not summarize the call as %q", r.stderr, want)
 	}
 }
 

@@ -23,8 +23,9 @@ Commands:
   skill <name> [file]        load a skill: its SKILL.md, verified, and its files; or one file, verified
   ping                       ping every server; exits 1 if any fails
   info                       each server's name, version, protocol, capabilities, instructions
-  ask <question>             ask --model, which may call every selected server's tools: the answer
-                             to stdout, a line per tool call to stderr (--json: the transcript)
+  ask <question>             ask --model, which may call every selected server's tools: its text
+                             to stdout as it comes, a line per tool call to stderr (--json: the
+                             transcript)
 
 Servers:
   --config FILE              a config file in .mcp.json format (repeatable; later files win);
