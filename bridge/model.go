@@ -3,7 +3,6 @@ package bridge
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -85,38 +84,4 @@ func pickModel(prefs *mcpclient.ModelPreferences, models map[string]string, def 
 		}
 	}
 	return def
-}
-
-// placeholder is the text that stands for content a provider cannot take,
-// so the model knows something was there.
-func placeholder(provider string, c mcpclient.Content) string {
-	switch c.Type {
-	case "image", "audio":
-		return fmt.Sprintf("[%s content (%s, %d bytes) omitted: %s does not take it here]",
-			c.Type, orUnknown(c.MimeType), base64Len(c.Data), provider)
-	case "resource_link":
-		return fmt.Sprintf("[resource link: %s %s]", c.URI, c.Name)
-	case "resource":
-		if c.Resource == nil {
-			return "[embedded resource]"
-		}
-		if c.Resource.IsBlob {
-			return fmt.Sprintf("[embedded resource %s (%s) omitted: binary]", c.Resource.URI, orUnknown(c.Resource.MimeType))
-		}
-		return fmt.Sprintf("[embedded resource %s]\n%s", c.Resource.URI, c.Resource.Text)
-	}
-	return fmt.Sprintf("[%q content omitted: %s does not take it]", c.Type, provider)
-}
-
-func orUnknown(mime string) string {
-	if mime == "" {
-		return "unknown type"
-	}
-	return mime
-}
-
-// base64Len is the decoded size of base64 data, without decoding it.
-func base64Len(data string) int {
-	n := len(strings.TrimRight(data, "="))
-	return n * 3 / 4
 }

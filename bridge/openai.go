@@ -27,6 +27,8 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 // messages of text (structured content as JSON when no text came, a failed
 // tool's text marked as an error). The request's metadata and
 // includeContext are not sent: Chat Completions has no place for them.
+// Its finish reason "stop" covers both a natural end and a stop sequence,
+// so a stop sequence reads as endTurn.
 type OpenAI struct {
 	APIKey  string            // sent as a bearer token; never logged or put into errors
 	BaseURL string            // default DefaultOpenAIBaseURL
@@ -213,55 +215,6 @@ func openAIAssistant(content []mcpclient.Content) oaMessage {
 		m.Content = strings.Join(text, "\n") // an empty turn still has content
 	}
 	return m
-}
-
-// toolResultText is a tool result as one text: its text items, other
-// items as placeholders, structured content as JSON when no text came,
-// and a failed tool's text marked as an error.
-func toolResultText(provider string, c mcpclient.Content) string {
-	var lines []string
-	hasText := false
-	for _, item := range c.Content {
-		if item.Type == "text" {
-			lines = append(lines, item.Text)
-			hasText = true
-		} else {
-			lines = append(lines, placeholder(provider, item))
-		}
-	}
-	if !hasText && len(c.StructuredContent) > 0 {
-		lines = append(lines, string(c.StructuredContent))
-	}
-	text := strings.Join(lines, "\n")
-	if c.IsError {
-		text = "[the tool reported an error]\n" + text
-	}
-	return text
-}
-
-// openAITools converts MCP tool definitions to function tools, the input
-// schema passed through unchanged.
-func openAITools(tools []*mcpclient.Tool) []OpenAITool {
-	var out []OpenAITool
-	for _, t := range tools {
-		out = append(out, OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: schemaOrEmpty(t.InputSchema)}})
-	}
-	return out
-}
-
-func schemaOrEmpty(s json.RawMessage) json.RawMessage {
-	if len(s) == 0 {
-		return json.RawMessage(`{"type":"object"}`)
-	}
-	return s
-}
-
-func objectOrEmpty(in json.RawMessage) json.RawMessage {
-	if len(in) == 0 {
-		return json.RawMessage(`{}`)
-	}
-	return in
 }
 
 // The response's wire shape.
