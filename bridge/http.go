@@ -166,17 +166,14 @@ type limitedReader struct {
 }
 
 func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		return 0, fmt.Errorf("response larger than %d bytes", maxResponseBytes)
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n+1] // one more, to notice the excess
+	if int64(len(p)) > l.n+1 {
+		p = p[:l.n+1] // one more than allowed, to notice the excess
 	}
 	n, err := l.r.Read(p)
-	l.n -= int64(n)
-	if l.n < 0 {
+	if int64(n) > l.n {
 		return 0, fmt.Errorf("response larger than %d bytes", maxResponseBytes)
 	}
+	l.n -= int64(n)
 	return n, err
 }
 
