@@ -42,6 +42,14 @@ demo: build
 	@echo
 	@echo "== the sampling round trip on the wire: --trace prints every frame to stderr, led by its server"
 	$(MCPC) --json --trace --server demo --sampling echo call mcp__demo__sample '{"prompt": "Say hi"}'
+	@echo
+	@echo "== a model uses the servers' tools: mcpc ask through its OpenAI adapter, offline and without a key"
+	@echo "   (bin/standin-model is a scripted stand-in for a provider, not a model; it speaks the"
+	@echo "   OpenAI Chat Completions wire over loopback and points OPENAI_BASE_URL at itself)"
+	$(BIN)/standin-model -- $(MCPC) --server demo ask --model openai:standin "What is 2 + 40?"
+	@echo
+	@echo "== the server's sampling request answered through the same adapter and stand-in"
+	$(BIN)/standin-model -- $(MCPC) --server demo --sampling openai:standin call mcp__demo__sample '{"prompt": "Say hi"}'
 
 test:
 	$(GO) vet ./...
@@ -86,6 +94,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzExpand -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzSummaryCap -fuzztime $(FUZZTIME) ./toolreg
+	$(GO) test -run '^$$' -fuzz FuzzDecodeOpenAI -fuzztime $(FUZZTIME) ./bridge
+	$(GO) test -run '^$$' -fuzz FuzzDecodeAnthropic -fuzztime $(FUZZTIME) ./bridge
+	$(GO) test -run '^$$' -fuzz FuzzDecodeStreams -fuzztime $(FUZZTIME) ./bridge
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).

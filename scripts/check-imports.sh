@@ -2,7 +2,7 @@
 # Checks the import rules of plainmcp:
 #  1. non-test code imports the standard library and this module only;
 #  2. the layers import one way, tests included:
-#     jsonrpc <- transport <- mcpclient <- toolreg, bridge <- cmd
+#     jsonrpc <- transport <- mcpclient <- toolreg <- bridge <- cmd
 #     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
 #     and transport, not the layers above them
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
@@ -33,7 +33,7 @@ check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver interna
 check transport mcpclient toolreg bridge cmd internal/demoserver
 check mcpclient toolreg bridge cmd
 check toolreg bridge cmd
-check bridge toolreg cmd
+check bridge cmd
 check internal/demoserver mcpclient toolreg bridge cmd
 check examples/stdio toolreg bridge cmd
 

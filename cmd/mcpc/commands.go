@@ -43,6 +43,7 @@ var commands = map[string]command{
 	"read":      {"[server:]<uri>", 1, 1, cmdRead},
 	"skills":    {"", 0, 0, cmdSkills},
 	"skill":     {"<name> [file]", 1, 2, cmdSkill},
+	"ask":       {"[--model PROVIDER:NAME] [--max-turns N] <question>", 1, 1, cmdAsk},
 }
 
 func commandNames() []string {

@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"github.com/plainmcp/plainmcp/bridge"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
-// wireHandlers gives the session the host handlers the flags ask for. mcpc
-// has no model of its own: "echo" sampling exists to try servers out.
+// wireHandlers gives the session the host handlers the flags ask for.
+// Sampling goes to a provider's model (PROVIDER:NAME), or to "echo", which
+// exists to try servers out.
 // Without --elicitation, a person at a terminal is asked (ask, if not nil).
 func wireHandlers(cfg *config, opts *mcpclient.Options, ask *asker) error {
 	switch cfg.sampling {
@@ -16,7 +20,14 @@ func wireHandlers(cfg *config, opts *mcpclient.Options, ask *asker) error {
 	case "echo":
 		opts.Sampling = echoSampling
 	default:
-		return usageError{fmt.Sprintf(`--sampling %q: want "echo"`, cfg.sampling)}
+		if !strings.Contains(cfg.sampling, ":") {
+			return usageError{fmt.Sprintf(`--sampling %q: want "echo" or PROVIDER:NAME`, cfg.sampling)}
+		}
+		m, err := modelFromSpec(cfg.sampling, cfg.getenv)
+		if err != nil {
+			return err
+		}
+		opts.Sampling, opts.SamplingTools = bridge.Sampling(m), true
 	}
 	switch cfg.elicitation {
 	case "":

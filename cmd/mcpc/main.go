@@ -47,6 +47,9 @@
 //	                          SHA-256 digest, frontmatter), or the skill is refused (exit 1)
 //	ping                      ping every server, with the round-trip time
 //	info                      each server's name, version, protocol, capabilities, instructions
+//	ask <question>            ask the --model, which may call every selected server's tools;
+//	                          its text to stdout as it comes, one line per tool call to
+//	                          stderr, the whole transcript with --json
 //
 // A server's instructions and descriptions are its own words: mcpc shows
 // them as quoted data and follows none of them.
@@ -66,7 +69,11 @@
 //	--timeout D      per-request timeout (default 60s)
 //	--progress       print progress notifications to stderr (default: when stderr is a terminal)
 //	--sampling MODE  answer the servers' sampling requests: "echo" replies with the last user
-//	                 message (for trying servers out); default: sampling is not offered
+//	                 message (for trying servers out), PROVIDER:NAME asks a model as --model
+//	                 does; default: sampling is not offered
+//	--model P:NAME   the model of ask: openai:NAME (key in OPENAI_API_KEY, base URL in
+//	                 OPENAI_BASE_URL) or anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
+//	--max-turns N    the most model turns ask takes (default 10)
 //	--elicitation M  answer elicitation requests: "defaults" accepts with the schema's defaults,
 //	                 "decline" declines; default: elicitation is not offered
 //	--root URI       offer a root to the servers (repeatable)

@@ -40,6 +40,9 @@ type config struct {
 	sampling    string
 	elicitation string
 	roots       []string
+	model       string // --model, for ask: PROVIDER:NAME
+	maxTurns    int    // --max-turns, for ask; 0 is the default
+	getenv      func(string) string
 }
 
 type listFlag []string
@@ -66,6 +69,8 @@ type cli struct {
 	stderr io.Writer // shared by trace, progress and errors: see lockedWriter
 
 	interactive bool // a person at a terminal can answer forms
+
+	getenv func(string) string // the environment; nil is the process's
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -85,6 +90,10 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return exitOK
 	}
 	if err == nil {
+		cfg.getenv = c.getenv
+		if cfg.getenv == nil {
+			cfg.getenv = os.Getenv
+		}
 		err = c.runCommand(ctx, cfg, rest)
 	}
 	var ue usageError
@@ -123,7 +132,9 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.Var((*durationFlag)(&cfg.timeout), "timeout", `per-request timeout: a duration such as "30s", or milliseconds`)
 	fs.StringVar(&cfg.protocol, "protocol", "", "pin the protocol version (2024-11-05 … 2026-07-28)")
 	fs.BoolVar(&cfg.progress, "progress", terminal, "print progress to stderr")
-	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo"`)
+	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo" or PROVIDER:NAME`)
+	fs.StringVar(&cfg.model, "model", "", "the model ask uses: PROVIDER:NAME")
+	fs.IntVar(&cfg.maxTurns, "max-turns", 0, "the most model turns ask takes")
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
 	cfg.terminal = terminal

@@ -23,6 +23,9 @@ Commands:
   skill <name> [file]        load a skill: its SKILL.md, verified, and its files; or one file, verified
   ping                       ping every server; exits 1 if any fails
   info                       each server's name, version, protocol, capabilities, instructions
+  ask <question>             ask --model, which may call every selected server's tools: its text
+                             to stdout as it comes, a line per tool call to stderr (--json: the
+                             transcript)
 
 Servers:
   --config FILE              a config file in .mcp.json format (repeatable; later files win);
@@ -42,7 +45,11 @@ Output and behaviour:
   --protocol VERSION         pin the protocol version (2024-11-05 … 2026-07-28)
   --progress                 show progress on stderr: one line on a terminal, JSON events with --json
                              (default: when stderr is a terminal)
-  --sampling echo            answer the servers' sampling requests with the last user message
+  --sampling MODE            answer the servers' sampling requests: "echo" replies with the last
+                             user message; PROVIDER:NAME asks a model (see --model)
+  --model PROVIDER:NAME      the model of ask: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL)
+                             or anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
+  --max-turns N              the most model turns ask takes (default 10)
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
                              (default: ask at the terminal, field by field, when there is one)
   --root URI                 offer a root to the servers (repeatable)

@@ -1,0 +1,271 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// Defaults of the HTTP options that both adapters share.
+const (
+	DefaultMaxRetries   = 2
+	DefaultMaxRetryWait = 30 * time.Second
+	DefaultTimeout      = 2 * time.Minute
+	maxResponseBytes    = 16 << 20
+	maxErrorText        = 300
+)
+
+// HTTPOptions tune how an adapter talks to its provider. The zero value
+// gives the defaults.
+type HTTPOptions struct {
+	// Client sends the requests; nil means http.DefaultClient.
+	Client *http.Client
+	// MaxRetries bounds the retries of a request that failed with 429, a
+	// 5xx status or a network error (0 means DefaultMaxRetries, negative
+	// means none).
+	MaxRetries int
+	// MaxRetryWait is the longest wait before a retry: a Retry-After
+	// beyond it, or beyond the context's deadline, fails the request at
+	// once, saying when to come back (0 means DefaultMaxRetryWait).
+	MaxRetryWait time.Duration
+	// Timeout bounds each attempt (0 means DefaultTimeout).
+	Timeout time.Duration
+}
+
+// caller posts JSON to one provider endpoint. key is the credential the
+// headers carry: it is cut out of any text that goes into an error.
+type caller struct {
+	provider string
+	url      string
+	header   http.Header
+	key      string
+	opts     HTTPOptions
+	// backoff is the wait before retry n (from 1) when the provider named
+	// none; a variable so tests need not wait.
+	backoff func(n int) time.Duration
+}
+
+func defaultBackoff(n int) time.Duration { return time.Duration(n) * 500 * time.Millisecond }
+
+// A decoder reads a 2xx answer: its Content-Type and its body, which
+// ends with an error after maxResponseBytes.
+type decoder func(contentType string, body io.Reader) error
+
+// post sends body and decodes the 2xx answer with decode. Failures come
+// back as *jsonrpc.Error, ready for the server that asked, except a
+// cancelled ctx, which comes back as ctx.Err(). Only attempts that got no
+// 2xx answer are retried: a stream that broke half-way has been shown.
+func (c *caller) post(ctx context.Context, body any, decode decoder) error {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return jsonrpc.NewError(jsonrpc.CodeInternalError, "%s: encoding the request: %v", c.provider, err)
+	}
+	retries := c.opts.MaxRetries
+	if retries == 0 {
+		retries = DefaultMaxRetries
+	}
+	maxWait := c.opts.MaxRetryWait
+	if maxWait <= 0 {
+		maxWait = DefaultMaxRetryWait
+	}
+	backoff := c.backoff
+	if backoff == nil {
+		backoff = defaultBackoff
+	}
+	for attempt := 0; ; attempt++ {
+		wait, err := c.once(ctx, payload, decode)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if wait < 0 || attempt >= retries {
+			return err
+		}
+		if wait == 0 {
+			wait = backoff(attempt + 1)
+		}
+		if wait > maxWait || beyondDeadline(ctx, wait) {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+func beyondDeadline(ctx context.Context, wait time.Duration) bool {
+	d, ok := ctx.Deadline()
+	return ok && time.Until(d) < wait
+}
+
+// once makes one attempt. On failure, wait says whether to retry: -1
+// never, 0 after the usual backoff, more after that long (Retry-After).
+func (c *caller) once(ctx context.Context, payload []byte, decode decoder) (wait time.Duration, err error) {
+	timeout := c.opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.url, bytes.NewReader(payload))
+	if err != nil {
+		return -1, c.errorf(jsonrpc.CodeInternalError, nil, "bad endpoint: %v", unwrapURL(err))
+	}
+	req.Header = c.header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	client := c.opts.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() == nil && actx.Err() != nil {
+			return 0, c.errorf(jsonrpc.CodeInternalError, nil, "no answer within %v", timeout)
+		}
+		return 0, c.errorf(jsonrpc.CodeInternalError, nil, "request failed: %v", unwrapURL(err))
+	}
+	defer resp.Body.Close()
+	body := &limitedReader{r: resp.Body, n: maxResponseBytes}
+	if resp.StatusCode/100 == 2 {
+		if err := decode(resp.Header.Get("Content-Type"), body); err != nil {
+			if ctx.Err() == nil && actx.Err() != nil {
+				return -1, c.errorf(jsonrpc.CodeInternalError, nil, "no whole answer within %v", timeout)
+			}
+			return -1, c.errorf(jsonrpc.CodeInternalError, nil, "malformed response: %v", unwrapURL(err))
+		}
+		return 0, nil
+	}
+	data, err := io.ReadAll(body)
+	if err != nil {
+		data = nil // the status says enough
+	}
+	return retryWait(resp), c.statusError(resp.StatusCode, resp.Header, data)
+}
+
+// limitedReader fails a read past n bytes, where io.LimitReader would
+// end quietly and a truncated body might parse.
+type limitedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > l.n+1 {
+		p = p[:l.n+1] // one more than allowed, to notice the excess
+	}
+	n, err := l.r.Read(p)
+	if int64(n) > l.n {
+		return 0, fmt.Errorf("response larger than %d bytes", maxResponseBytes)
+	}
+	l.n -= int64(n)
+	return n, err
+}
+
+// retryWait reads whether and when a failed status may be retried.
+func retryWait(resp *http.Response) time.Duration {
+	s := resp.StatusCode
+	if s != http.StatusTooManyRequests && s < 500 {
+		return -1
+	}
+	if d, ok := retryAfter(resp.Header); ok {
+		return max(d, time.Millisecond)
+	}
+	return 0
+}
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date.
+func retryAfter(h http.Header) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 32); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
+}
+
+// statusError turns a provider's error status into the server's error.
+// The provider's own message is kept (short, with the key cut out) except
+// for a refused key, whose message may quote part of it.
+func (c *caller) statusError(status int, h http.Header, body []byte) error {
+	data := map[string]any{"provider": c.provider, "status": status}
+	if d, ok := retryAfter(h); ok {
+		data["retryAfterSeconds"] = int(d.Round(time.Second) / time.Second)
+	}
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return c.errorf(jsonrpc.CodeInternalError, data, "the provider refused the API key (HTTP %d)", status)
+	case status == http.StatusTooManyRequests:
+		msg := "rate limited (HTTP 429)"
+		if s, ok := data["retryAfterSeconds"]; ok {
+			msg += fmt.Sprintf(", retry after %ds", s)
+		}
+		return c.errorf(jsonrpc.CodeInternalError, data, "%s%s", msg, c.providerText(body))
+	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
+		return c.errorf(jsonrpc.CodeInvalidParams, data, "the provider rejected the request (HTTP %d)%s", status, c.providerText(body))
+	}
+	return c.errorf(jsonrpc.CodeInternalError, data, "HTTP %d%s", status, c.providerText(body))
+}
+
+// providerText is ": message" from an error body in either provider's
+// shape ({"error": {"message": …}}), short and with the key cut out.
+func (c *caller) providerText(body []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Error.Message == "" {
+		return ""
+	}
+	msg := c.redact(e.Error.Message)
+	if len(msg) > maxErrorText {
+		msg = strings.ToValidUTF8(msg[:maxErrorText], "") + "…"
+	}
+	return ": " + msg
+}
+
+func (c *caller) redact(s string) string {
+	if c.key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.key, "[key]")
+}
+
+func (c *caller) errorf(code int64, data map[string]any, format string, args ...any) *jsonrpc.Error {
+	e := jsonrpc.NewError(code, "%s: %s", c.provider, c.redact(fmt.Sprintf(format, args...)))
+	if data != nil {
+		e.Data, _ = json.Marshal(data)
+	}
+	return e
+}
+
+// unwrapURL drops the URL a *url.Error carries: its query or user-info
+// may hold a secret.
+func unwrapURL(err error) error {
+	var u *url.Error
+	if errors.As(err, &u) {
+		return u.Err
+	}
+	return err
+}

@@ -1,0 +1,291 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// DefaultOpenAIBaseURL is where [OpenAI] sends requests when BaseURL is
+// empty; the official SDKs read it from OPENAI_BASE_URL.
+const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
+
+// OpenAI is a [Model] that talks to an OpenAI Chat Completions endpoint,
+// POST {BaseURL}/chat/completions, or to any server that speaks the same
+// wire. It is safe for concurrent use; set its fields before the first
+// request and leave them alone afterwards.
+//
+// What the provider cannot take becomes a text placeholder: audio, images
+// outside user messages, binary resources. Tool results go back as "tool"
+// messages of text (structured content as JSON when no text came, a failed
+// tool's text marked as an error). The request's metadata and
+// includeContext are not sent: Chat Completions has no place for them.
+// Its finish reason "stop" covers both a natural end and a stop sequence,
+// so a stop sequence reads as endTurn.
+type OpenAI struct {
+	APIKey  string            // sent as a bearer token; never logged or put into errors
+	BaseURL string            // default DefaultOpenAIBaseURL
+	Model   string            // the model used when no hint picks one
+	Models  map[string]string // hint → model; the first of the server's hints found here wins
+	HTTP    HTTPOptions
+
+	backoff func(n int) time.Duration // tests only: the wait before retry n
+}
+
+// CreateMessage sends the conversation to Chat Completions and returns the
+// model's answer as an MCP sampling result. Errors are *jsonrpc.Error
+// values fit for the server that asked, or ctx.Err().
+func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessageParams) (*mcpclient.CreateMessageResult, error) {
+	req, err := openAIRequest(p, pickModel(p.ModelPreferences, o.Models, o.Model))
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimRight(o.BaseURL, "/")
+	if base == "" {
+		base = DefaultOpenAIBaseURL
+	}
+	h := http.Header{}
+	if o.APIKey != "" {
+		h.Set("Authorization", "Bearer "+o.APIKey)
+	}
+	onText := streamFrom(ctx)
+	if onText != nil {
+		req.Stream = true
+		h.Set("Accept", "text/event-stream")
+	}
+	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP, backoff: o.backoff}
+	var res *mcpclient.CreateMessageResult
+	err = c.post(ctx, req, func(contentType string, body io.Reader) error {
+		var err error
+		if onText != nil && isEventStream(contentType) {
+			res, err = decodeOpenAIStream(body, onText)
+			return err
+		}
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		if res, err = DecodeOpenAI(data); err == nil && onText != nil {
+			streamWhole(res, onText)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// The request's wire shape.
+type oaRequest struct {
+	Model       string       `json:"model"`
+	Messages    []oaMessage  `json:"messages"`
+	MaxTokens   int          `json:"max_completion_tokens,omitempty"`
+	Temperature *float64     `json:"temperature,omitempty"`
+	Stop        []string     `json:"stop,omitempty"`
+	Tools       []OpenAITool `json:"tools,omitempty"`
+	ToolChoice  string       `json:"tool_choice,omitempty"`
+	Stream      bool         `json:"stream,omitempty"`
+}
+
+type oaMessage struct {
+	Role       string       `json:"role"`
+	Content    any          `json:"content,omitempty"` // a string or []oaPart
+	ToolCalls  []oaToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string       `json:"tool_call_id,omitempty"`
+}
+
+type oaPart struct {
+	Type     string      `json:"type"`
+	Text     string      `json:"text,omitempty"`
+	ImageURL *oaImageURL `json:"image_url,omitempty"`
+}
+
+type oaImageURL struct {
+	URL string `json:"url"`
+}
+
+type oaToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// OpenAITool is a function tool in a Chat Completions request.
+type OpenAITool struct {
+	Type     string         `json:"type"` // "function"
+	Function OpenAIFunction `json:"function"`
+}
+
+// OpenAIFunction names a function tool and its parameters' JSON Schema,
+// passed through unchanged.
+type OpenAIFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// openAIRequest converts a sampling request to Chat Completions.
+func openAIRequest(p *mcpclient.CreateMessageParams, model string) (*oaRequest, error) {
+	r := &oaRequest{Model: model, MaxTokens: p.MaxTokens, Temperature: p.Temperature, Stop: p.StopSequences}
+	if p.SystemPrompt != "" {
+		r.Messages = append(r.Messages, oaMessage{Role: "system", Content: p.SystemPrompt})
+	}
+	for i, m := range p.Messages {
+		switch m.Role {
+		case "user":
+			r.Messages = append(r.Messages, openAIUser(m.Content)...)
+		case "assistant":
+			r.Messages = append(r.Messages, openAIAssistant(m.Content))
+		default:
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "message %d: unknown role %q", i, m.Role)
+		}
+	}
+	r.Tools = openAITools(p.Tools)
+	if p.ToolChoice != nil && len(r.Tools) > 0 {
+		switch mode := p.ToolChoice.Mode; mode {
+		case "auto", "required", "none":
+			r.ToolChoice = mode
+		case "":
+		default:
+			return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "toolChoice mode %q: want auto, required or none", mode)
+		}
+	}
+	return r, nil
+}
+
+// openAIUser converts a user turn: its tool results become "tool"
+// messages, which must come right after the assistant's calls, then the
+// rest of the turn is one user message.
+func openAIUser(content []mcpclient.Content) []oaMessage {
+	var out []oaMessage
+	var parts []oaPart
+	for _, c := range content {
+		switch c.Type {
+		case "tool_result":
+			out = append(out, oaMessage{Role: "tool", ToolCallID: c.ToolUseID, Content: toolResultText("openai", c)})
+		case "text":
+			parts = append(parts, oaPart{Type: "text", Text: c.Text})
+		case "image":
+			url := "data:" + c.MimeType + ";base64," + c.Data
+			parts = append(parts, oaPart{Type: "image_url", ImageURL: &oaImageURL{URL: url}})
+		default:
+			parts = append(parts, oaPart{Type: "text", Text: placeholder("openai", c)})
+		}
+	}
+	switch {
+	case len(parts) == 1 && parts[0].Type == "text":
+		out = append(out, oaMessage{Role: "user", Content: parts[0].Text})
+	case len(parts) > 0:
+		out = append(out, oaMessage{Role: "user", Content: parts})
+	}
+	return out
+}
+
+// openAIAssistant converts an assistant turn: text (and placeholders)
+// joined into its content, tool uses into tool calls.
+func openAIAssistant(content []mcpclient.Content) oaMessage {
+	m := oaMessage{Role: "assistant"}
+	var text []string
+	for _, c := range content {
+		switch c.Type {
+		case "text":
+			text = append(text, c.Text)
+		case "tool_use":
+			var tc oaToolCall
+			tc.ID, tc.Type = c.ID, "function"
+			tc.Function.Name = c.Name
+			tc.Function.Arguments = string(objectOrEmpty(c.Input))
+			m.ToolCalls = append(m.ToolCalls, tc)
+		default:
+			text = append(text, placeholder("openai", c))
+		}
+	}
+	if len(text) > 0 || len(m.ToolCalls) == 0 {
+		m.Content = strings.Join(text, "\n") // an empty turn still has content
+	}
+	return m
+}
+
+// The response's wire shape.
+type oaResponse struct {
+	Model   string     `json:"model"`
+	Choices []oaChoice `json:"choices"`
+}
+
+type oaChoice struct {
+	Message struct {
+		Content   *string      `json:"content"`
+		Refusal   *string      `json:"refusal"`
+		ToolCalls []oaToolCall `json:"tool_calls"`
+	} `json:"message"`
+	FinishReason string `json:"finish_reason"`
+}
+
+// DecodeOpenAI reads a Chat Completions response body as an MCP sampling
+// result: the first choice's text (or refusal) and tool calls, its finish
+// reason as a stop reason. A body with no choice, or a tool call whose
+// arguments are not a JSON object, is an error.
+func DecodeOpenAI(data []byte) (*mcpclient.CreateMessageResult, error) {
+	var r oaResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, err
+	}
+	return openAIResult(&r)
+}
+
+// openAIResult converts a decoded (or stream-assembled) response.
+func openAIResult(r *oaResponse) (*mcpclient.CreateMessageResult, error) {
+	if len(r.Choices) == 0 {
+		return nil, fmt.Errorf("no choices")
+	}
+	ch := r.Choices[0]
+	res := &mcpclient.CreateMessageResult{Role: "assistant", Model: r.Model}
+	if t := ch.Message.Content; t != nil && *t != "" {
+		res.Content = append(res.Content, mcpclient.Content{Type: "text", Text: *t})
+	}
+	if t := ch.Message.Refusal; t != nil && *t != "" {
+		res.Content = append(res.Content, mcpclient.Content{Type: "text", Text: *t})
+	}
+	for _, tc := range ch.Message.ToolCalls {
+		args := strings.TrimSpace(tc.Function.Arguments)
+		if args == "" {
+			args = "{}"
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(args), &obj); err != nil || obj == nil {
+			return nil, fmt.Errorf("tool call %q: arguments are not a JSON object", tc.Function.Name)
+		}
+		if tc.Function.Name == "" {
+			return nil, fmt.Errorf("tool call %q has no name", tc.ID)
+		}
+		res.Content = append(res.Content, mcpclient.Content{
+			Type: "tool_use", ID: tc.ID, Name: tc.Function.Name, Input: json.RawMessage(args)})
+	}
+	if len(res.Content) == 0 {
+		res.Content = mcpclient.ContentList{{Type: "text", Text: ""}}
+	}
+	switch ch.FinishReason {
+	case "stop":
+		res.StopReason = "endTurn"
+	case "length":
+		res.StopReason = "maxTokens"
+	case "tool_calls", "function_call":
+		res.StopReason = "toolUse"
+	case "content_filter":
+		res.StopReason = "refusal"
+	default:
+		res.StopReason = ch.FinishReason
+	}
+	return res, nil
+}
