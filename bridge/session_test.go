@@ -60,3 +60,28 @@ func TestSamplingPlugsIntoSession(t *testing.T) {
 		}
 	}
 }
+
+// End to end: the bundled server asks for sampling with tools, the adapter
+// puts them to the provider, the provider answers with a tool call, and
+// the server gets it back as a tool_use block (stop reason toolUse).
+func TestSamplingWithToolsEndToEnd(t *testing.T) {
+	f := newFake(t, reply{body: `{"model":"gpt-test","choices":[{"message":{"role":"assistant","content":null,` +
+		`"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_time","arguments":"{\"city\":\"Oslo\"}"}}]},"finish_reason":"tool_calls"}]}`})
+	s := connectDemo(t, &mcpclient.Options{Sampling: Sampling(newOpenAI(f)), SamplingTools: true})
+	res, err := s.CallTool(context.Background(), "sample", map[string]any{"prompt": "What time is it in Oslo?", "tools": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); res.IsError || !strings.Contains(got, `[tool_use get_time {"city":"Oslo"}]`) {
+		t.Errorf("the server got %q (isError %v), want the model's tool call", got, res.IsError)
+	}
+	if !strings.Contains(string(res.StructuredContent), `"stopReason":"toolUse"`) {
+		t.Errorf("structured: %s", res.StructuredContent)
+	}
+	req := string(f.requests()[0].body)
+	for _, want := range []string{`"tools":[{"type":"function","function":{"name":"get_time"`, `"tool_choice":"required"`} {
+		if !strings.Contains(req, want) {
+			t.Errorf("the provider request lacks %s: %s", want, req)
+		}
+	}
+}

@@ -64,8 +64,8 @@ func demoTools() []*tool {
 			Annotations: readOnly,
 		}, slowTool),
 		newTool(toolDef{
-			Name: "sample", Title: "Sample", Description: "Asks the client's model to answer a prompt (sampling/createMessage) and returns what it said.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string"}},"required":["prompt"]}`),
+			Name: "sample", Title: "Sample", Description: "Asks the client's model to answer a prompt (sampling/createMessage) and returns what it said; with tools, offers the model a get_time tool and requires it to ask for it.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string"},"tools":{"type":"boolean","default":false}},"required":["prompt"]}`),
 		}, sampleTool),
 		newTool(toolDef{
 			Name: "elicit", Title: "Elicit", Description: "Asks the user for a name and an age through the client (elicitation/create) and returns the answer.",

@@ -26,11 +26,28 @@ type createMessageParams struct {
 	Messages     []samplingMessage `json:"messages"`
 	SystemPrompt string            `json:"systemPrompt,omitempty"`
 	MaxTokens    int               `json:"maxTokens"`
+	Tools        []samplingTool    `json:"tools,omitempty"`      // 2025-11-25: the model may ask for these
+	ToolChoice   map[string]string `json:"toolChoice,omitempty"` // {"mode": "auto" | "required" | "none"}
+}
+
+// samplingTool is a tool the sample tool offers the client's model.
+type samplingTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// clockTool is what the sample tool offers with "tools": true: the model
+// should ask for it rather than answer.
+var clockTool = samplingTool{
+	Name: "get_time", Description: "The current time in a city.",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
 }
 
 func sampleTool(ctx context.Context, c *call) (*toolResult, error) {
 	var a struct {
 		Prompt *string `json:"prompt"`
+		Tools  bool    `json:"tools"`
 	}
 	if err := c.decode(&a); err != nil {
 		return nil, err
@@ -38,18 +55,31 @@ func sampleTool(ctx context.Context, c *call) (*toolResult, error) {
 	if a.Prompt == nil {
 		return nil, c.missing("prompt")
 	}
-	if caps, _ := c.ss.caps(); !declared(caps.Sampling) {
+	caps, _ := c.ss.caps()
+	if !declared(caps.Sampling) {
 		return errorResult("the sample tool needs the client's sampling capability, which it did not declare"), nil
 	}
-	var res struct {
-		Content json.RawMessage `json:"content"`
-		Model   string          `json:"model"`
-	}
-	err := c.ss.conn.Call(ctx, "sampling/createMessage", createMessageParams{
+	params := createMessageParams{
 		Messages:     []samplingMessage{{Role: "user", Content: text(*a.Prompt)}},
 		SystemPrompt: "You are a helpful assistant. Answer in one sentence.",
 		MaxTokens:    100,
-	}, &res)
+	}
+	if a.Tools {
+		var sampling struct {
+			Tools json.RawMessage `json:"tools"`
+		}
+		json.Unmarshal(caps.Sampling, &sampling)
+		if !declared(sampling.Tools) {
+			return errorResult("sampling with tools needs the client's sampling.tools capability, which it did not declare"), nil
+		}
+		params.Tools, params.ToolChoice = []samplingTool{clockTool}, map[string]string{"mode": "required"}
+	}
+	var res struct {
+		Content    json.RawMessage `json:"content"`
+		Model      string          `json:"model"`
+		StopReason string          `json:"stopReason"`
+	}
+	err := c.ss.conn.Call(ctx, "sampling/createMessage", params, &res)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -59,7 +89,7 @@ func sampleTool(ctx context.Context, c *call) (*toolResult, error) {
 	said := samplingText(res.Content)
 	return &toolResult{
 		Content:           []any{text("model said: " + said)},
-		StructuredContent: map[string]string{"text": said, "model": res.Model},
+		StructuredContent: map[string]string{"text": said, "model": res.Model, "stopReason": res.StopReason},
 	}, nil
 }
 
@@ -68,8 +98,10 @@ func sampleTool(ctx context.Context, c *call) (*toolResult, error) {
 // shown as their type in brackets; anything else is left out.
 func samplingText(raw json.RawMessage) string {
 	type block struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type  string          `json:"type"`
+		Text  string          `json:"text"`
+		Name  string          `json:"name"`  // tool_use
+		Input json.RawMessage `json:"input"` // tool_use
 	}
 	var blocks []block
 	if len(raw) > 0 && raw[0] == '[' {
@@ -84,6 +116,8 @@ func samplingText(raw json.RawMessage) string {
 		switch b.Type {
 		case "text":
 			parts = append(parts, b.Text)
+		case "tool_use":
+			parts = append(parts, "[tool_use "+b.Name+" "+string(b.Input)+"]")
 		case "":
 			// Not a content block: nothing to show.
 		default:

@@ -55,7 +55,7 @@ func TestSampleTool(t *testing.T) {
 	if got := res.text(t); got != "model said: hello there" || res.IsError {
 		t.Errorf("result %q (isError %v)", got, res.IsError)
 	}
-	if got := string(res.StructuredContent); got != `{"model":"test-model","text":"hello there"}` {
+	if got := string(res.StructuredContent); got != `{"model":"test-model","stopReason":"endTurn","text":"hello there"}` {
 		t.Errorf("structuredContent = %s", got)
 	}
 	req := rec.request(t)
