@@ -80,6 +80,7 @@ type Authorizer struct {
 	tok     *Token // the current token, nil before the first
 	gen     uint64 // counts the tokens obtained
 	grant   *grant // where tok came from; nil for a stored token
+	stepUps int    // step-up authorizations since the last success
 	clients map[string]*clientInfo
 }
 
@@ -108,7 +109,9 @@ func New(cfg Config) (*Authorizer, error) {
 // RoundTripper wraps next, the round-tripper to the MCP server, for
 // streamhttp's Config.Authorize: it sends the current token, refreshes it
 // shortly before it expires, and on a 401 refreshes or authorizes anew
-// and sends the request once more.
+// and sends the request once more. A 403 whose challenge says
+// insufficient_scope authorizes anew for the scopes granted so far plus
+// the challenge's, at most three times between two successful responses.
 func (a *Authorizer) RoundTripper(next http.RoundTripper) http.RoundTripper {
 	return &roundTripper{a: a, next: next}
 }
@@ -125,14 +128,25 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.next.RoundTrip(withToken(req, tok))
-	if err != nil || resp.StatusCode != http.StatusUnauthorized {
-		return resp, err
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		if resp.StatusCode < 300 {
+			t.a.mu.Lock()
+			t.a.stepUps = 0
+			t.a.mu.Unlock()
+		}
+		return resp, nil
 	}
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
 		return resp, nil // the body cannot be sent again
 	}
 	cs, _ := ParseChallenges(resp.Header.Values("WWW-Authenticate"))
 	ch, _ := bearerChallenge(cs)
+	if resp.StatusCode == http.StatusForbidden && (ch.Params["error"] != "insufficient_scope" || !t.a.stepUp()) {
+		return resp, nil
+	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	tok, err = t.a.reauthorize(ctx, gen, tok, ch)
@@ -146,6 +160,22 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return t.next.RoundTrip(withToken(retry, tok))
+}
+
+// maxStepUps bounds the authorizations for a wider scope (on 403
+// insufficient_scope) between two successful responses.
+const maxStepUps = 3
+
+// stepUp reports whether another step-up authorization is allowed, and
+// counts it.
+func (a *Authorizer) stepUp() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stepUps >= maxStepUps {
+		return false
+	}
+	a.stepUps++
+	return true
 }
 
 // withToken is req with tok as its bearer token.
@@ -211,7 +241,7 @@ func (a *Authorizer) reauthorize(ctx context.Context, gen uint64, sent *Token, c
 			a.cfg.Logger.Warn("oauth: refreshing the token", "err", err)
 		}
 	}
-	tok, g, err := a.authorize(ctx, ch)
+	tok, g, err := a.authorize(ctx, ch, g)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: authorizing at %s: %w", redact(a.cfg.ServerURL), err)
 	}

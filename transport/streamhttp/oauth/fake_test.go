@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,7 @@ type fake struct {
 	prmResource     string // "" means the server URL
 	scopesSupported []string
 	challengeScope  string
+	requireScope    string // a valid token without it gets 403 insufficient_scope
 
 	// The authorization server.
 	issuerPath     string // the issuer is the origin plus this
@@ -48,11 +50,13 @@ type fake struct {
 	tokenAuthz []string
 	registered int
 	valid      map[string]bool
+	scopes     map[string]string // the scope each token was issued for
+	forbidden  int               // 403s sent
 	issued     int
 }
 
 func newFake(t *testing.T, f *fake) *fake {
-	f.valid = map[string]bool{}
+	f.valid, f.scopes = map[string]bool{}, map[string]string{}
 	f.srv = httptest.NewServer(f)
 	t.Cleanup(f.srv.Close)
 	return f
@@ -67,7 +71,13 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/mcp":
 		auth := r.Header.Get("Authorization")
-		if f.valid[strings.TrimPrefix(auth, "Bearer ")] {
+		if tok := strings.TrimPrefix(auth, "Bearer "); f.valid[tok] {
+			if f.requireScope != "" && !slices.Contains(strings.Fields(f.scopes[tok]), f.requireScope) {
+				f.forbidden++
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s"`, f.requireScope))
+				w.WriteHeader(http.StatusForbidden)
+				return
+			}
 			w.Write([]byte(`{"ok":true}`))
 			return
 		}
@@ -109,6 +119,7 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.issued++
 		tok := fmt.Sprintf("tok-%d", f.issued)
 		f.valid[tok] = true
+		f.scopes[tok] = f.authQuery.Get("scope")
 		resp := map[string]any{"access_token": tok, "token_type": "bearer"}
 		if f.expiresIn > 0 {
 			resp["expires_in"] = f.expiresIn

@@ -38,14 +38,20 @@ type grant struct {
 	meta     *ServerMetadata
 	client   *clientInfo
 	resource string
+	scope    string // the scope requested
 }
 
 // authorize runs the whole authorization code flow for the challenge ch
-// (the Bearer challenge of a 401, possibly empty): discovery, client
-// identity, the user step, and the token request.
-func (a *Authorizer) authorize(ctx context.Context, ch Challenge) (*Token, *grant, error) {
+// (the Bearer challenge of a 401 or 403, possibly empty): discovery,
+// client identity, the user step, and the token request. prev is the
+// grant of the current token, if any: a step-up for insufficient_scope
+// asks for its scope and the challenge's together.
+func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (*Token, *grant, error) {
 	g := &grant{resource: canonicalResource(a.server)}
 	scope := ch.Params["scope"]
+	if prev != nil && ch.Params["error"] == "insufficient_scope" {
+		scope = union(prev.scope, scope)
+	}
 	prm, err := discoverResource(ctx, a.http, a.server, ch.Params["resource_metadata"])
 	switch {
 	case err == nil:
@@ -69,6 +75,7 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge) (*Token, *gran
 		!slices.Contains(strings.Fields(scope), "offline_access") {
 		scope += " offline_access"
 	}
+	g.scope = scope
 	if g.client, err = a.clientFor(ctx, g.meta); err != nil {
 		return nil, nil, err
 	}
@@ -201,4 +208,16 @@ func canonicalResource(u *url.URL) string {
 	c := *u
 	c.Fragment, c.RawFragment, c.RawQuery, c.ForceQuery, c.User = "", "", "", false, nil
 	return c.String()
+}
+
+// union is the space-separated scopes of a followed by those of b that a
+// lacks.
+func union(a, b string) string {
+	out := strings.Fields(a)
+	for _, s := range strings.Fields(b) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " ")
 }
