@@ -38,6 +38,8 @@ var scenarios = map[string]func(ctx context.Context, sc *scenarioEnv) error{
 	"auth/iss-unexpected":                       authorizationCode,
 	"auth/iss-normalized":                       authorizationCode,
 	"auth/metadata-issuer-mismatch":             authorizationCode,
+	"auth/scope-step-up":                        authorizationCode,
+	"auth/scope-retry-limit":                    authorizationCode,
 }
 
 // withSession connects with opts, runs fn and closes the session.

@@ -75,13 +75,13 @@ type Authorizer struct {
 
 	flow sync.Mutex // held through an authorization or a refresh
 
-	mu      sync.Mutex
-	loaded  bool   // tok was read from the store
-	tok     *Token // the current token, nil before the first
-	gen     uint64 // counts the tokens obtained
-	grant   *grant // where tok came from; nil for a stored token
-	stepUps int    // step-up authorizations since the last success
-	clients map[string]*clientInfo
+	mu       sync.Mutex
+	loaded   bool   // tok was read from the store
+	tok      *Token // the current token, nil before the first
+	gen      uint64 // counts the tokens obtained
+	grant    *grant // where tok came from; nil for a stored token
+	attempts int    // authorizations and refreshes since the last success
+	clients  map[string]*clientInfo
 }
 
 // New returns an Authorizer for cfg.
@@ -111,7 +111,9 @@ func New(cfg Config) (*Authorizer, error) {
 // shortly before it expires, and on a 401 refreshes or authorizes anew
 // and sends the request once more. A 403 whose challenge says
 // insufficient_scope authorizes anew for the scopes granted so far plus
-// the challenge's, at most three times between two successful responses.
+// the challenge's. At most three authorizations or refreshes happen
+// between two successful responses; past that, the 401 or 403 is
+// returned as it came.
 func (a *Authorizer) RoundTripper(next http.RoundTripper) http.RoundTripper {
 	return &roundTripper{a: a, next: next}
 }
@@ -127,54 +129,61 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.next.RoundTrip(withToken(req, tok))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-		if resp.StatusCode < 300 {
-			t.a.mu.Lock()
-			t.a.stepUps = 0
-			t.a.mu.Unlock()
-		}
-		return resp, nil
-	}
-	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
-		return resp, nil // the body cannot be sent again
-	}
-	cs, _ := ParseChallenges(resp.Header.Values("WWW-Authenticate"))
-	ch, _ := bearerChallenge(cs)
-	if resp.StatusCode == http.StatusForbidden && (ch.Params["error"] != "insufficient_scope" || !t.a.stepUp()) {
-		return resp, nil
-	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
-	tok, err = t.a.reauthorize(ctx, gen, tok, ch)
-	if err != nil {
-		return nil, err
-	}
-	retry := req.Clone(ctx)
-	if req.GetBody != nil {
-		if retry.Body, err = req.GetBody(); err != nil {
+	retried401 := false
+	for {
+		resp, err := t.next.RoundTrip(withToken(req, tok))
+		if err != nil {
 			return nil, err
 		}
+		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+			if resp.StatusCode < 300 {
+				t.a.mu.Lock()
+				t.a.attempts = 0
+				t.a.mu.Unlock()
+			}
+			return resp, nil
+		}
+		if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+			return resp, nil // the body cannot be sent again
+		}
+		cs, _ := ParseChallenges(resp.Header.Values("WWW-Authenticate"))
+		ch, _ := bearerChallenge(cs)
+		switch {
+		case resp.StatusCode == http.StatusUnauthorized && retried401,
+			resp.StatusCode == http.StatusForbidden && ch.Params["error"] != "insufficient_scope",
+			!t.a.attempt():
+			return resp, nil
+		case resp.StatusCode == http.StatusUnauthorized:
+			retried401 = true
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		if tok, gen, err = t.a.reauthorize(ctx, gen, tok, ch); err != nil {
+			return nil, err
+		}
+		req = req.Clone(ctx)
+		if req.GetBody != nil {
+			if req.Body, err = req.GetBody(); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return t.next.RoundTrip(withToken(retry, tok))
 }
 
-// maxStepUps bounds the authorizations for a wider scope (on 403
-// insufficient_scope) between two successful responses.
-const maxStepUps = 3
+// maxAttempts bounds the authorizations (and refreshes) between two
+// successful responses, so that a server that refuses every token, or
+// asks for a scope it never grants, cannot loop the client.
+const maxAttempts = 3
 
-// stepUp reports whether another step-up authorization is allowed, and
-// counts it.
-func (a *Authorizer) stepUp() bool {
+// attempt reports whether another authorization is allowed, and counts
+// it.
+func (a *Authorizer) attempt() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.stepUps >= maxStepUps {
+	if a.attempts >= maxAttempts {
 		return false
 	}
-	a.stepUps++
+	a.attempts++
 	return true
 }
 
@@ -224,29 +233,29 @@ func (a *Authorizer) current(ctx context.Context) (*Token, uint64, error) {
 // reauthorize gets a new token after the server refused sent (nil when no
 // token was sent) with challenge ch: a token another request obtained
 // meanwhile, a refreshed token, or a new authorization.
-func (a *Authorizer) reauthorize(ctx context.Context, gen uint64, sent *Token, ch Challenge) (*Token, error) {
+func (a *Authorizer) reauthorize(ctx context.Context, gen uint64, sent *Token, ch Challenge) (*Token, uint64, error) {
 	a.flow.Lock()
 	defer a.flow.Unlock()
-	if t, _, ok := a.newer(gen); ok {
-		return t, nil
+	if t, n, ok := a.newer(gen); ok {
+		return t, n, nil
 	}
 	a.mu.Lock()
 	g := a.grant
 	a.mu.Unlock()
 	if sent != nil && sent.RefreshToken != "" && g != nil && ch.Params["error"] != "insufficient_scope" {
 		if fresh, err := a.refresh(ctx, sent, g); err == nil {
-			_, err := a.set(ctx, fresh, g)
-			return fresh, err
+			n, err := a.set(ctx, fresh, g)
+			return fresh, n, err
 		} else if a.cfg.Logger != nil {
 			a.cfg.Logger.Warn("oauth: refreshing the token", "err", err)
 		}
 	}
 	tok, g, err := a.authorize(ctx, ch, g)
 	if err != nil {
-		return nil, fmt.Errorf("oauth: authorizing at %s: %w", redact(a.cfg.ServerURL), err)
+		return nil, 0, fmt.Errorf("oauth: authorizing at %s: %w", redact(a.cfg.ServerURL), err)
 	}
-	_, err = a.set(ctx, tok, g)
-	return tok, err
+	n, err := a.set(ctx, tok, g)
+	return tok, n, err
 }
 
 // newer returns the current token if it is newer than generation gen.

@@ -27,6 +27,7 @@ type fake struct {
 	scopesSupported []string
 	challengeScope  string
 	requireScope    string // a valid token without it gets 403 insufficient_scope
+	grantNoScope    bool   // issue tokens with no scope, whatever was asked
 
 	// The authorization server.
 	issuerPath     string // the issuer is the origin plus this
@@ -119,7 +120,9 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.issued++
 		tok := fmt.Sprintf("tok-%d", f.issued)
 		f.valid[tok] = true
-		f.scopes[tok] = f.authQuery.Get("scope")
+		if !f.grantNoScope {
+			f.scopes[tok] = f.authQuery.Get("scope")
+		}
 		resp := map[string]any{"access_token": tok, "token_type": "bearer"}
 		if f.expiresIn > 0 {
 			resp["expires_in"] = f.expiresIn

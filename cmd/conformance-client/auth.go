@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
+)
+
+// authorizationCode runs a scenario of the authorization code flow: the
+// session authorizes on the server's first 401, lists the tools and calls
+// each of them. The suite's authorization endpoint redirects at once, so
+// the user step is a GET that does not follow the redirect.
+func authorizationCode(ctx context.Context, sc *scenarioEnv) error {
+	cfg := oauth.Config{
+		ServerURL:         sc.url,
+		RedirectURL:       "http://localhost:3000/callback",
+		ClientName:        "plainmcp-conformance-client",
+		ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
+		UserStep:          oauth.UserStepFunc(redirectOnce),
+		Logger:            sc.logger,
+	}
+	// Pre-registered credentials, when the scenario hands some.
+	for key, dst := range map[string]*string{"client_id": &cfg.ClientID, "client_secret": &cfg.ClientSecret} {
+		if raw, ok := sc.context[key]; ok {
+			if err := json.Unmarshal(raw, dst); err != nil {
+				return err
+			}
+		}
+	}
+	auth, err := oauth.New(cfg)
+	if err != nil {
+		return err
+	}
+	sc.authorize = auth.RoundTripper
+	return callTools(ctx, sc)
+}
+
+// redirectOnce fetches the authorization URL and returns the redirect the
+// server answers with, unfollowed.
+func redirectOnce(ctx context.Context, authURL *url.URL) (*url.URL, error) {
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	loc, err := resp.Location()
+	if err != nil {
+		return nil, errors.New("the authorization endpoint did not redirect")
+	}
+	return loc, nil
+}
