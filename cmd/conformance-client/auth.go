@@ -11,19 +11,30 @@ import (
 )
 
 // authorizationCode runs a scenario of the authorization code flow: the
-// session authorizes on the server's first 401, lists the tools and calls
+// session authorizes on the server's first 401 (with the pre-registered
+// client of the scenario's context, if any), lists the tools and calls
 // each of them. The suite's authorization endpoint redirects at once, so
 // the user step is a GET that does not follow the redirect.
 func authorizationCode(ctx context.Context, sc *scenarioEnv) error {
-	cfg := oauth.Config{
-		ServerURL:         sc.url,
+	return authorized(ctx, sc, oauth.Config{
 		RedirectURL:       "http://localhost:3000/callback",
 		ClientName:        "plainmcp-conformance-client",
 		ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
 		UserStep:          oauth.UserStepFunc(redirectOnce),
-		Logger:            sc.logger,
-	}
-	// Pre-registered credentials, when the scenario hands some.
+	})
+}
+
+// clientCredentials runs a scenario of the client credentials extension
+// with the credentials the scenario hands over.
+func clientCredentials(ctx context.Context, sc *scenarioEnv) error {
+	return authorized(ctx, sc, oauth.Config{ClientCredentials: true})
+}
+
+// authorized lists and calls the tools with cfg's authorization, taking
+// client_id and client_secret from the scenario's context when it has
+// them.
+func authorized(ctx context.Context, sc *scenarioEnv, cfg oauth.Config) error {
+	cfg.ServerURL, cfg.Logger = sc.url, sc.logger
 	for key, dst := range map[string]*string{"client_id": &cfg.ClientID, "client_secret": &cfg.ClientSecret} {
 		if raw, ok := sc.context[key]; ok {
 			if err := json.Unmarshal(raw, dst); err != nil {

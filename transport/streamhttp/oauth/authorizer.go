@@ -43,6 +43,11 @@ type Config struct {
 	// document, used as its client ID where the server supports that.
 	ClientMetadataURL string
 
+	// ClientCredentials gets tokens with the client credentials grant
+	// (the MCP client credentials extension) as the client ClientID and
+	// ClientSecret name, with no user step. It needs a ClientID.
+	ClientCredentials bool
+
 	// UserStep sends the user to the authorization server and returns the
 	// redirect. Without it, a server that needs authorization fails.
 	UserStep UserStep
@@ -92,6 +97,9 @@ func New(cfg Config) (*Authorizer, error) {
 	}
 	if cfg.RedirectURL == "" && cfg.UserStep != nil {
 		return nil, errors.New("oauth: Config.RedirectURL is required with a UserStep")
+	}
+	if cfg.ClientCredentials && cfg.ClientID == "" {
+		return nil, errors.New("oauth: Config.ClientCredentials needs a ClientID")
 	}
 	if cfg.ClientName == "" {
 		cfg.ClientName = "plainmcp"

@@ -181,12 +181,23 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 	return nil, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, redact(issuer))
 }
 
-// check refuses metadata the flow cannot use.
+// check refuses metadata no grant can use.
 func (m *ServerMetadata) check() error {
-	if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
-		return fmt.Errorf("oauth: the metadata of %q lacks an authorization or token endpoint", m.Issuer)
+	if m.TokenEndpoint == "" {
+		return fmt.Errorf("oauth: the metadata of %q lacks a token endpoint", m.Issuer)
 	}
-	if !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
+	return nil
+}
+
+// checkCodeFlow refuses metadata the authorization code flow cannot use:
+// no authorization endpoint, or no PKCE with S256. assumed is true for
+// the default endpoints of a 2025-03-26 server without metadata, which
+// that specification required to support PKCE.
+func (m *ServerMetadata) checkCodeFlow(assumed bool) error {
+	if m.AuthorizationEndpoint == "" {
+		return fmt.Errorf("oauth: the metadata of %q lacks an authorization endpoint", m.Issuer)
+	}
+	if !assumed && !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
 		return fmt.Errorf("%w (issuer %q)", ErrNoPKCE, m.Issuer)
 	}
 	return nil

@@ -49,6 +49,14 @@
 //  6. The token request sends the code, the verifier and the resource,
 //     authenticated as client_secret_basic, client_secret_post or none.
 //
+// With Config.ClientCredentials, steps 4 to 6 are one token request with
+// the client credentials grant instead (the MCP client credentials
+// extension): no user, no PKCE.
+//
+// A 403 whose challenge says insufficient_scope authorizes anew for the
+// scopes asked for so far plus the challenge's (step-up). At most three
+// authorizations or refreshes run between two successful responses.
+//
 // The token goes into the [TokenStore] and the request is sent once more.
 // A token that is about to expire is refreshed before use, and a 401 to a
 // token that can be refreshed tries a refresh before a new authorization.

@@ -49,6 +49,7 @@ type grant struct {
 func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (*Token, *grant, error) {
 	g := &grant{resource: canonicalResource(a.server)}
 	scope := ch.Params["scope"]
+	assumed := false // the 2025-03-26 default endpoints
 	if prev != nil && ch.Params["error"] == "insufficient_scope" {
 		scope = union(prev.scope, scope)
 	}
@@ -65,10 +66,16 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (
 	case errors.Is(err, ErrNoMetadata):
 		// A server of the 2025-03-26 specification: its origin is the
 		// authorization server.
-		if g.meta, err = legacyServer(ctx, a, a.server); err != nil {
+		if g.meta, assumed, err = legacyServer(ctx, a, a.server); err != nil {
 			return nil, nil, err
 		}
 	default:
+		return nil, nil, err
+	}
+	if a.cfg.ClientCredentials {
+		return a.clientCredentials(ctx, g, scope)
+	}
+	if err := g.meta.checkCodeFlow(assumed); err != nil {
 		return nil, nil, err
 	}
 	if scope != "" && slices.Contains(g.meta.ScopesSupported, "offline_access") &&
@@ -150,22 +157,22 @@ func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code
 // legacyServer finds the authorization server of a 2025-03-26 server,
 // which has no protected resource metadata: metadata at the server's
 // origin, else the default endpoints there.
-func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (*ServerMetadata, error) {
+func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *ServerMetadata, defaults bool, err error) {
 	root := (&url.URL{Scheme: server.Scheme, Host: server.Host}).String()
-	var m ServerMetadata
-	found, err := getJSON(ctx, a.http, root+"/.well-known/oauth-authorization-server", &m)
+	m = &ServerMetadata{}
+	found, err := getJSON(ctx, a.http, root+"/.well-known/oauth-authorization-server", m)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if found {
 		// That specification did not tie the issuer to the origin.
-		return &m, m.check()
+		return m, false, m.check()
 	}
 	return &ServerMetadata{
 		AuthorizationEndpoint: root + "/authorize",
 		TokenEndpoint:         root + "/token",
 		RegistrationEndpoint:  root + "/register",
-	}, nil
+	}, true, nil
 }
 
 // clientFor is the client's identity at the server m describes: the
@@ -220,4 +227,24 @@ func union(a, b string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// clientCredentials gets a token with the client credentials grant (the
+// MCP client credentials extension): the configured client authenticates
+// itself, with no user step.
+func (a *Authorizer) clientCredentials(ctx context.Context, g *grant, scope string) (*Token, *grant, error) {
+	g.scope = scope
+	var err error
+	if g.client, err = a.clientFor(ctx, g.meta); err != nil {
+		return nil, nil, err
+	}
+	form := url.Values{"grant_type": {"client_credentials"}, "resource": {g.resource}}
+	if scope != "" {
+		form.Set("scope", scope)
+	}
+	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, form)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tok, g, nil
 }
