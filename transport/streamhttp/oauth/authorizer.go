@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -132,6 +134,9 @@ type roundTripper struct {
 }
 
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !sameOrigin(req.URL, t.a.server) {
+		return t.next.RoundTrip(req) // tokens go to the server only
+	}
 	ctx := req.Context()
 	tok, gen, err := t.a.current(ctx)
 	if err != nil {
@@ -301,4 +306,20 @@ func (a *Authorizer) refresh(ctx context.Context, tok *Token, g *grant) (*Token,
 		fresh.RefreshToken = tok.RefreshToken
 	}
 	return fresh, nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+// hostPort is u's host with its port, the scheme's default if none.
+func hostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -81,5 +82,28 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 	}
 	if s := (&Token{AccessToken: "tok-SECRET", RefreshToken: "r-SECRET"}).String(); strings.Contains(s, "SECRET") {
 		t.Errorf("Token.String %q shows a secret", s)
+	}
+}
+
+func TestNoTokenToAnotherOrigin(t *testing.T) {
+	f := newFake(t, standard())
+	a := f.authorizer(t, Config{})
+	if _, err := f.call(a); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Header.Get("Authorization"))
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer other.Close()
+	c := &http.Client{Transport: a.RoundTripper(http.DefaultTransport)}
+	resp, err := c.Get(other.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(got) != 1 || got[0] != "" || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("another origin saw Authorization %q (status %d); want one request without it", got, resp.StatusCode)
 	}
 }
