@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"crypto"
 	"errors"
 	"fmt"
 	"io"
@@ -37,9 +38,14 @@ type Config struct {
 	ClientID, ClientSecret string
 
 	// TokenAuthMethod is how a pre-registered client authenticates at the
-	// token endpoint: AuthBasic, AuthPost or AuthNone. Empty means the
-	// first of those the server supports (AuthNone without a secret).
+	// token endpoint: AuthBasic, AuthPost, AuthNone or AuthPrivateKeyJWT.
+	// Empty means AuthPrivateKeyJWT with a SigningKey, else the first of
+	// the others the server supports (AuthNone without a secret).
 	TokenAuthMethod string
+
+	// SigningKey signs the JWT assertions of AuthPrivateKeyJWT (RFC 7523):
+	// an ECDSA P-256 key (ES256) or an RSA key (RS256).
+	SigningKey crypto.Signer
 
 	// ClientMetadataURL is the HTTPS URL of the client's ID metadata
 	// document, used as its client ID where the server supports that.
@@ -102,6 +108,9 @@ func New(cfg Config) (*Authorizer, error) {
 	}
 	if cfg.ClientCredentials && cfg.ClientID == "" {
 		return nil, errors.New("oauth: Config.ClientCredentials needs a ClientID")
+	}
+	if cfg.TokenAuthMethod == AuthPrivateKeyJWT && cfg.SigningKey == nil {
+		return nil, errors.New("oauth: private_key_jwt needs Config.SigningKey")
 	}
 	if cfg.ClientName == "" {
 		cfg.ClientName = "plainmcp"

@@ -3,6 +3,7 @@ package oauth
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -25,7 +26,9 @@ const (
 // clientInfo is the client's identity at one authorization server.
 type clientInfo struct {
 	id, secret string
-	method     string // token endpoint authentication method
+	method     string        // token endpoint authentication method
+	key        crypto.Signer // for AuthPrivateKeyJWT
+	audience   string        // of its assertions: the issuer
 }
 
 // A TokenError is an error answer of a token or registration endpoint
@@ -139,6 +142,14 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 	case AuthPost:
 		form.Set("client_id", c.id)
 		form.Set("client_secret", c.secret)
+	case AuthPrivateKeyJWT:
+		assertion, err := clientAssertion(c.key, c.id, c.audience)
+		if err != nil {
+			return nil, err
+		}
+		form.Set("client_id", c.id)
+		form.Set("client_assertion_type", clientAssertionType)
+		form.Set("client_assertion", assertion)
 	default:
 		form.Set("client_id", c.id)
 	}

@@ -47,7 +47,8 @@
 //     redirect must carry the same state ([ErrState]) and, per RFC 9207,
 //     the issuer's iss when present or advertised.
 //  6. The token request sends the code, the verifier and the resource,
-//     authenticated as client_secret_basic, client_secret_post or none.
+//     authenticated as client_secret_basic, client_secret_post, none, or
+//     private_key_jwt (a JWT assertion signed with Config.SigningKey).
 //
 // With Config.ClientCredentials, steps 4 to 6 are one token request with
 // the client credentials grant instead (the MCP client credentials

@@ -181,10 +181,18 @@ func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *Serve
 func (a *Authorizer) clientFor(ctx context.Context, m *ServerMetadata) (*clientInfo, error) {
 	if a.cfg.ClientID != "" {
 		method := a.cfg.TokenAuthMethod
-		if method == "" {
+		switch {
+		case method != "":
+		case a.cfg.SigningKey != nil:
+			method = AuthPrivateKeyJWT
+		default:
 			method = pickMethod(m.TokenEndpointAuthMethodsSupported, a.cfg.ClientSecret != "")
 		}
-		return &clientInfo{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, method: method}, nil
+		aud := m.Issuer
+		if aud == "" {
+			aud = m.TokenEndpoint
+		}
+		return &clientInfo{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, method: method, key: a.cfg.SigningKey, audience: aud}, nil
 	}
 	if a.cfg.ClientMetadataURL != "" && m.ClientIDMetadataDocumentSupported {
 		return &clientInfo{id: a.cfg.ClientMetadataURL, method: AuthNone}, nil
