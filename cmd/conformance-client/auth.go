@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -25,9 +29,30 @@ func authorizationCode(ctx context.Context, sc *scenarioEnv) error {
 }
 
 // clientCredentials runs a scenario of the client credentials extension
-// with the credentials the scenario hands over.
+// with the credentials the scenario hands over: a secret, or a private key
+// (PKCS #8 PEM) for private_key_jwt.
 func clientCredentials(ctx context.Context, sc *scenarioEnv) error {
-	return authorized(ctx, sc, oauth.Config{ClientCredentials: true})
+	cfg := oauth.Config{ClientCredentials: true}
+	if raw, ok := sc.context["private_key_pem"]; ok {
+		var pemText string
+		if err := json.Unmarshal(raw, &pemText); err != nil {
+			return err
+		}
+		block, _ := pem.Decode([]byte(pemText))
+		if block == nil {
+			return errors.New("private_key_pem holds no PEM block")
+		}
+		key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			return fmt.Errorf("private_key_pem: %w", err)
+		}
+		signer, ok := key.(crypto.Signer)
+		if !ok {
+			return errors.New("private_key_pem is not a signing key")
+		}
+		cfg.SigningKey = signer
+	}
+	return authorized(ctx, sc, cfg)
 }
 
 // authorized lists and calls the tools with cfg's authorization, taking
