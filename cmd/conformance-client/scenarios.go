@@ -39,6 +39,7 @@ var scenarios = map[string]func(ctx context.Context, sc *scenarioEnv) error{
 	"auth/iss-normalized":                       authorizationCode,
 	"auth/metadata-issuer-mismatch":             authorizationCode,
 	"auth/scope-step-up":                        authorizationCode,
+	"auth/authorization-server-migration":       authorizationCode,
 	"auth/client-credentials-jwt":               clientCredentials,
 	"auth/client-credentials-basic":             clientCredentials,
 	"auth/scope-retry-limit":                    authorizationCode,

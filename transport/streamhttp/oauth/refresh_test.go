@@ -107,3 +107,23 @@ func TestNoTokenToAnotherOrigin(t *testing.T) {
 		t.Errorf("another origin saw Authorization %q (status %d); want one request without it", got, resp.StatusCode)
 	}
 }
+
+func TestMigrationRegistersAtTheNewServer(t *testing.T) {
+	f := standard()
+	f.issuerPath, f.metaPath = "/as1", "/.well-known/oauth-authorization-server/as1"
+	newFake(t, f)
+	a := f.authorizer(t, Config{})
+	if _, err := f.call(a); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	f.issuerPath, f.metaPath = "/as2", "/.well-known/oauth-authorization-server/as2"
+	f.valid = map[string]bool{}
+	f.mu.Unlock()
+	if resp, err := f.call(a); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("after the move: %v %v", resp, err)
+	}
+	if f.registered != 2 {
+		t.Errorf("got %d registrations, want one at each server", f.registered)
+	}
+}
