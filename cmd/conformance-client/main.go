@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"time"
 
@@ -66,6 +67,8 @@ type scenarioEnv struct {
 	url, name, version string
 	context            map[string]json.RawMessage
 	logger             *slog.Logger
+	// authorize, when set, is the HTTP transport's authorization hook.
+	authorize func(http.RoundTripper) http.RoundTripper
 }
 
 // connect opens a session to the mock server with opts (nil is fine).
@@ -75,7 +78,7 @@ func (sc *scenarioEnv) connect(ctx context.Context, opts *mcpclient.Options) (*m
 	}
 	opts.ClientInfo = mcpclient.Implementation{Name: "plainmcp-conformance-client", Version: "0.1.0"}
 	opts.Logger = sc.logger
-	stream, err := streamhttp.Dial(ctx, streamhttp.Config{URL: sc.url, Logger: sc.logger})
+	stream, err := streamhttp.Dial(ctx, streamhttp.Config{URL: sc.url, Logger: sc.logger, Authorize: sc.authorize})
 	if err != nil {
 		return nil, err
 	}

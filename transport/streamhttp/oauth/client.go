@@ -1,0 +1,219 @@
+package oauth
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Token endpoint authentication methods (RFC 7591 section 2).
+const (
+	AuthBasic = "client_secret_basic"
+	AuthPost  = "client_secret_post"
+	AuthNone  = "none"
+)
+
+// clientInfo is the client's identity at one authorization server.
+type clientInfo struct {
+	id, secret string
+	method     string        // token endpoint authentication method
+	key        crypto.Signer // for AuthPrivateKeyJWT
+	audience   string        // of its assertions: the issuer
+}
+
+// A TokenError is an error answer of a token or registration endpoint
+// (RFC 6749 section 5.2). It quotes what the server said, never what we
+// sent.
+type TokenError struct {
+	Endpoint    string // which endpoint: "token" or "registration"
+	Status      int
+	Code        string // the "error" member, e.g. "invalid_grant"
+	Description string // the "error_description" member
+}
+
+func (e *TokenError) Error() string {
+	s := fmt.Sprintf("oauth: the %s endpoint answered %d", e.Endpoint, e.Status)
+	if e.Code != "" {
+		s += " " + e.Code
+	}
+	if e.Description != "" {
+		s += ": " + e.Description
+	}
+	return s
+}
+
+// pickMethod chooses a token endpoint authentication method among those
+// the server supports (RFC 8414's default is client_secret_basic).
+func pickMethod(supported []string, haveSecret bool) string {
+	if len(supported) == 0 {
+		supported = []string{AuthBasic}
+	}
+	if haveSecret {
+		for _, m := range []string{AuthBasic, AuthPost} {
+			if slices.Contains(supported, m) {
+				return m
+			}
+		}
+	}
+	if slices.Contains(supported, AuthNone) {
+		return AuthNone
+	}
+	return supported[0]
+}
+
+// register registers the client dynamically (RFC 7591).
+func (a *Authorizer) register(ctx context.Context, m *ServerMetadata) (*clientInfo, error) {
+	method := pickMethod(m.TokenEndpointAuthMethodsSupported, true)
+	appType := "web"
+	if r, err := url.Parse(a.cfg.RedirectURL); err == nil && isLoopback(r.Hostname()) {
+		appType = "native"
+	}
+	body, err := json.Marshal(map[string]any{
+		"client_name":                a.cfg.ClientName,
+		"redirect_uris":              []string{a.cfg.RedirectURL},
+		"grant_types":                []string{"authorization_code", "refresh_token"},
+		"response_types":             []string{"code"},
+		"token_endpoint_auth_method": method,
+		"application_type":           appType,
+	})
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.RegistrationEndpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("oauth: registration endpoint %q: %w", redact(m.RegistrationEndpoint), unwrapURLError(err))
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	var out struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+		Method       string `json:"token_endpoint_auth_method"`
+	}
+	if err := a.exchange(req, "registration", &out); err != nil {
+		return nil, err
+	}
+	if out.ClientID == "" {
+		return nil, fmt.Errorf("oauth: the registration endpoint returned no client_id")
+	}
+	c := &clientInfo{id: out.ClientID, secret: out.ClientSecret, method: out.Method}
+	if c.method == "" {
+		c.method = method
+	}
+	if c.secret == "" {
+		c.method = AuthNone
+	}
+	return c, nil
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
+}
+
+// tokenResponse is a token endpoint's successful answer (RFC 6749 section
+// 5.1).
+type tokenResponse struct {
+	AccessToken  string `json:"access_token"`
+	TokenType    string `json:"token_type"`
+	ExpiresIn    int64  `json:"expires_in"`
+	RefreshToken string `json:"refresh_token"`
+	Scope        string `json:"scope"`
+}
+
+// requestToken posts form to the token endpoint with the client's
+// authentication and returns the token issued.
+func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values) (*Token, error) {
+	header := http.Header{}
+	switch c.method {
+	case AuthBasic:
+		// RFC 6749 section 2.3.1: form-encode each part before Base64.
+		cred := url.QueryEscape(c.id) + ":" + url.QueryEscape(c.secret)
+		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+	case AuthPost:
+		form.Set("client_id", c.id)
+		form.Set("client_secret", c.secret)
+	case AuthPrivateKeyJWT:
+		assertion, err := clientAssertion(c.key, c.id, c.audience)
+		if err != nil {
+			return nil, err
+		}
+		form.Set("client_id", c.id)
+		form.Set("client_assertion_type", clientAssertionType)
+		form.Set("client_assertion", assertion)
+	default:
+		form.Set("client_id", c.id)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, fmt.Errorf("oauth: token endpoint %q: %w", redact(endpoint), unwrapURLError(err))
+	}
+	req.Header = header
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	var out tokenResponse
+	if err := a.exchange(req, "token", &out); err != nil {
+		return nil, err
+	}
+	if out.AccessToken == "" {
+		return nil, fmt.Errorf("oauth: the token endpoint returned no access_token")
+	}
+	if !strings.EqualFold(out.TokenType, "Bearer") {
+		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q, not Bearer", out.TokenType)
+	}
+	t := &Token{AccessToken: out.AccessToken, RefreshToken: out.RefreshToken, Scope: out.Scope}
+	if out.ExpiresIn > 0 {
+		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
+	}
+	return t, nil
+}
+
+// exchange sends req to an OAuth endpoint and decodes its JSON answer
+// into out, or returns a *TokenError.
+func (a *Authorizer) exchange(req *http.Request, endpoint string, out any) error {
+	resp, err := a.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
+	if err != nil {
+		return fmt.Errorf("oauth: reading the %s endpoint's answer: %w", endpoint, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		te := &TokenError{Endpoint: endpoint, Status: resp.StatusCode}
+		var e struct {
+			Code        string `json:"error"`
+			Description string `json:"error_description"`
+		}
+		if json.Unmarshal(body, &e) == nil {
+			te.Code, te.Description = e.Code, e.Description
+		}
+		return te
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("oauth: decoding the %s endpoint's answer (%d bytes): %v", endpoint, len(body), jsonErrorKind(err))
+	}
+	return nil
+}
+
+// jsonErrorKind describes a JSON decoding error without quoting the
+// document, which may hold tokens.
+func jsonErrorKind(err error) string {
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		return "syntax error at byte " + strconv.FormatInt(e.Offset, 10)
+	case *json.UnmarshalTypeError:
+		return "wrong type for " + e.Field
+	}
+	return "malformed JSON"
+}

@@ -1,0 +1,228 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// ResourceMetadata is an MCP server's OAuth protected resource metadata
+// (RFC 9728), the fields a client uses.
+type ResourceMetadata struct {
+	Resource             string   `json:"resource"`
+	AuthorizationServers []string `json:"authorization_servers"`
+	ScopesSupported      []string `json:"scopes_supported"`
+}
+
+// ServerMetadata is an authorization server's metadata (RFC 8414, or
+// OpenID Connect Discovery), the fields a client uses.
+type ServerMetadata struct {
+	Issuer                            string   `json:"issuer"`
+	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
+	TokenEndpoint                     string   `json:"token_endpoint"`
+	RegistrationEndpoint              string   `json:"registration_endpoint"`
+	ScopesSupported                   []string `json:"scopes_supported"`
+	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
+	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
+}
+
+// Errors the discovery and the flow wrap; match them with errors.Is.
+var (
+	// ErrNoMetadata: no metadata document was found where the
+	// specification says to look.
+	ErrNoMetadata = errors.New("oauth: no metadata found")
+	// ErrResourceMismatch: the protected resource metadata names a
+	// resource other than the MCP server.
+	ErrResourceMismatch = errors.New("oauth: the protected resource metadata is for another resource")
+	// ErrIssuerMismatch: authorization server metadata, or an
+	// authorization response's iss, names another issuer.
+	ErrIssuerMismatch = errors.New("oauth: issuer mismatch")
+	// ErrNoPKCE: the authorization server does not offer PKCE with S256.
+	ErrNoPKCE = errors.New("oauth: the authorization server does not support PKCE S256")
+)
+
+// maxMetadata bounds a metadata document or a token endpoint answer.
+const maxMetadata = 1 << 20
+
+// resourceMetadataURLs lists where to look for the protected resource
+// metadata of server, in the specification's order: the URL a challenge
+// named, then the path-inserted well-known URL, then the root one.
+func resourceMetadataURLs(server *url.URL, fromChallenge string) []string {
+	var out []string
+	if fromChallenge != "" {
+		out = append(out, fromChallenge)
+	}
+	const wk = "/.well-known/oauth-protected-resource"
+	root := &url.URL{Scheme: server.Scheme, Host: server.Host}
+	if p := strings.TrimSuffix(server.EscapedPath(), "/"); p != "" {
+		out = append(out, root.String()+wk+p)
+	}
+	return append(out, root.String()+wk)
+}
+
+// serverMetadataURLs lists where to look for the metadata of issuer, in the
+// specification's order: RFC 8414 then OpenID Connect Discovery, with the
+// issuer's path inserted after the well-known prefix, and for OpenID also
+// appended to it.
+func serverMetadataURLs(issuer *url.URL) []string {
+	root := (&url.URL{Scheme: issuer.Scheme, Host: issuer.Host}).String()
+	p := strings.TrimSuffix(issuer.EscapedPath(), "/")
+	if p == "" {
+		return []string{
+			root + "/.well-known/oauth-authorization-server",
+			root + "/.well-known/openid-configuration",
+		}
+	}
+	return []string{
+		root + "/.well-known/oauth-authorization-server" + p,
+		root + "/.well-known/openid-configuration" + p,
+		root + p + "/.well-known/openid-configuration",
+	}
+}
+
+// getJSON fetches a metadata document into v. found is false when the
+// server answered with a client error status: the caller tries its next
+// location.
+func getJSON(ctx context.Context, client *http.Client, u string, v any) (found bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return false, fmt.Errorf("oauth: metadata URL %q: %w", redact(u), err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	resp, err := client.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("oauth: fetching %s: %w", redact(u), unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxMetadata))
+		return false, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return false, fmt.Errorf("oauth: fetching %s: %s", redact(u), resp.Status)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadata)).Decode(v); err != nil {
+		return false, fmt.Errorf("oauth: decoding %s: %w", redact(u), err)
+	}
+	return true, nil
+}
+
+// discoverResource finds the protected resource metadata of server and
+// checks that it describes server. It returns ErrNoMetadata when no
+// location has it.
+func discoverResource(ctx context.Context, client *http.Client, server *url.URL, fromChallenge string) (*ResourceMetadata, error) {
+	for _, u := range resourceMetadataURLs(server, fromChallenge) {
+		var m ResourceMetadata
+		found, err := getJSON(ctx, client, u, &m)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		if !resourceCovers(m.Resource, server) {
+			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, m.Resource, redact(server.String()))
+		}
+		if len(m.AuthorizationServers) == 0 {
+			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", redact(u))
+		}
+		return &m, nil
+	}
+	return nil, fmt.Errorf("%w: no protected resource metadata for %s", ErrNoMetadata, redact(server.String()))
+}
+
+// resourceCovers reports whether the resource identifier res names server:
+// the same origin, and a path that is server's path or a parent of it (a
+// whole segment at a time).
+func resourceCovers(res string, server *url.URL) bool {
+	r, err := url.Parse(res)
+	if err != nil || r.Fragment != "" || !strings.EqualFold(r.Scheme, server.Scheme) || !strings.EqualFold(r.Host, server.Host) {
+		return false
+	}
+	rp := strings.TrimSuffix(r.Path, "/")
+	sp := strings.TrimSuffix(server.Path, "/")
+	return rp == sp || strings.HasPrefix(sp, rp+"/")
+}
+
+// discoverServer fetches the metadata of the authorization server issuer,
+// which must name exactly that issuer. It returns ErrNoMetadata when no
+// location has it.
+func discoverServer(ctx context.Context, client *http.Client, issuer string) (*ServerMetadata, error) {
+	iu, err := url.Parse(issuer)
+	if err != nil || (iu.Scheme != "https" && iu.Scheme != "http") || iu.Host == "" {
+		return nil, fmt.Errorf("oauth: the authorization server %q is not an http(s) URL", redact(issuer))
+	}
+	for _, u := range serverMetadataURLs(iu) {
+		var m ServerMetadata
+		found, err := getJSON(ctx, client, u, &m)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		if m.Issuer != issuer {
+			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), m.Issuer, issuer)
+		}
+		if err := m.check(); err != nil {
+			return nil, err
+		}
+		return &m, nil
+	}
+	return nil, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, redact(issuer))
+}
+
+// check refuses metadata no grant can use.
+func (m *ServerMetadata) check() error {
+	if m.TokenEndpoint == "" {
+		return fmt.Errorf("oauth: the metadata of %q lacks a token endpoint", m.Issuer)
+	}
+	return nil
+}
+
+// checkCodeFlow refuses metadata the authorization code flow cannot use:
+// no authorization endpoint, or no PKCE with S256. assumed is true for
+// the default endpoints of a 2025-03-26 server without metadata, which
+// that specification required to support PKCE.
+func (m *ServerMetadata) checkCodeFlow(assumed bool) error {
+	if m.AuthorizationEndpoint == "" {
+		return fmt.Errorf("oauth: the metadata of %q lacks an authorization endpoint", m.Issuer)
+	}
+	if !assumed && !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
+		return fmt.Errorf("%w (issuer %q)", ErrNoPKCE, m.Issuer)
+	}
+	return nil
+}
+
+// redact is u without its user info, query and fragment.
+func redact(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(malformed URL)"
+	}
+	p.User = nil
+	if p.RawQuery != "" {
+		p.RawQuery = "…"
+	}
+	p.Fragment = ""
+	return p.String()
+}
+
+// unwrapURLError drops the *url.Error wrapper, whose text repeats the
+// whole URL; the callers name the URL themselves, redacted.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,70 @@
+// Package oauth authorizes an MCP client at a server's OAuth 2.1
+// authorization server, as the MCP specification's authorization section
+// describes
+// (https://modelcontextprotocol.io/specification/latest/basic/authorization).
+// It plugs into the HTTP transport through streamhttp's Config.Authorize:
+//
+//	auth, err := oauth.New(oauth.Config{
+//		ServerURL:   "https://example.com/mcp",
+//		RedirectURL: "http://127.0.0.1:8765/callback",
+//		UserStep:    browserStep, // opens the URL, captures the redirect
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	stream, err := streamhttp.Dial(ctx, streamhttp.Config{
+//		URL:       "https://example.com/mcp",
+//		Authorize: auth.RoundTripper,
+//	})
+//
+// Only programs that speak HTTP import this package; the stdio path never
+// links it.
+//
+// # The flow
+//
+// Nothing happens until the server answers 401. Then, in order:
+//
+//  1. The Bearer challenge of WWW-Authenticate is parsed ([ParseChallenges])
+//     for resource_metadata, scope and error.
+//  2. The protected resource metadata (RFC 9728) is fetched from the URL
+//     the challenge named, else from the well-known URL with the server's
+//     path inserted, else from the root well-known URL. Its resource must
+//     name the server ([ErrResourceMismatch]). A server with none is taken
+//     for a 2025-03-26 server: its origin's authorization server metadata,
+//     else the default /authorize, /token and /register endpoints there.
+//  3. The authorization server's metadata is fetched from RFC 8414's
+//     well-known URL, then OpenID Connect Discovery's, with the issuer's
+//     path inserted (and, for OpenID, also appended). Its issuer must be
+//     exactly the issuer asked for ([ErrIssuerMismatch]), and it must
+//     offer PKCE with S256 ([ErrNoPKCE]).
+//  4. The client's identity: the configured client ID and secret, else
+//     the client ID metadata document URL where the server accepts one,
+//     else dynamic client registration (RFC 7591), once per server.
+//  5. The user step ([UserStep]): the authorization URL carries the PKCE
+//     S256 challenge, a fresh state, the RFC 8707 resource, and the scope
+//     of the challenge, else the metadata's scopes_supported, else none
+//     (offline_access added when the authorization server offers it). The
+//     redirect must carry the same state ([ErrState]) and, per RFC 9207,
+//     the issuer's iss when present or advertised.
+//  6. The token request sends the code, the verifier and the resource,
+//     authenticated as client_secret_basic, client_secret_post, none, or
+//     private_key_jwt (a JWT assertion signed with Config.SigningKey).
+//
+// With Config.ClientCredentials, steps 4 to 6 are one token request with
+// the client credentials grant instead (the MCP client credentials
+// extension): no user, no PKCE.
+//
+// A 403 whose challenge says insufficient_scope authorizes anew for the
+// scopes asked for so far plus the challenge's (step-up). At most three
+// authorizations or refreshes run between two successful responses.
+//
+// The token goes into the [TokenStore] and the request is sent once more.
+// A token that is about to expire is refreshed before use, and a 401 to a
+// token that can be refreshed tries a refresh before a new authorization.
+//
+// # Secrets
+//
+// Tokens, codes, verifiers and client secrets never appear in errors or
+// logs: errors quote what an endpoint said ([TokenError]), never what was
+// sent, and URLs lose their query.
+package oauth

@@ -1,0 +1,258 @@
+package oauth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// ErrState is wrapped by the error for an authorization response whose
+// state is not the one the flow sent.
+var ErrState = errors.New("oauth: the authorization response's state does not match")
+
+// newPKCE returns a fresh PKCE code verifier and its S256 challenge
+// (RFC 7636 section 4).
+func newPKCE() (verifier, challenge string) {
+	verifier = randomString()
+	sum := sha256.Sum256([]byte(verifier))
+	return verifier, base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// randomString is 32 random bytes in base64url: 43 characters, usable as
+// a PKCE verifier or a state.
+func randomString() string {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand documents it)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// grant is what an authorization produced besides the token: where to
+// refresh it.
+type grant struct {
+	meta     *ServerMetadata
+	client   *clientInfo
+	resource string
+	scope    string // the scope requested
+}
+
+// authorize runs the whole authorization code flow for the challenge ch
+// (the Bearer challenge of a 401 or 403, possibly empty): discovery,
+// client identity, the user step, and the token request. prev is the
+// grant of the current token, if any: a step-up for insufficient_scope
+// asks for its scope and the challenge's together.
+func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (*Token, *grant, error) {
+	g := &grant{resource: canonicalResource(a.server)}
+	scope := ch.Params["scope"]
+	assumed := false // the 2025-03-26 default endpoints
+	if prev != nil && ch.Params["error"] == "insufficient_scope" {
+		scope = union(prev.scope, scope)
+	}
+	prm, err := discoverResource(ctx, a.http, a.server, ch.Params["resource_metadata"])
+	switch {
+	case err == nil:
+		g.resource = prm.Resource
+		if g.meta, err = discoverServer(ctx, a.http, prm.AuthorizationServers[0]); err != nil {
+			return nil, nil, err
+		}
+		if scope == "" {
+			scope = strings.Join(prm.ScopesSupported, " ")
+		}
+	case errors.Is(err, ErrNoMetadata):
+		// A server of the 2025-03-26 specification: its origin is the
+		// authorization server.
+		if g.meta, assumed, err = legacyServer(ctx, a, a.server); err != nil {
+			return nil, nil, err
+		}
+	default:
+		return nil, nil, err
+	}
+	if a.cfg.ClientCredentials {
+		return a.clientCredentials(ctx, g, scope)
+	}
+	if err := g.meta.checkCodeFlow(assumed); err != nil {
+		return nil, nil, err
+	}
+	if scope != "" && slices.Contains(g.meta.ScopesSupported, "offline_access") &&
+		!slices.Contains(strings.Fields(scope), "offline_access") {
+		scope += " offline_access"
+	}
+	g.scope = scope
+	if g.client, err = a.clientFor(ctx, g.meta); err != nil {
+		return nil, nil, err
+	}
+	code, verifier, err := a.userStep(ctx, g, scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, url.Values{
+		"grant_type":    {"authorization_code"},
+		"code":          {code},
+		"redirect_uri":  {a.cfg.RedirectURL},
+		"code_verifier": {verifier},
+		"resource":      {g.resource},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tok, g, nil
+}
+
+// userStep sends the user to the authorization endpoint and checks the
+// redirect that comes back: state, RFC 9207 iss, and code.
+func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code, verifier string, err error) {
+	if a.cfg.UserStep == nil {
+		return "", "", errors.New("oauth: the server needs authorization and the config has no UserStep")
+	}
+	authURL, err := url.Parse(g.meta.AuthorizationEndpoint)
+	if err != nil {
+		return "", "", fmt.Errorf("oauth: the authorization endpoint is malformed")
+	}
+	verifier, challenge := newPKCE()
+	state := randomString()
+	q := authURL.Query()
+	q.Set("response_type", "code")
+	q.Set("client_id", g.client.id)
+	q.Set("redirect_uri", a.cfg.RedirectURL)
+	q.Set("code_challenge", challenge)
+	q.Set("code_challenge_method", "S256")
+	q.Set("state", state)
+	q.Set("resource", g.resource)
+	if scope != "" {
+		q.Set("scope", scope)
+	}
+	authURL.RawQuery = q.Encode()
+	redirect, err := a.cfg.UserStep.Authorize(ctx, authURL)
+	if err != nil {
+		return "", "", fmt.Errorf("oauth: user step: %w", err)
+	}
+	if redirect == nil {
+		return "", "", errors.New("oauth: user step returned no redirect")
+	}
+	r := redirect.Query()
+	if r.Get("state") != state {
+		return "", "", ErrState
+	}
+	iss, hasIss := r["iss"]
+	switch {
+	case hasIss && (len(iss) != 1 || iss[0] != g.meta.Issuer):
+		return "", "", fmt.Errorf("%w: the authorization response's iss is not %q", ErrIssuerMismatch, g.meta.Issuer)
+	case !hasIss && g.meta.IssParameterSupported:
+		return "", "", fmt.Errorf("%w: the authorization response lacks the iss the server advertises", ErrIssuerMismatch)
+	}
+	if e := r.Get("error"); e != "" {
+		return "", "", &TokenError{Endpoint: "authorization", Code: e, Description: r.Get("error_description")}
+	}
+	if code = r.Get("code"); code == "" {
+		return "", "", errors.New("oauth: the authorization response has no code")
+	}
+	return code, verifier, nil
+}
+
+// legacyServer finds the authorization server of a 2025-03-26 server,
+// which has no protected resource metadata: metadata at the server's
+// origin, else the default endpoints there.
+func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *ServerMetadata, defaults bool, err error) {
+	root := (&url.URL{Scheme: server.Scheme, Host: server.Host}).String()
+	m = &ServerMetadata{}
+	found, err := getJSON(ctx, a.http, root+"/.well-known/oauth-authorization-server", m)
+	if err != nil {
+		return nil, false, err
+	}
+	if found {
+		// That specification did not tie the issuer to the origin.
+		return m, false, m.check()
+	}
+	return &ServerMetadata{
+		AuthorizationEndpoint: root + "/authorize",
+		TokenEndpoint:         root + "/token",
+		RegistrationEndpoint:  root + "/register",
+	}, true, nil
+}
+
+// clientFor is the client's identity at the server m describes: the
+// configured client ID, a client ID metadata document URL when the server
+// accepts one, or a registration, made once per server.
+func (a *Authorizer) clientFor(ctx context.Context, m *ServerMetadata) (*clientInfo, error) {
+	if a.cfg.ClientID != "" {
+		method := a.cfg.TokenAuthMethod
+		switch {
+		case method != "":
+		case a.cfg.SigningKey != nil:
+			method = AuthPrivateKeyJWT
+		default:
+			method = pickMethod(m.TokenEndpointAuthMethodsSupported, a.cfg.ClientSecret != "")
+		}
+		aud := m.Issuer
+		if aud == "" {
+			aud = m.TokenEndpoint
+		}
+		return &clientInfo{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, method: method, key: a.cfg.SigningKey, audience: aud}, nil
+	}
+	if a.cfg.ClientMetadataURL != "" && m.ClientIDMetadataDocumentSupported {
+		return &clientInfo{id: a.cfg.ClientMetadataURL, method: AuthNone}, nil
+	}
+	key := m.Issuer + " " + m.TokenEndpoint
+	a.mu.Lock()
+	c := a.clients[key]
+	a.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	if m.RegistrationEndpoint == "" {
+		return nil, errors.New("oauth: the authorization server offers no registration and the config has no client ID")
+	}
+	c, err := a.register(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.clients[key] = c
+	a.mu.Unlock()
+	return c, nil
+}
+
+// canonicalResource is the server URL as a resource indicator (RFC 8707):
+// no fragment, no query.
+func canonicalResource(u *url.URL) string {
+	c := *u
+	c.Fragment, c.RawFragment, c.RawQuery, c.ForceQuery, c.User = "", "", "", false, nil
+	return c.String()
+}
+
+// union is the space-separated scopes of a followed by those of b that a
+// lacks.
+func union(a, b string) string {
+	out := strings.Fields(a)
+	for _, s := range strings.Fields(b) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// clientCredentials gets a token with the client credentials grant (the
+// MCP client credentials extension): the configured client authenticates
+// itself, with no user step.
+func (a *Authorizer) clientCredentials(ctx context.Context, g *grant, scope string) (*Token, *grant, error) {
+	g.scope = scope
+	var err error
+	if g.client, err = a.clientFor(ctx, g.meta); err != nil {
+		return nil, nil, err
+	}
+	form := url.Values{"grant_type": {"client_credentials"}, "resource": {g.resource}}
+	if scope != "" {
+		form.Set("scope", scope)
+	}
+	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, form)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tok, g, nil
+}

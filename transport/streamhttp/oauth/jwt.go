@@ -1,0 +1,65 @@
+package oauth
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/asn1"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"time"
+)
+
+// AuthPrivateKeyJWT is the token endpoint authentication method that signs
+// a JWT assertion with the client's key (RFC 7523 section 2.2).
+const AuthPrivateKeyJWT = "private_key_jwt"
+
+// clientAssertionType is the client_assertion_type of a JWT assertion.
+const clientAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+// clientAssertion is a JWT that authenticates clientID to the
+// authorization server audience (its issuer), signed with key: ES256 for a
+// P-256 ECDSA key, RS256 for an RSA key.
+func clientAssertion(key crypto.Signer, clientID, audience string) (string, error) {
+	var alg string
+	switch k := key.Public().(type) {
+	case *ecdsa.PublicKey:
+		if k.Curve != elliptic.P256() {
+			return "", errors.New("oauth: an ECDSA signing key must be on P-256 (ES256)")
+		}
+		alg = "ES256"
+	case *rsa.PublicKey:
+		alg = "RS256"
+	default:
+		return "", errors.New("oauth: the signing key must be ECDSA P-256 or RSA")
+	}
+	now := time.Now()
+	header, _ := json.Marshal(map[string]string{"alg": alg, "typ": "JWT"})
+	claims, _ := json.Marshal(map[string]any{
+		"iss": clientID, "sub": clientID, "aud": audience,
+		"iat": now.Unix(), "exp": now.Add(time.Minute).Unix(), "jti": randomString(),
+	})
+	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(claims)
+	sum := sha256.Sum256([]byte(input))
+	sig, err := key.Sign(rand.Reader, sum[:], crypto.SHA256)
+	if err != nil {
+		return "", errors.New("oauth: signing the client assertion failed")
+	}
+	if alg == "ES256" {
+		// ECDSA signers give ASN.1; JWS wants r and s as two 32-byte
+		// big-endian numbers.
+		var rs struct{ R, S *big.Int }
+		if _, err := asn1.Unmarshal(sig, &rs); err != nil {
+			return "", errors.New("oauth: the ECDSA signer returned a malformed signature")
+		}
+		sig = make([]byte, 64)
+		rs.R.FillBytes(sig[:32])
+		rs.S.FillBytes(sig[32:])
+	}
+	return input + "." + base64.RawURLEncoding.EncodeToString(sig), nil
+}

@@ -1,0 +1,129 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestRefreshBeforeExpiry(t *testing.T) {
+	f := standard()
+	f.refresh, f.expiresIn = true, 10 // inside the refresh margin
+	newFake(t, f)
+	a := f.authorizer(t, Config{})
+	for i := range 2 {
+		if resp, err := f.call(a); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("call %d: %v %v", i, resp, err)
+		}
+	}
+	if len(f.tokenForms) != 2 {
+		t.Fatalf("got %d token requests, want 2", len(f.tokenForms))
+	}
+	form := f.tokenForms[1]
+	if form.Get("grant_type") != "refresh_token" || form.Get("refresh_token") != "refresh-1" || form.Get("resource") != f.url() {
+		t.Errorf("second token request: got %v, want a refresh of refresh-1 for %s", form, f.url())
+	}
+	if f.authQuery == nil || f.registered != 1 {
+		t.Errorf("want one authorization and one registration, got %d registrations", f.registered)
+	}
+}
+
+func TestRefreshOn401(t *testing.T) {
+	f := standard()
+	f.refresh = true
+	newFake(t, f)
+	a := f.authorizer(t, Config{})
+	if _, err := f.call(a); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	f.valid = map[string]bool{} // the server forgets tok-1
+	f.authQuery = nil
+	f.mu.Unlock()
+	resp, err := f.call(a)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("after revocation: %v %v", resp, err)
+	}
+	if f.authQuery != nil {
+		t.Error("a new authorization was made; want a refresh")
+	}
+	if got := f.tokenForms[len(f.tokenForms)-1].Get("grant_type"); got != "refresh_token" {
+		t.Errorf("last grant: got %q, want refresh_token", got)
+	}
+}
+
+func TestSecretsStayOutOfErrors(t *testing.T) {
+	f := standard()
+	f.methods = []string{AuthPost}
+	newFake(t, f)
+	// The fake rejects the code: the verifier does not match.
+	step := UserStepFunc(func(ctx context.Context, u *url.URL) (*url.URL, error) {
+		q := u.Query()
+		q.Set("code_challenge", "not-the-challenge")
+		u.RawQuery = q.Encode()
+		return followOnce(ctx, u)
+	})
+	_, err := f.call(f.authorizer(t, Config{UserStep: step}))
+	if err == nil {
+		t.Fatal("got no error, want the token endpoint's refusal")
+	}
+	var te *TokenError
+	if !errors.As(err, &te) || te.Code != "invalid_grant" {
+		t.Errorf("got %v, want a TokenError invalid_grant", err)
+	}
+	for _, secret := range []string{"code-SECRET", "secret-SECRET", f.tokenForms[0].Get("code_verifier")} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("error %q quotes a secret", err)
+		}
+	}
+	if s := (&Token{AccessToken: "tok-SECRET", RefreshToken: "r-SECRET"}).String(); strings.Contains(s, "SECRET") {
+		t.Errorf("Token.String %q shows a secret", s)
+	}
+}
+
+func TestNoTokenToAnotherOrigin(t *testing.T) {
+	f := newFake(t, standard())
+	a := f.authorizer(t, Config{})
+	if _, err := f.call(a); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Header.Get("Authorization"))
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer other.Close()
+	c := &http.Client{Transport: a.RoundTripper(http.DefaultTransport)}
+	resp, err := c.Get(other.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(got) != 1 || got[0] != "" || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("another origin saw Authorization %q (status %d); want one request without it", got, resp.StatusCode)
+	}
+}
+
+func TestMigrationRegistersAtTheNewServer(t *testing.T) {
+	f := standard()
+	f.issuerPath, f.metaPath = "/as1", "/.well-known/oauth-authorization-server/as1"
+	newFake(t, f)
+	a := f.authorizer(t, Config{})
+	if _, err := f.call(a); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	f.issuerPath, f.metaPath = "/as2", "/.well-known/oauth-authorization-server/as2"
+	f.valid = map[string]bool{}
+	f.mu.Unlock()
+	if resp, err := f.call(a); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("after the move: %v %v", resp, err)
+	}
+	if f.registered != 2 {
+		t.Errorf("got %d registrations, want one at each server", f.registered)
+	}
+}

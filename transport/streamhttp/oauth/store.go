@@ -1,0 +1,97 @@
+package oauth
+
+import (
+	"context"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// A Token is what the token endpoint issued. It is a secret: it never
+// appears in errors or logs, and its String method hides it.
+type Token struct {
+	AccessToken  string
+	RefreshToken string
+	// Expiry is when the access token expires; zero means unknown.
+	Expiry time.Time
+	// Scope is the scope granted, space-separated, when the server said.
+	Scope string
+}
+
+// String describes the token without its secrets.
+func (t *Token) String() string {
+	if t == nil {
+		return "<no token>"
+	}
+	s := "token [redacted]"
+	if t.RefreshToken != "" {
+		s += " with refresh token"
+	}
+	if !t.Expiry.IsZero() {
+		s += ", expires " + t.Expiry.UTC().Format(time.RFC3339)
+	}
+	return s
+}
+
+// expiresWithin reports whether the token is known to expire within d.
+func (t *Token) expiresWithin(d time.Duration) bool {
+	return !t.Expiry.IsZero() && time.Until(t.Expiry) < d
+}
+
+// A TokenStore keeps tokens between requests and, if it persists them,
+// between runs. Keys are MCP server URLs. Implementations must be safe for
+// concurrent use.
+type TokenStore interface {
+	// Load returns the token stored under key, or nil with no error
+	// when there is none.
+	Load(ctx context.Context, key string) (*Token, error)
+	// Save stores tok under key, replacing any token there.
+	Save(ctx context.Context, key string, tok *Token) error
+}
+
+// MemoryStore is a [TokenStore] in memory, the default. Its zero value is
+// ready to use; it is safe for concurrent use.
+type MemoryStore struct {
+	mu     sync.Mutex
+	tokens map[string]Token
+}
+
+// Load implements [TokenStore].
+func (m *MemoryStore) Load(_ context.Context, key string) (*Token, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tokens[key]
+	if !ok {
+		return nil, nil
+	}
+	return &t, nil
+}
+
+// Save implements [TokenStore].
+func (m *MemoryStore) Save(_ context.Context, key string, tok *Token) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tokens == nil {
+		m.tokens = make(map[string]Token)
+	}
+	m.tokens[key] = *tok
+	return nil
+}
+
+// A UserStep is the part of the authorization code flow that happens in
+// the user's browser: the host shows or opens the authorization URL, the
+// user signs in and consents, and the authorization server redirects the
+// browser to the client's redirect URL, which the host captures (a
+// loopback listener, a custom scheme handler) and returns whole. The flow
+// checks the state, the issuer and the code itself.
+type UserStep interface {
+	Authorize(ctx context.Context, authURL *url.URL) (redirect *url.URL, err error)
+}
+
+// UserStepFunc adapts a function to [UserStep].
+type UserStepFunc func(ctx context.Context, authURL *url.URL) (*url.URL, error)
+
+// Authorize calls f.
+func (f UserStepFunc) Authorize(ctx context.Context, authURL *url.URL) (*url.URL, error) {
+	return f(ctx, authURL)
+}
