@@ -2,7 +2,6 @@ package toolreg
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"sort"
 	"strings"
@@ -54,16 +53,17 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpc
 
 // httpConfig turns a server's url and headers into a transport config. An
 // "Authorization: Bearer …" header, as .mcp.json files often carry, becomes
-// the bearer token, which the transport keeps to the server's origin.
+// the bearer token, and one of any other scheme the transport's raw
+// Authorization value; the transport keeps either to the server's origin.
 func httpConfig(sc *ServerConfig) (streamhttp.Config, error) {
 	hc := streamhttp.Config{URL: sc.URL, Headers: http.Header{}}
 	for k, v := range sc.Headers {
 		if strings.EqualFold(k, "Authorization") {
-			token, ok := strings.CutPrefix(v, "Bearer ")
-			if !ok {
-				return hc, fmt.Errorf("%w: server %q: only a Bearer Authorization header is supported", ErrConfig, sc.Name)
+			if token, ok := strings.CutPrefix(v, "Bearer "); ok && !strings.ContainsAny(strings.TrimSpace(token), " \t") {
+				hc.BearerToken = strings.TrimSpace(token)
+			} else {
+				hc.Authorization = strings.TrimSpace(v)
 			}
-			hc.BearerToken = strings.TrimSpace(token)
 			continue
 		}
 		hc.Headers.Set(k, v)

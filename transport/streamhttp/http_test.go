@@ -517,3 +517,29 @@ func TestHTTPStatelessDropsCancelledNotifications(t *testing.T) {
 		t.Error("notifications/cancelled was POSTed on the stateless wire")
 	}
 }
+
+func TestAuthorizationOfAnyScheme(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	var mu sync.Mutex
+	var got string
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		mu.Lock()
+		got = r.Header.Get("Authorization")
+		mu.Unlock()
+		http.Error(w, "denied for Basic dXNlcjpzM2NyZXQtcGFzcw==", http.StatusBadRequest)
+	}
+	_, c := dialHTTP(t, f, Config{Authorization: "Basic dXNlcjpzM2NyZXQtcGFzcw=="}, nil)
+	err := c.Call(ctx5(t), "tools/list", nil, nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if got != "Basic dXNlcjpzM2NyZXQtcGFzcw==" {
+		t.Errorf("Authorization = %q", got)
+	}
+	if err == nil || strings.Contains(err.Error(), "dXNlcjpzM2NyZXQtcGFzcw") {
+		t.Errorf("err = %v, want an error without the credential", err)
+	}
+	if _, err := Dial(ctx5(t), Config{URL: f.srv.URL, Authorization: "Basic x", BearerToken: "y"}); err == nil {
+		t.Error("Dial with both Authorization and BearerToken succeeded")
+	}
+}

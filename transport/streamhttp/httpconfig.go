@@ -48,6 +48,13 @@ type Config struct {
 	// quoted with "[redacted]" in its place.
 	BearerToken string
 
+	// Authorization, if set, is the whole value of the Authorization
+	// header ("Basic …", "Token …", any scheme), for servers that want
+	// something other than a bearer token. Like BearerToken, which it
+	// excludes, it goes to the server's own origin only and never appears
+	// in logs, errors or traces.
+	Authorization string
+
 	// Client is the HTTP client to use; nil means a client of our own. Its
 	// Transport is wrapped and its CheckRedirect is wrapped, never
 	// modified: a redirect to another origin (scheme, host and port) is
@@ -148,6 +155,16 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	if strings.ContainsAny(cfg.BearerToken, "\r\n\x00 ") {
 		return nil, fmt.Errorf("%w: the bearer token contains spaces or line breaks", ErrHeader)
 	}
+	if strings.ContainsAny(cfg.Authorization, "\r\n\x00") {
+		return nil, fmt.Errorf("%w: the Authorization value contains line breaks", ErrHeader)
+	}
+	if cfg.Authorization != "" && cfg.BearerToken != "" {
+		return nil, fmt.Errorf("%w: Authorization and BearerToken are both set", ErrHeader)
+	}
+	authz := cfg.Authorization
+	if cfg.BearerToken != "" {
+		authz = "Bearer " + cfg.BearerToken
+	}
 	// Without a client of the caller's, the transport owns its connection
 	// pool, so Close can release it.
 	var owned *http.Transport
@@ -170,7 +187,7 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 		client:     client,
 		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
 		log:        cfg.Logger,
-		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken),
+		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
 	}
 	home := origin(u)
 	// Outermost first: configured headers and the bearer token, then the
@@ -186,7 +203,7 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 		next:    rt,
 		origin:  home,
 		headers: cfg.Headers.Clone(),
-		bearer:  cfg.BearerToken,
+		authz:   authz,
 		hooked:  cfg.Authorize != nil,
 	}
 	client.CheckRedirect = b.checkRedirect(client.CheckRedirect)
@@ -282,7 +299,7 @@ type headerRoundTripper struct {
 	next    http.RoundTripper
 	origin  string
 	headers http.Header
-	bearer  string
+	authz   string // the Authorization value, from BearerToken or Authorization
 	hooked  bool // an Authorize layer follows: tell it what we sent
 }
 
@@ -292,17 +309,17 @@ type headerRoundTripper struct {
 type preHookKey struct{}
 
 func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if origin(req.URL) != h.origin || (len(h.headers) == 0 && h.bearer == "" && !h.hooked) {
+	if origin(req.URL) != h.origin || (len(h.headers) == 0 && h.authz == "" && !h.hooked) {
 		return h.next.RoundTrip(req)
 	}
 	r := req
-	if len(h.headers) > 0 || h.bearer != "" {
+	if len(h.headers) > 0 || h.authz != "" {
 		r = req.Clone(req.Context())
 		for name, values := range h.headers {
 			r.Header[textproto.CanonicalMIMEHeaderKey(name)] = values
 		}
-		if h.bearer != "" && r.Header.Get("Authorization") == "" {
-			r.Header.Set("Authorization", "Bearer "+h.bearer)
+		if h.authz != "" && r.Header.Get("Authorization") == "" {
+			r.Header.Set("Authorization", h.authz)
 		}
 	}
 	if h.hooked {

@@ -65,7 +65,7 @@ type secretSet struct {
 // configured header values (and their long parts), the URL's password (or
 // its user name when it has no password: https://TOKEN@host), its query,
 // and those of its values that are long or whose names suggest a key.
-func newSecretSet(u *url.URL, headers http.Header, bearer string) *secretSet {
+func newSecretSet(u *url.URL, headers http.Header, bearer, authorization string) *secretSet {
 	s := &secretSet{names: map[string]bool{}, hookNames: map[string]bool{}}
 	var fixed []string
 	add := func(vs ...string) {
@@ -76,6 +76,7 @@ func newSecretSet(u *url.URL, headers http.Header, bearer string) *secretSet {
 		}
 	}
 	add(bearer)
+	add(credentialPieces(authorization)...)
 	for name, values := range headers {
 		s.names[textproto.CanonicalMIMEHeaderKey(name)] = true
 		for _, v := range values {
@@ -418,6 +419,9 @@ func (c Config) String() string {
 	if c.BearerToken != "" {
 		b.WriteString(" BearerToken:" + redactedText)
 	}
+	if c.Authorization != "" {
+		b.WriteString(" Authorization:" + redactedText)
+	}
 	for _, f := range c.setFields() {
 		b.WriteString(" " + f + ":set")
 	}
@@ -456,6 +460,9 @@ func (c Config) GoString() string {
 	if c.BearerToken != "" {
 		b.WriteString(`, BearerToken:"` + redactedText + `"`)
 	}
+	if c.Authorization != "" {
+		b.WriteString(`, Authorization:"` + redactedText + `"`)
+	}
 	for _, f := range c.setFields() {
 		b.WriteString(", " + f + ":set")
 	}
@@ -492,6 +499,9 @@ func (c Config) LogValue() slog.Value {
 	if c.BearerToken != "" {
 		attrs = append(attrs, slog.String("bearerToken", redactedText))
 	}
+	if c.Authorization != "" {
+		attrs = append(attrs, slog.String("authorization", redactedText))
+	}
 	for _, f := range c.setFields() {
 		attrs = append(attrs, slog.String(strings.ToLower(f[:1])+f[1:], "set"))
 	}
@@ -507,14 +517,15 @@ func (c Config) LogValue() slog.Value {
 // Fields that are zero are left out, but for the URL.
 func (c Config) MarshalJSON() ([]byte, error) {
 	out := struct {
-		URL         string
-		Legacy      bool                `json:",omitempty"`
-		Headers     map[string][]string `json:",omitempty"`
-		BearerToken string              `json:",omitempty"`
-		Client      string              `json:",omitempty"`
-		Authorize   string              `json:",omitempty"`
-		MaxMessage  int                 `json:",omitempty"`
-		Logger      string              `json:",omitempty"`
+		URL           string
+		Legacy        bool                `json:",omitempty"`
+		Headers       map[string][]string `json:",omitempty"`
+		BearerToken   string              `json:",omitempty"`
+		Authorization string              `json:",omitempty"`
+		Client        string              `json:",omitempty"`
+		Authorize     string              `json:",omitempty"`
+		MaxMessage    int                 `json:",omitempty"`
+		Logger        string              `json:",omitempty"`
 	}{URL: safeURLText(c.URL), Legacy: c.Legacy, MaxMessage: c.MaxMessage}
 	if len(c.Headers) > 0 {
 		out.Headers = map[string][]string{}
@@ -524,6 +535,9 @@ func (c Config) MarshalJSON() ([]byte, error) {
 	}
 	if c.BearerToken != "" {
 		out.BearerToken = redactedText
+	}
+	if c.Authorization != "" {
+		out.Authorization = redactedText
 	}
 	if c.Client != nil {
 		out.Client = "set"

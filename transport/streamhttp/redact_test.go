@@ -258,7 +258,7 @@ func printedConfig() Config {
 		Legacy:      true,
 		Headers:     http.Header{"X-Api-Key": {testAPIKey}, "X-Multi": {testHook, testCookie}},
 		BearerToken: testToken,
-		Client:      &http.Client{Transport: &headerRoundTripper{bearer: testToken}},
+		Client:      &http.Client{Transport: &headerRoundTripper{authz: "Bearer " + testToken}},
 		Authorize:   func(next http.RoundTripper) http.RoundTripper { return next },
 		MaxMessage:  1 << 20,
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -362,6 +362,22 @@ func TestStreamPrintsNoSecret(t *testing.T) {
 			if strings.Contains(out, secret) {
 				t.Errorf("%s printed %q: %s", format, secret, out)
 			}
+		}
+	}
+}
+
+// An Authorization value of any scheme prints redacted in every form.
+func TestConfigAuthorizationPrintsRedacted(t *testing.T) {
+	cfg := Config{URL: "https://example.com/mcp", Authorization: "Basic " + testToken}
+	var logged bytes.Buffer
+	slog.New(slog.NewTextHandler(&logged, nil)).Info("dial", "config", cfg)
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{fmt.Sprint(cfg), fmt.Sprintf("%#v", cfg), logged.String(), string(js)} {
+		if strings.Contains(out, testToken) || !strings.Contains(out, redactedText) {
+			t.Errorf("printed %s, want the Authorization value redacted", out)
 		}
 	}
 }

@@ -1,0 +1,26 @@
+package toolreg
+
+import "testing"
+
+// An Authorization header of any scheme is accepted; a Bearer one becomes
+// the bearer token, any other the raw Authorization value, and neither
+// stays among the plain headers.
+func TestHTTPConfigAuthorizationSchemes(t *testing.T) {
+	for _, tc := range []struct{ header, bearer, raw string }{
+		{"Bearer abc.def", "abc.def", ""},
+		{"Basic dXNlcjpwYXNz", "", "Basic dXNlcjpwYXNz"},
+		{"Token t0ken", "", "Token t0ken"},
+	} {
+		hc, err := httpConfig(&ServerConfig{Name: "s", Type: "http", URL: "https://example.com/mcp",
+			Headers: map[string]string{"authorization": tc.header, "X-Org": "acme"}})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.header, err)
+		}
+		if hc.BearerToken != tc.bearer || hc.Authorization != tc.raw {
+			t.Errorf("%q: bearer %q, raw %q", tc.header, hc.BearerToken, hc.Authorization)
+		}
+		if hc.Headers.Get("Authorization") != "" || hc.Headers.Get("X-Org") != "acme" {
+			t.Errorf("%q: headers %v", tc.header, hc.Headers)
+		}
+	}
+}
