@@ -61,6 +61,16 @@ type ServerConfig struct {
 	URL     string
 	Headers map[string]string
 
+	// HeadersHelper ("headersHelper") is a command run at each connection
+	// to an http or sse server, without a shell: its words are split on
+	// spaces, the first being the program. It must print a JSON object of
+	// header names to string values, which are sent besides Headers and
+	// win over them. Its output is a secret, never printed or logged.
+	HeadersHelper string
+	// OAuth ("oauth", as Claude Code writes it) configures the OAuth client
+	// of an http or sse server; nil means the defaults.
+	OAuth *OAuthConfig
+
 	// Timeout bounds the server's startup; ToolTimeout bounds each tool
 	// call. Zero means the registry's defaults.
 	Timeout     time.Duration
@@ -86,6 +96,24 @@ type ServerConfig struct {
 	// ("command", "args[1]", "cwd", "url"), its text as written, which
 	// String shows instead of the expanded value.
 	templates map[string]string
+}
+
+// OAuthConfig is a server's "oauth" object: how plainmcp authorizes at its
+// authorization server.
+type OAuthConfig struct {
+	// ClientID ("clientId") is a pre-registered client's ID; empty means
+	// the client registers itself.
+	ClientID string
+	// CallbackPort ("callbackPort") is the loopback port the authorization
+	// server redirects to; zero means a free port.
+	CallbackPort int
+	// AuthServerMetadataURL ("authServerMetadataUrl") names the
+	// authorization server's metadata document, when discovery cannot
+	// find it.
+	AuthServerMetadataURL string
+	// Scopes ("scopes", a string of space-separated scopes or a list) are
+	// the scopes to ask for.
+	Scopes []string
 }
 
 // Config is the set of configured servers, from one file or several. Like

@@ -131,6 +131,7 @@ func TestParseConfigEveryField(t *testing.T) {
 		Disabled: true,
 		Timeout:  1500*time.Millisecond + 500*time.Microsecond,
 		Source:   "proj/.mcp.json",
+		OAuth:    &OAuthConfig{ClientID: "abc"},
 		Extra:    map[string]json.RawMessage{"oauth": json.RawMessage(`{"clientId": "abc"}`)},
 	}}
 	if diff := cmp.Diff(want, c.Servers, ignoreTemplates); diff != "" {
@@ -292,6 +293,12 @@ func TestParseConfigErrors(t *testing.T) {
 		{"nested reference", `{"db": {"command": "x", "args": ["${A:-${B}}"]}}`, `server "db": args[0]: ${A:-…}: a default may not hold another reference`},
 		{"line break from a variable", `{"a": {"type": "http", "url": "https://x", "headers": {"X-Key": "${CRLF}"}}}`, `server "a": headers.X-Key: the value contains a line break or NUL byte`},
 		{"NUL from a variable in args", `{"a": {"command": "x", "args": ["${NUL}"]}}`, `server "a": args[0]: contains a NUL byte`},
+		{"oauth not an object", `{"a": {"type": "http", "url": "https://x", "oauth": 1}}`, `server "a": oauth: want an object`},
+		{"oauth bad port", `{"a": {"type": "http", "url": "https://x", "oauth": {"callbackPort": 70000}}}`, `server "a": oauth.callbackPort: want a port number from 1 to 65535`},
+		{"oauth bad metadata url", `{"a": {"type": "http", "url": "https://x", "oauth": {"authServerMetadataUrl": "/x"}}}`, `server "a": oauth.authServerMetadataUrl: want an http or https URL`},
+		{"oauth bad scopes", `{"a": {"type": "http", "url": "https://x", "oauth": {"scopes": 3}}}`, `server "a": oauth.scopes: want a string or a list of strings`},
+		{"headersHelper on stdio", `{"a": {"command": "x", "headersHelper": "h"}}`, `server "a": headersHelper: applies only to http and sse servers`},
+		{"headersHelper empty", `{"a": {"type": "http", "url": "https://x", "headersHelper": " "}}`, `server "a": headersHelper: empty`},
 		{"NUL from a variable in env", `{"a": {"command": "x", "env": {"V": "${NUL}"}}}`, `server "a": env.V: the value contains a NUL byte`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -592,4 +599,28 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Claude Code's oauth object and headersHelper are read.
+func TestParseConfigOAuthAndHeadersHelper(t *testing.T) {
+	c, err := ParseConfig([]byte(`{"mcpServers": {"a": {"type": "http", "url": "https://x/mcp", "headersHelper": "/bin/get-headers --json",
+		"oauth": {"clientId": "cid", "callbackPort": 8765, "authServerMetadataUrl": "https://as.example/.well-known/oauth-authorization-server", "scopes": "read write", "other": 1}},
+		"b": {"type": "http", "url": "https://y/mcp", "oauth": {"scopes": ["files:read"]}}}}`), ".mcp.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := c.Servers[0], c.Servers[1]
+	want := &OAuthConfig{ClientID: "cid", CallbackPort: 8765, AuthServerMetadataURL: "https://as.example/.well-known/oauth-authorization-server", Scopes: []string{"read", "write"}}
+	if diff := cmp.Diff(want, a.OAuth); diff != "" {
+		t.Errorf("oauth (-want +got):\n%s", diff)
+	}
+	if a.HeadersHelper != "/bin/get-headers --json" {
+		t.Errorf("headersHelper = %q", a.HeadersHelper)
+	}
+	if diff := cmp.Diff(&OAuthConfig{Scopes: []string{"files:read"}}, b.OAuth); diff != "" {
+		t.Errorf("oauth (-want +got):\n%s", diff)
+	}
+	if s := a.String(); !strings.Contains(s, "headersHelper=") || !strings.Contains(s, "oauth") {
+		t.Errorf("String() = %s", s)
+	}
 }

@@ -65,6 +65,7 @@ var serverKeys = map[string]bool{
 	"type": true, "command": true, "args": true, "env": true, "cwd": true,
 	"url": true, "headers": true, "timeout": true, "toolTimeout": true,
 	"disabled": true, "allow": true, "deny": true, "inheritEnv": true, "protocolVersion": true,
+	"headersHelper": true, "oauth": true,
 }
 
 // knownType is the transport a server's "type" names, or "" if none.
@@ -98,6 +99,7 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 	seen := map[string]bool{}
 	given := map[string]bool{} // the known keys with a value other than null
 	inherit := true
+	var oauthRaw json.RawMessage
 	for _, f := range fields {
 		if !serverKeys[f.key] {
 			if s.Extra == nil {
@@ -148,6 +150,18 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 			env, err = p.stringMap(name, f.key, f.val)
 		case "headers":
 			headers, err = p.stringMap(name, f.key, f.val)
+		case "headersHelper":
+			if err = decodeString(f.val, &s.HeadersHelper); err == nil && strings.TrimSpace(s.HeadersHelper) == "" {
+				return nil, fail(f.key, "empty")
+			}
+		case "oauth":
+			// Kept among the keys plainmcp does not read too, where its
+			// value is never printed: other programs may put secrets there.
+			if s.Extra == nil {
+				s.Extra = map[string]json.RawMessage{}
+			}
+			s.Extra[f.key] = f.val
+			oauthRaw = f.val
 		case "timeout":
 			s.Timeout, err = decodeDuration(f.val)
 		case "toolTimeout":
@@ -176,6 +190,12 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 		s.SafeEnv = !inherit
 	case s.Type == "stdio":
 		s.SafeEnv = p.safeEnv
+	}
+	if oauthRaw != nil && s.Type != "stdio" { // a stdio server has no use for it
+		var err error
+		if s.OAuth, err = p.oauth(name, oauthRaw); err != nil {
+			return nil, err
+		}
 	}
 
 	// Expand in a fixed order, so the same file always gives the same
@@ -225,6 +245,48 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 	return s, nil
 }
 
+// oauth parses a server's "oauth" object. Keys it does not know are
+// left alone, as in the server object.
+func (p *configParser) oauth(server string, raw json.RawMessage) (*OAuthConfig, error) {
+	fields, ok := objectFields(raw)
+	if !ok {
+		return nil, p.errorf(server, "oauth", "want an object")
+	}
+	o := &OAuthConfig{}
+	for _, f := range fields {
+		key := "oauth." + f.key
+		if isJSONNull(f.val) {
+			continue
+		}
+		switch f.key {
+		case "clientId":
+			if decodeString(f.val, &o.ClientID) != nil {
+				return nil, p.errorf(server, key, "want a string")
+			}
+		case "callbackPort":
+			if json.Unmarshal(f.val, &o.CallbackPort) != nil || o.CallbackPort < 1 || o.CallbackPort > 65535 {
+				return nil, p.errorf(server, key, "want a port number from 1 to 65535")
+			}
+		case "authServerMetadataUrl":
+			if decodeString(f.val, &o.AuthServerMetadataURL) != nil {
+				return nil, p.errorf(server, key, "want a string")
+			}
+			u, err := url.Parse(o.AuthServerMetadataURL)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				return nil, p.errorf(server, key, "want an http or https URL")
+			}
+		case "scopes":
+			var one string
+			if json.Unmarshal(f.val, &one) == nil {
+				o.Scopes = strings.Fields(one)
+			} else if json.Unmarshal(f.val, &o.Scopes) != nil {
+				return nil, p.errorf(server, key, "want a string or a list of strings")
+			}
+		}
+	}
+	return o, nil
+}
+
 // check validates what depends on the server's type, and the values that
 // need no expansion.
 func (p *configParser) check(s *ServerConfig) error {
@@ -241,6 +303,8 @@ func (p *configParser) check(s *ServerConfig) error {
 			return fail("url", "applies only to http and sse servers")
 		case len(s.Headers) > 0:
 			return fail("headers", "apply only to http and sse servers")
+		case s.HeadersHelper != "":
+			return fail("headersHelper", "applies only to http and sse servers")
 		}
 	} else {
 		switch {

@@ -77,6 +77,11 @@ func (s ServerConfig) GoString() string {
 	}
 	str("URL", redactURL(s.shown("url", s.URL)))
 	dict("Headers", s.redactedMap("headers.", s.Headers))
+	str("HeadersHelper", s.HeadersHelper)
+	if o := s.OAuth; o != nil {
+		field("OAuth", fmt.Sprintf("&toolreg.OAuthConfig{ClientID:%q, CallbackPort:%d, AuthServerMetadataURL:%q, Scopes:%#v}",
+			o.ClientID, o.CallbackPort, redactURL(o.AuthServerMetadataURL), o.Scopes))
+	}
 	if s.Timeout != 0 {
 		field("Timeout", strconv.FormatInt(int64(s.Timeout), 10))
 	}
@@ -134,6 +139,11 @@ func (s ServerConfig) LogValue() slog.Value {
 	}
 	str("url", redactURL(s.shown("url", s.URL)))
 	dict("headers", s.redactedMap("headers.", s.Headers))
+	str("headersHelper", s.HeadersHelper)
+	if o := s.OAuth; o != nil {
+		attrs = append(attrs, slog.Group("oauth", "clientId", o.ClientID, "callbackPort", o.CallbackPort,
+			"authServerMetadataUrl", redactURL(o.AuthServerMetadataURL), "scopes", o.Scopes))
+	}
 	if s.Timeout != 0 {
 		attrs = append(attrs, slog.Duration("timeout", s.Timeout))
 	}
@@ -171,6 +181,8 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		SafeEnv         bool
 		URL             string
 		Headers         map[string]string
+		HeadersHelper   string       `json:",omitempty"`
+		OAuth           *OAuthConfig `json:",omitempty"`
 		Timeout         time.Duration
 		ToolTimeout     time.Duration
 		ProtocolVersion string
@@ -183,8 +195,14 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		Command: s.shown("command", s.Command), Args: s.shownArgs(),
 		Env: s.redactedMap("env.", s.Env), Cwd: s.shown("cwd", s.Cwd), SafeEnv: s.SafeEnv,
 		URL: redactURL(s.shown("url", s.URL)), Headers: s.redactedMap("headers.", s.Headers),
-		Timeout: s.Timeout, ToolTimeout: s.ToolTimeout, ProtocolVersion: s.ProtocolVersion, Disabled: s.Disabled,
+		HeadersHelper: s.HeadersHelper,
+		Timeout:       s.Timeout, ToolTimeout: s.ToolTimeout, ProtocolVersion: s.ProtocolVersion, Disabled: s.Disabled,
 		Allow: s.Allow, Deny: s.Deny, Source: s.Source,
+	}
+	if o := s.OAuth; o != nil {
+		c := *o
+		c.AuthServerMetadataURL = redactURL(c.AuthServerMetadataURL)
+		out.OAuth = &c
 	}
 	if s.Extra != nil {
 		out.Extra = make(map[string]json.RawMessage, len(s.Extra))

@@ -1,10 +1,17 @@
 package toolreg
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -18,6 +25,9 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpc
 	switch sc.Type {
 	case "http", "sse":
 		hc, err := httpConfig(sc)
+		if err == nil && sc.HeadersHelper != "" {
+			err = addHelperHeaders(ctx, sc, &hc)
+		}
 		if err != nil {
 			return nil, sc.Type, err
 		}
@@ -59,16 +69,90 @@ func httpConfig(sc *ServerConfig) (streamhttp.Config, error) {
 	hc := streamhttp.Config{URL: sc.URL, Headers: http.Header{}}
 	for k, v := range sc.Headers {
 		if strings.EqualFold(k, "Authorization") {
-			if token, ok := strings.CutPrefix(v, "Bearer "); ok && !strings.ContainsAny(strings.TrimSpace(token), " \t") {
-				hc.BearerToken = strings.TrimSpace(token)
-			} else {
-				hc.Authorization = strings.TrimSpace(v)
-			}
+			hc.BearerToken, hc.Authorization = authorizationValue(v)
 			continue
 		}
 		hc.Headers.Set(k, v)
 	}
 	return hc, nil
+}
+
+// helperTimeout bounds a headersHelper run.
+const helperTimeout = 10 * time.Second
+
+// maxHelperOutput bounds what a headersHelper may print.
+const maxHelperOutput = 64 << 10
+
+// addHelperHeaders runs the server's headersHelper, without a shell, and
+// adds the headers it prints (a JSON object of strings) to hc, replacing
+// configured ones of the same name. Its output is a secret: no error
+// quotes it, nor what the helper wrote to its standard error.
+func addHelperHeaders(ctx context.Context, sc *ServerConfig, hc *streamhttp.Config) error {
+	words := strings.Fields(sc.HeadersHelper)
+	if len(words) == 0 {
+		return fmt.Errorf("%w: server %q: headersHelper is empty", ErrConfig, sc.Name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, helperTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
+	cmd.Env = append(os.Environ(), "CLAUDE_CODE_MCP_SERVER_NAME="+sc.Name, "CLAUDE_CODE_MCP_SERVER_URL="+sc.URL)
+	var out limitedBuffer
+	out.max = maxHelperOutput
+	cmd.Stdout = &out
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("server %q: headersHelper did not finish within %v", sc.Name, helperTimeout)
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("server %q: headersHelper failed: %v", sc.Name, ee.ProcessState)
+		}
+		return fmt.Errorf("server %q: running headersHelper: %w", sc.Name, err)
+	}
+	if out.over {
+		return fmt.Errorf("server %q: headersHelper printed more than %d bytes", sc.Name, maxHelperOutput)
+	}
+	var headers map[string]string
+	if json.Unmarshal(out.buf.Bytes(), &headers) != nil {
+		return fmt.Errorf("server %q: headersHelper did not print a JSON object of strings", sc.Name)
+	}
+	for k, v := range headers {
+		if !isHeaderToken(k) || strings.ContainsAny(v, "\r\n\x00") {
+			return fmt.Errorf("server %q: headersHelper printed an invalid header", sc.Name)
+		}
+		if strings.EqualFold(k, "Authorization") {
+			hc.BearerToken, hc.Authorization = authorizationValue(v)
+			continue
+		}
+		hc.Headers.Set(k, v)
+	}
+	return nil
+}
+
+// authorizationValue splits an Authorization header value into a bearer
+// token or, for any other scheme, the raw value.
+func authorizationValue(v string) (bearer, raw string) {
+	if token, ok := strings.CutPrefix(v, "Bearer "); ok && !strings.ContainsAny(strings.TrimSpace(token), " \t") {
+		return strings.TrimSpace(token), ""
+	}
+	return "", strings.TrimSpace(v)
+}
+
+// limitedBuffer keeps at most max bytes and notes whether more came.
+type limitedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); len(p) > room {
+		b.over = true
+		b.buf.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return b.buf.Write(p)
 }
 
 // transportName names the transport a session runs over, for the status:

@@ -121,6 +121,12 @@ func (s ServerConfig) String() string {
 		if len(s.Headers) > 0 {
 			parts = append(parts, "headers="+strings.Join(sortedNames(s.Headers), ","))
 		}
+		if s.HeadersHelper != "" {
+			parts = append(parts, "headersHelper="+quoteIfNeeded(s.HeadersHelper))
+		}
+		if s.OAuth != nil {
+			parts = append(parts, "oauth")
+		}
 	}
 	if s.Disabled {
 		parts = append(parts, "disabled")

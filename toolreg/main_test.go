@@ -22,9 +22,14 @@ const (
 	pidDirEnv  = "PLAINMCP_TOOLREG_PIDDIR"  // add a file named by the server's pid here
 	delayEnv   = "PLAINMCP_TOOLREG_DELAY"   // sleep this long (ms) before serving
 	crashEnv   = "PLAINMCP_TOOLREG_CRASH"   // print this to stderr and exit 3 at once
+	helperEnv  = "PLAINMCP_TOOLREG_HELPER"  // print this and exit, as a headersHelper
 )
 
 func TestMain(m *testing.M) {
+	if out, ok := os.LookupEnv(helperEnv); ok {
+		fmt.Print(out)
+		os.Exit(0)
+	}
 	if os.Getenv(demoEnv) != "" {
 		os.Exit(serveDemo())
 	}
