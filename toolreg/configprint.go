@@ -181,8 +181,8 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		SafeEnv         bool
 		URL             string
 		Headers         map[string]string
-		HeadersHelper   string       `json:",omitempty"`
-		OAuth           *OAuthConfig `json:",omitempty"`
+		HeadersHelper   string
+		OAuth           *OAuthConfig
 		Timeout         time.Duration
 		ToolTimeout     time.Duration
 		ProtocolVersion string
