@@ -20,7 +20,7 @@ import (
 )
 
 // dial starts or reaches the server sc describes and opens a session.
-func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, string, error) {
+func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options, authorize func(http.RoundTripper) http.RoundTripper) (*mcpclient.Session, string, error) {
 	var stream jsonrpc.Stream
 	switch sc.Type {
 	case "http", "sse":
@@ -32,6 +32,7 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpc
 			return nil, sc.Type, err
 		}
 		hc.Legacy = sc.Type == "sse"
+		hc.Authorize = authorize
 		hs, err := streamhttp.Dial(ctx, hc)
 		if err != nil {
 			return nil, sc.Type, err

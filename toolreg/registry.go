@@ -10,6 +10,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
 // Options configures a Registry. A nil *Options is valid.
@@ -68,6 +69,13 @@ type Options struct {
 	// under its name, say. It replaces Session.WrapStream.
 	WrapStream func(server string, stream jsonrpc.Stream) jsonrpc.Stream
 
+	// TokenStore keeps the OAuth tokens of http and sse servers that
+	// ask for authorization; nil means a store in memory for the
+	// registry's life. A server that answers 401 and has no usable token
+	// there is reported in StateNeedsAuth until Registry.Authorize runs
+	// the flow with the user.
+	TokenStore oauth.TokenStore
+
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
 }
@@ -115,6 +123,7 @@ type Registry struct {
 	named       *namedTools    // the last naming of tools
 	renamed     map[Ref]string // renames already logged
 	closed      bool
+	memTokens   *oauth.MemoryStore // the tokens, without Options.TokenStore
 }
 
 // New connects every enabled server of cfg in parallel, each within its

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
+	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
 // Server states, as ServerStatus reports them.
@@ -52,6 +54,8 @@ type server struct {
 	nextTry     time.Time
 	connectedAt time.Time
 	closed      bool
+	step        oauth.UserStep // for the next connection, from Registry.Authorize
+	redirectURL string
 
 	tools     catalog[*mcpclient.Tool] // filtered
 	prompts   catalog[*mcpclient.Prompt]
@@ -130,10 +134,33 @@ func (s *server) connect(ctx context.Context) error {
 			transport = transportName(session.Stream(), transport)
 		}
 	} else {
-		session, transport, err = dial(ctx, s.cfg, &opts)
+		var layer func(http.RoundTripper) http.RoundTripper
+		at := &authAttempt{}
+		if s.cfg.Type == "http" || s.cfg.Type == "sse" {
+			s.mu.Lock()
+			step, redirect := s.step, s.redirectURL
+			s.mu.Unlock()
+			layer, at, err = s.authorizeLayer(step, redirect)
+		}
+		if err == nil {
+			session, transport, err = dial(ctx, s.cfg, &opts, layer)
+		}
+		if err != nil {
+			if need := at.needsAuth(s.cfg.Name, err); need != nil {
+				err = need
+			}
+		}
 	}
 	s.mu.Lock()
 	s.transport = transport
+	if need := (*NeedsAuthError)(nil); errors.As(err, &need) {
+		s.state, s.lastErr = StateNeedsAuth, need
+		s.failures++
+		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+		s.mu.Unlock()
+		s.disconnected(need)
+		return need
+	}
 	if err != nil {
 		s.state, s.lastErr = StateFailed, startFailure(s.cfg.Name, err, s.startupTimeout())
 		s.failures++

@@ -2,6 +2,7 @@ package toolreg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,8 +13,8 @@ import (
 // Instructions come from the server: data, never instructions to follow.
 type ServerStatus struct {
 	Name            string
-	State           string // StateConnected, StateFailed, StateReconnecting, StateDisabled
-	Err             error  // the last error, for failed and reconnecting servers
+	State           string // StateConnected, StateFailed, StateNeedsAuth, StateReconnecting, StateDisabled
+	Err             error  // the last error, for failed, reconnecting and needs-auth servers (a *NeedsAuthError)
 	Tools           int    // tools in the last listing (after filtering)
 	Prompts         int    // prompts in the last listing
 	Resources       int    // resources in the last listing
@@ -23,6 +24,9 @@ type ServerStatus struct {
 	Title           string
 	Instructions    string
 	Source          string // the config file
+	// AuthServer is, for a server in StateNeedsAuth, the origin of its
+	// authorization server when discovery found it.
+	AuthServer string
 
 	ConnectedAt time.Time // when the current (or last) session opened
 	Retries     int       // failed connection attempts in a row
@@ -75,6 +79,9 @@ func (s *server) status() ServerStatus {
 		ConnectedAt: s.connectedAt, Retries: s.failures}
 	if s.state != StateConnected && s.failures > 0 {
 		st.NextRetry = s.nextTry
+	}
+	if need := (*NeedsAuthError)(nil); s.state == StateNeedsAuth && errors.As(s.lastErr, &need) {
+		st.AuthServer = need.AuthServer
 	}
 	session := s.session
 	s.mu.Unlock()

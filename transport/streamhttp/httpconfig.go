@@ -300,7 +300,7 @@ type headerRoundTripper struct {
 	origin  string
 	headers http.Header
 	authz   string // the Authorization value, from BearerToken or Authorization
-	hooked  bool // an Authorize layer follows: tell it what we sent
+	hooked  bool   // an Authorize layer follows: tell it what we sent
 }
 
 // preHookKey is the context key under which headerRoundTripper leaves the

@@ -1,0 +1,163 @@
+// Package fakeauth is an OAuth 2.1 authorization server and protected MCP
+// endpoint in one, for tests of the authorization flow: discovery (RFC
+// 9728, RFC 8414), dynamic client registration, the authorization code
+// grant with PKCE S256, and refresh. The authorization endpoint consents
+// at once and redirects, so a test's "browser" is any HTTP client that
+// follows the authorization URL to the redirect.
+package fakeauth
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+)
+
+// Server is the fake. Its MCP endpoint is URL()+"/mcp".
+type Server struct {
+	srv *httptest.Server
+	mcp http.Handler
+
+	mu       sync.Mutex
+	codes    map[string]string // code -> PKCE challenge
+	tokens   map[string]bool   // valid access tokens
+	refresh  map[string]bool   // valid refresh tokens
+	Issued   int               // access tokens issued
+	Refused  int               // MCP requests answered 401
+	Register int               // clients registered
+}
+
+// New starts a fake that serves mcp, the MCP server, to requests that
+// carry a token it issued.
+func New(mcp http.Handler) *Server {
+	s := &Server{mcp: mcp, codes: map[string]string{}, tokens: map[string]bool{}, refresh: map[string]bool{}}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// URL is the base URL, the issuer.
+func (s *Server) URL() string { return s.srv.URL }
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// Revoke makes every access token invalid (refresh tokens stay valid).
+func (s *Server) Revoke() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens = map[string]bool{}
+}
+
+func random() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	base := s.srv.URL
+	switch r.URL.Path {
+	case "/mcp":
+		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		s.mu.Lock()
+		ok := s.tokens[tok]
+		if !ok {
+			s.Refused++
+		}
+		s.mu.Unlock()
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+base+`/.well-known/oauth-protected-resource/mcp"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		s.mcp.ServeHTTP(w, r)
+	case "/.well-known/oauth-protected-resource/mcp":
+		writeJSON(w, 200, map[string]any{"resource": base + "/mcp", "authorization_servers": []string{base}})
+	case "/.well-known/oauth-authorization-server":
+		writeJSON(w, 200, map[string]any{
+			"issuer": base, "authorization_endpoint": base + "/authorize", "token_endpoint": base + "/token",
+			"registration_endpoint": base + "/register", "response_types_supported": []string{"code"},
+			"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
+			"code_challenge_methods_supported":      []string{"S256"},
+			"token_endpoint_auth_methods_supported": []string{"none"},
+		})
+	case "/register":
+		var req map[string]any
+		json.NewDecoder(r.Body).Decode(&req)
+		s.mu.Lock()
+		s.Register++
+		s.mu.Unlock()
+		req["client_id"] = "client-" + random()
+		req["token_endpoint_auth_method"] = "none"
+		writeJSON(w, http.StatusCreated, req)
+	case "/authorize":
+		q := r.URL.Query()
+		redirect, err := url.Parse(q.Get("redirect_uri"))
+		if err != nil || q.Get("code_challenge_method") != "S256" || q.Get("response_type") != "code" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		code := random()
+		s.mu.Lock()
+		s.codes[code] = q.Get("code_challenge")
+		s.mu.Unlock()
+		rq := redirect.Query()
+		rq.Set("code", code)
+		rq.Set("state", q.Get("state"))
+		redirect.RawQuery = rq.Encode()
+		http.Redirect(w, r, redirect.String(), http.StatusFound)
+	case "/token":
+		r.ParseForm()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch r.PostForm.Get("grant_type") {
+		case "authorization_code":
+			challenge, ok := s.codes[r.PostForm.Get("code")]
+			delete(s.codes, r.PostForm.Get("code"))
+			sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
+			if !ok || base64.RawURLEncoding.EncodeToString(sum[:]) != challenge {
+				writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
+				return
+			}
+		case "refresh_token":
+			if !s.refresh[r.PostForm.Get("refresh_token")] {
+				writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
+				return
+			}
+		default:
+			writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
+			return
+		}
+		access, ref := "at-"+random(), "rt-"+random()
+		s.tokens[access], s.refresh[ref] = true, true
+		s.Issued++
+		writeJSON(w, 200, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": 3600, "refresh_token": ref})
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// Browser returns a user step's work as a test does it: it follows
+// authURL and returns the URL the authorization server redirected to,
+// without requesting it.
+func Browser(authURL *url.URL) (*url.URL, error) {
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(authURL.String())
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	return resp.Location()
+}

@@ -1,0 +1,56 @@
+package toolreg
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/fakeauth"
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
+)
+
+// A server that answers 401 is reported as needing authorization, with
+// its authorization server, not as failed; Authorize runs the flow, and
+// the tokens it stored serve a later registry without the user.
+func TestNeedsAuthThenAuthorize(t *testing.T) {
+	leakcheck.Check(t)
+	inner := tinyHTTPServer(t)
+	as := fakeauth.New(inner.Config.Handler)
+	t.Cleanup(as.Close)
+	store := &oauth.MemoryStore{}
+	sc := &ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp"}
+	r := newRegistry(t, &Options{TokenStore: store}, sc)
+	st := r.Servers()[0]
+	if st.State != StateNeedsAuth || st.AuthServer != as.URL() || !errors.Is(st.Err, ErrNeedsAuth) {
+		t.Fatalf("status: %+v", st)
+	}
+	if _, err := r.Call(ctx10(t), "mcp__web__hello", nil); err == nil {
+		t.Fatal("a call to a server that needs authorization succeeded")
+	}
+
+	steps := 0
+	step := oauth.UserStepFunc(func(_ context.Context, u *url.URL) (*url.URL, error) {
+		steps++
+		return fakeauth.Browser(u)
+	})
+	if err := r.Authorize(ctx10(t), "web", step, "http://127.0.0.1:1/callback"); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.Servers()[0]; st.State != StateConnected || steps != 1 {
+		t.Fatalf("after Authorize: %+v, %d user steps", st, steps)
+	}
+	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" {
+		t.Fatalf("%+v %v", res, err)
+	}
+
+	// A new registry with the same store connects without the user.
+	r2 := newRegistry(t, &Options{TokenStore: store}, sc)
+	if st := r2.Servers()[0]; st.State != StateConnected {
+		t.Fatalf("second registry: %+v", st)
+	}
+	if err := r.Authorize(ctx10(t), "nope", step, "http://127.0.0.1:1/callback"); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("Authorize of an unknown server: %v", err)
+	}
+}
