@@ -1,0 +1,54 @@
+package oauth
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestFileStore(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sub", "tokens.json")
+	f := &FileStore{Path: path}
+	if tok, err := f.Load(ctx, "https://a/mcp"); tok != nil || err != nil {
+		t.Fatalf("empty store: %v %v", tok, err)
+	}
+	exp := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := f.Save(ctx, "https://a/mcp", &Token{AccessToken: "at", RefreshToken: "rt", Expiry: exp, Scope: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(ctx, "https://b/mcp", &Token{AccessToken: "bt"}); err != nil {
+		t.Fatal(err)
+	}
+	// A second store on the same file (a later run) sees both.
+	g := &FileStore{Path: path}
+	tok, err := g.Load(ctx, "https://a/mcp")
+	if err != nil || tok == nil || tok.AccessToken != "at" || tok.RefreshToken != "rt" || !tok.Expiry.Equal(exp) || tok.Scope != "s" {
+		t.Fatalf("loaded %+v %v", tok, err)
+	}
+	if runtime.GOOS != "windows" {
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("file mode %v %v, want 0600", fi.Mode(), err)
+		}
+	}
+	if ok, err := g.Delete(ctx, "https://a/mcp"); !ok || err != nil {
+		t.Errorf("Delete: %v %v", ok, err)
+	}
+	if ok, _ := g.Delete(ctx, "https://a/mcp"); ok {
+		t.Error("a second Delete found the token")
+	}
+	if tok, _ := f.Load(ctx, "https://a/mcp"); tok != nil {
+		t.Error("the deleted token loads")
+	}
+	if tok, _ := f.Load(ctx, "https://b/mcp"); tok == nil || tok.AccessToken != "bt" {
+		t.Errorf("the other token: %v", tok)
+	}
+	os.WriteFile(path, []byte("not json"), 0o600)
+	if _, err := f.Load(ctx, "x"); err == nil {
+		t.Error("a corrupt file loads")
+	}
+}
