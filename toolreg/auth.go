@@ -123,7 +123,8 @@ func (r *Registry) tokenStore() oauth.TokenStore {
 // Authorize runs the OAuth authorization of the named http or sse server
 // with the user step given (which opens the URL and returns the redirect
 // to redirectURL), stores the tokens in Options.TokenStore, and connects
-// the server. A server in StateNeedsAuth is the usual one to authorize;
+// the server. ctx bounds the whole, the user's part included (the
+// server's startup timeout does not). A server in StateNeedsAuth is the usual one to authorize;
 // a connected one is reconnected.
 func (r *Registry) Authorize(ctx context.Context, name string, step oauth.UserStep, redirectURL string) error {
 	if step == nil || redirectURL == "" {

@@ -100,7 +100,17 @@ func (s *server) connect(ctx context.Context) error {
 	if old != nil {
 		old.Close() // a replaced session is always closed
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
+	s.mu.Lock()
+	interactive := s.step != nil
+	s.mu.Unlock()
+	var cancel context.CancelFunc
+	if interactive {
+		// Registry.Authorize waits for the user, as long as its ctx lets
+		// it: the startup timeout is for servers, not people.
+		ctx, cancel = context.WithCancel(ctx)
+	} else {
+		ctx, cancel = context.WithTimeout(ctx, s.startupTimeout())
+	}
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
 	var opts mcpclient.Options

@@ -44,6 +44,8 @@ var commands = map[string]command{
 	"skills":    {"", 0, 0, cmdSkills},
 	"skill":     {"<name> [file]", 1, 2, cmdSkill},
 	"ask":       {"[--model PROVIDER:NAME] [--max-turns N] <question>", 1, 1, cmdAsk},
+	"login":     {"<server>", 1, 1, cmdLogin},
+	"logout":    {"<server>", 1, 1, cmdLogout},
 }
 
 func commandNames() []string {
@@ -87,7 +89,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	// A call starts only the server its tool belongs to (with nine
 	// servers configured, one starts, not nine); the other commands show
 	// or list every server and start them all.
-	opts.Lazy = args[0] == "call"
+	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
 	e := &env{conf: conf, opts: opts, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
 	defer e.close(ctx)
 	return cmd.run(ctx, e, args[1:])
@@ -158,6 +160,9 @@ func (e *env) checkServers() error {
 
 // errorLine describes a server that is not connected, in one line.
 func errorLine(s toolreg.ServerStatus) string {
+	if s.State == toolreg.StateNeedsAuth && s.Err != nil {
+		return oneLine(s.Err.Error()) + fmt.Sprintf("; run: mcpc login %s", s.Name)
+	}
 	if s.Err != nil {
 		return oneLine(s.Err.Error())
 	}

@@ -50,6 +50,10 @@
 //	ask <question>            ask the --model, which may call every selected server's tools;
 //	                          its text to stdout as it comes, one line per tool call to
 //	                          stderr, the whole transcript with --json
+//	login <server>            authorize mcpc at an http server with OAuth in the browser;
+//	                          the tokens go to plainmcp/tokens.json (mode 0600) in the
+//	                          user config directory, where the other commands find them
+//	logout <server>           forget the server's stored tokens
 //
 // A server's instructions and descriptions are its own words: mcpc shows
 // them as quoted data and follows none of them.

@@ -209,6 +209,9 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 		return nil, err
 	}
 	opts := &toolreg.Options{Session: session}
+	if store := tokenStore(); store != nil {
+		opts.TokenStore = store
+	}
 	if cfg.trace {
 		// Every frame to stderr as "[server] -> frame" or "[server] <- frame",
 		// so that the lines of several servers tell apart.

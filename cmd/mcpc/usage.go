@@ -26,6 +26,10 @@ Commands:
   ask <question>             ask --model, which may call every selected server's tools: its text
                              to stdout as it comes, a line per tool call to stderr (--json: the
                              transcript)
+  login <server>             authorize mcpc at an http server with OAuth in the browser (the redirect
+                             comes back to 127.0.0.1, at the config's oauth.callbackPort or a free
+                             port); the tokens go to plainmcp/tokens.json in the user config directory
+  logout <server>            forget the server's stored tokens
 
 Servers:
   --config FILE              a config file in .mcp.json format (repeatable; later files win);
