@@ -139,6 +139,11 @@ func (r *Registry) Authorize(ctx context.Context, name string, step oauth.UserSt
 	if s.cfg.Type != "http" && s.cfg.Type != "sse" {
 		return fmt.Errorf("toolreg: server %q is not an http or sse server", name)
 	}
+	if layer, _, err := s.authorizeLayer(step, redirectURL); err != nil {
+		return err
+	} else if layer == nil {
+		return fmt.Errorf("toolreg: server %q takes its credentials from its config (Authorization header or headersHelper), not OAuth", name)
+	}
 	s.mu.Lock()
 	if s.state == StateDisabled {
 		s.mu.Unlock()

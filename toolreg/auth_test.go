@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/fakeauth"
@@ -52,5 +53,25 @@ func TestNeedsAuthThenAuthorize(t *testing.T) {
 	}
 	if err := r.Authorize(ctx10(t), "nope", step, "http://127.0.0.1:1/callback"); !errors.Is(err, ErrUnknownServer) {
 		t.Errorf("Authorize of an unknown server: %v", err)
+	}
+}
+
+// A server that refuses the configured credentials with a 401 needs
+// authorization too, and Authorize will not replace credentials the
+// config gives.
+func TestNeedsAuthWithConfiguredCredentials(t *testing.T) {
+	leakcheck.Check(t)
+	inner := tinyHTTPServer(t)
+	as := fakeauth.New(inner.Config.Handler)
+	t.Cleanup(as.Close)
+	sc := &ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp", Headers: map[string]string{"Authorization": "Basic bm90OnZhbGlk"}}
+	r := newRegistry(t, nil, sc)
+	st := r.Servers()[0]
+	if st.State != StateNeedsAuth || !errors.Is(st.Err, ErrNeedsAuth) || st.AuthServer != "" {
+		t.Fatalf("status: %+v", st)
+	}
+	step := oauth.UserStepFunc(func(_ context.Context, u *url.URL) (*url.URL, error) { return fakeauth.Browser(u) })
+	if err := r.Authorize(ctx10(t), "web", step, "http://127.0.0.1:1/callback"); err == nil || !strings.Contains(err.Error(), "credentials from its config") {
+		t.Errorf("Authorize: %v", err)
 	}
 }
