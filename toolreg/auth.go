@@ -53,28 +53,27 @@ type authAttempt struct {
 // errNoUser is what the non-interactive user step answers.
 var errNoUser = errors.New("no user to authorize the client")
 
-// authorizeLayer is the OAuth layer for sc's connection: tokens from the
-// registry's store, and the user step given (nil: none, and a server that
-// needs the user is reported as needing authorization). A server whose
-// config carries an Authorization header gets none: its credentials are
-// the configured ones.
-func (s *server) authorizeLayer(step oauth.UserStep, redirectURL string) (func(http.RoundTripper) http.RoundTripper, *authAttempt, error) {
+// authorizeLayer is the OAuth layer for sc's next connection, with the
+// record of what it meets. A server whose config carries an Authorization
+// header or a headersHelper gets none: its credentials are the
+// configured ones.
+//
+// The server keeps one oauth.Authorizer across its connections, so that
+// a token obtained in this process is refreshed, and a registered client
+// is reused. Its user step is the one Registry.Authorize is running, if
+// any; otherwise there is no user, and a server that needs one is
+// reported as needing authorization. Authorize (redirectURL set) makes a
+// new Authorizer, since the redirect URL is part of the client.
+func (s *server) authorizeLayer(redirectURL string) (func(http.RoundTripper) http.RoundTripper, *authAttempt, error) {
 	at := &authAttempt{}
-	for k := range s.cfg.Headers {
-		if strings.EqualFold(k, "Authorization") {
-			return nil, at, nil
-		}
+	if hasConfiguredCredentials(s.cfg) {
+		return nil, at, nil
 	}
-	if s.cfg.HeadersHelper != "" {
-		return nil, at, nil // the helper supplies the credentials
-	}
-	if step == nil {
-		step = oauth.UserStepFunc(func(_ context.Context, authURL *url.URL) (*url.URL, error) {
-			at.mu.Lock()
-			at.needed, at.authServer = true, authURL.Scheme+"://"+authURL.Host
-			at.mu.Unlock()
-			return nil, errNoUser
-		})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.attempt = at
+	if s.auth != nil && redirectURL == "" {
+		return s.auth.RoundTripper, at, nil
 	}
 	if redirectURL == "" {
 		redirectURL = "http://127.0.0.1/callback"
@@ -82,6 +81,20 @@ func (s *server) authorizeLayer(step oauth.UserStep, redirectURL string) (func(h
 			redirectURL = "http://127.0.0.1:" + strconv.Itoa(o.CallbackPort) + "/callback"
 		}
 	}
+	step := oauth.UserStepFunc(func(ctx context.Context, authURL *url.URL) (*url.URL, error) {
+		s.mu.Lock()
+		user, at := s.step, s.attempt
+		s.mu.Unlock()
+		if user != nil {
+			return user.Authorize(ctx, authURL)
+		}
+		if at != nil {
+			at.mu.Lock()
+			at.needed, at.authServer = true, authURL.Scheme+"://"+authURL.Host
+			at.mu.Unlock()
+		}
+		return nil, errNoUser
+	})
 	cfg := oauth.Config{ServerURL: s.cfg.URL, RedirectURL: redirectURL, UserStep: step, Store: s.r.tokenStore(), Logger: s.r.opts.Logger}
 	if o := s.cfg.OAuth; o != nil {
 		cfg.ClientID = o.ClientID
@@ -90,6 +103,7 @@ func (s *server) authorizeLayer(step oauth.UserStep, redirectURL string) (func(h
 	if err != nil {
 		return nil, at, err
 	}
+	s.auth = a
 	return a.RoundTripper, at, nil
 }
 
@@ -104,6 +118,17 @@ func (at *authAttempt) needsAuth(name string, err error) error {
 		return &NeedsAuthError{Server: name, AuthServer: origin}
 	}
 	return nil
+}
+
+// hasConfiguredCredentials reports whether sc's config gives its
+// credentials: an Authorization header or a headersHelper.
+func hasConfiguredCredentials(sc *ServerConfig) bool {
+	for k := range sc.Headers {
+		if strings.EqualFold(k, "Authorization") {
+			return true
+		}
+	}
+	return sc.HeadersHelper != ""
 }
 
 // tokenStore is the store of the OAuth tokens: Options.TokenStore, else
@@ -139,9 +164,7 @@ func (r *Registry) Authorize(ctx context.Context, name string, step oauth.UserSt
 	if s.cfg.Type != "http" && s.cfg.Type != "sse" {
 		return fmt.Errorf("toolreg: server %q is not an http or sse server", name)
 	}
-	if layer, _, err := s.authorizeLayer(step, redirectURL); err != nil {
-		return err
-	} else if layer == nil {
+	if hasConfiguredCredentials(s.cfg) {
 		return fmt.Errorf("toolreg: server %q takes its credentials from its config (Authorization header or headersHelper), not OAuth", name)
 	}
 	s.mu.Lock()

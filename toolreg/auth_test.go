@@ -51,6 +51,12 @@ func TestNeedsAuthThenAuthorize(t *testing.T) {
 	if st := r2.Servers()[0]; st.State != StateConnected {
 		t.Fatalf("second registry: %+v", st)
 	}
+	// A token refused later is refreshed, without the user: the
+	// registry keeps the OAuth client that obtained it.
+	as.Revoke()
+	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" || steps != 1 {
+		t.Fatalf("after a revocation: %+v %v, %d user steps", res, err, steps)
+	}
 	if err := r.Authorize(ctx10(t), "nope", step, "http://127.0.0.1:1/callback"); !errors.Is(err, ErrUnknownServer) {
 		t.Errorf("Authorize of an unknown server: %v", err)
 	}

@@ -56,6 +56,8 @@ type server struct {
 	closed      bool
 	step        oauth.UserStep // for the next connection, from Registry.Authorize
 	redirectURL string
+	auth        *oauth.Authorizer // the OAuth client, kept across connections
+	attempt     *authAttempt      // what the current connection's OAuth met
 
 	tools     catalog[*mcpclient.Tool] // filtered
 	prompts   catalog[*mcpclient.Prompt]
@@ -148,9 +150,9 @@ func (s *server) connect(ctx context.Context) error {
 		at := &authAttempt{}
 		if s.cfg.Type == "http" || s.cfg.Type == "sse" {
 			s.mu.Lock()
-			step, redirect := s.step, s.redirectURL
+			redirect := s.redirectURL
 			s.mu.Unlock()
-			layer, at, err = s.authorizeLayer(step, redirect)
+			layer, at, err = s.authorizeLayer(redirect)
 		}
 		if err == nil {
 			session, transport, err = dial(ctx, s.cfg, &opts, layer)
