@@ -80,6 +80,15 @@
 // from the servers and are data to show or weigh, never instructions for
 // the host to follow.
 //
+// # Authorization
+//
+// An http or sse server without credentials in its config gets an OAuth
+// client (package transport/streamhttp/oauth) on Options.TokenStore. One
+// that answers 401 and has no usable token is in [StateNeedsAuth], its
+// error a [*NeedsAuthError] naming the authorization server when known;
+// [Registry.Authorize] runs the flow with the host's user step, stores the
+// tokens and connects it.
+//
 // # Config
 //
 // A config file is a JSON object {"mcpServers": {NAME: SERVER, …}}, whose
@@ -105,7 +114,14 @@
 //     keys, proxies, NODE_OPTIONS, cloud profiles and the like;
 //     ConfigOptions.SafeEnv makes the safe set the default.
 //   - url (required for http and sse, http or https), headers (an object
-//     of strings).
+//     of strings). An Authorization header of any scheme is sent to the
+//     server's origin only.
+//   - headersHelper: a command, split on spaces and run without a shell at
+//     each connection to an http or sse server, within 10 seconds, that
+//     prints a JSON object of headers to send; its output is never shown.
+//   - oauth: an object with clientId, callbackPort, authServerMetadataUrl
+//     and scopes (a string or a list), as Claude Code writes it; see
+//     [OAuthConfig]. Its value is also kept in Extra.
 //   - timeout (startup) and toolTimeout (each tool call): a number of
 //     milliseconds, or a Go duration string such as "30s".
 //   - disabled: true keeps the server from starting; such an entry needs

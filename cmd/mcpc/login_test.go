@@ -80,6 +80,12 @@ func TestLoginEndToEnd(t *testing.T) {
 	r := runIn(t, dir, "", "tools")
 	r.want(t, 1, `server "web" needs authorization at `+as.URL(), "mcpc login web")
 
+	r = runIn(t, dir, "", "--json", "servers")
+	r.want(t, 1)
+	if !strings.Contains(r.stdout, `"state": "needs-auth"`) || !strings.Contains(r.stdout, `"authServer": "`+as.URL()+`"`) {
+		t.Errorf("servers --json: %s", r.stdout)
+	}
+
 	r = runIn(t, dir, "", "login", "web")
 	r.want(t, 0)
 	if !strings.Contains(r.stdout, "logged in to web") || !strings.Contains(r.stderr, as.URL()+"/authorize?") || opened != 1 {

@@ -23,6 +23,7 @@ type serverJSON struct {
 	Tools           int    `json:"tools"`
 	Title           string `json:"title"`
 	Error           string `json:"error,omitempty"`
+	AuthServer      string `json:"authServer,omitempty"` // of a server that needs authorization
 	Source          string `json:"source,omitempty"`
 }
 
@@ -39,7 +40,7 @@ func cmdServers(ctx context.Context, e *env, _ []string) error {
 	var rows []serverJSON
 	for _, s := range reg.Servers() {
 		row := serverJSON{Name: s.Name, State: s.State, Transport: s.Transport, ProtocolVersion: s.ProtocolVersion,
-			Tools: s.Tools, Title: s.Title, Source: s.Source}
+			Tools: s.Tools, Title: s.Title, Source: s.Source, AuthServer: s.AuthServer}
 		if s.Err != nil && s.State != toolreg.StateConnected {
 			row.Error = oneLine(s.Err.Error())
 		}
