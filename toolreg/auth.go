@@ -69,6 +69,7 @@ func (s *server) authorizeLayer(redirectURL string) (func(http.RoundTripper) htt
 	if hasConfiguredCredentials(s.cfg) {
 		return nil, at, nil
 	}
+	store := s.r.tokenStore() // before s.mu: it takes the registry's lock
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.attempt = at
@@ -95,7 +96,7 @@ func (s *server) authorizeLayer(redirectURL string) (func(http.RoundTripper) htt
 		}
 		return nil, errNoUser
 	})
-	cfg := oauth.Config{ServerURL: s.cfg.URL, RedirectURL: redirectURL, UserStep: step, Store: s.r.tokenStore(), Logger: s.r.opts.Logger}
+	cfg := oauth.Config{ServerURL: s.cfg.URL, RedirectURL: redirectURL, UserStep: step, Store: store, Logger: s.r.opts.Logger}
 	if o := s.cfg.OAuth; o != nil {
 		cfg.ClientID = o.ClientID
 	}
