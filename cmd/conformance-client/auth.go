@@ -55,6 +55,23 @@ func clientCredentials(ctx context.Context, sc *scenarioEnv) error {
 	return authorized(ctx, sc, cfg)
 }
 
+// workloadIdentity runs the workload identity extension's scenario: the
+// JWT bearer grant with the workload token the scenario hands over as
+// valid_jwt.
+func workloadIdentity(ctx context.Context, sc *scenarioEnv) error {
+	raw, ok := sc.context["valid_jwt"]
+	if !ok {
+		return errors.New("the scenario's context has no valid_jwt")
+	}
+	var jwt string
+	if err := json.Unmarshal(raw, &jwt); err != nil {
+		return err
+	}
+	return authorized(ctx, sc, oauth.Config{
+		JWTBearerAssertion: func(context.Context, string) (string, error) { return jwt, nil },
+	})
+}
+
 // authorized lists and calls the tools with cfg's authorization, taking
 // client_id and client_secret from the scenario's context when it has
 // them.

@@ -43,6 +43,9 @@ var scenarios = map[string]func(ctx context.Context, sc *scenarioEnv) error{
 	"auth/client-credentials-jwt":               clientCredentials,
 	"auth/client-credentials-basic":             clientCredentials,
 	"auth/scope-retry-limit":                    authorizationCode,
+	"auth/dpop":                                 authorizationCode,
+	"auth/dpop-nonce":                           authorizationCode,
+	"auth/wif-jwt-bearer":                       workloadIdentity,
 }
 
 // withSession connects with opts, runs fn and closes the session.

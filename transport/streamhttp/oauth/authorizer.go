@@ -3,6 +3,8 @@ package oauth
 import (
 	"context"
 	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"errors"
 	"fmt"
 	"io"
@@ -56,6 +58,21 @@ type Config struct {
 	// ClientSecret name, with no user step. It needs a ClientID.
 	ClientCredentials bool
 
+	// DPoPKey, an ECDSA P-256 key, makes every token DPoP-bound (RFC
+	// 9449): proofs signed with it go to the token endpoint and with each
+	// request to the server, which gets the token as "Authorization: DPoP".
+	// Without it, tokens are DPoP-bound where the authorization server
+	// advertises ES256 in dpop_signing_alg_values_supported, with a key
+	// the Authorizer makes (once; it is not stored with the tokens).
+	DPoPKey crypto.Signer
+
+	// JWTBearerAssertion, when set, gets tokens with the JWT bearer grant
+	// (RFC 7523 section 2.1; the MCP workload identity extension): it
+	// returns the assertion, such as a workload identity token, for the
+	// authorization server issuer. There is no user step, and a refused
+	// grant is an error, with no retry and no other grant.
+	JWTBearerAssertion func(ctx context.Context, issuer string) (string, error)
+
 	// UserStep sends the user to the authorization server and returns the
 	// redirect. Without it, a server that needs authorization fails.
 	UserStep UserStep
@@ -95,6 +112,9 @@ type Authorizer struct {
 	grant    *grant // where tok came from; nil for a stored token
 	attempts int    // authorizations and refreshes since the last success
 	clients  map[string]*clientInfo
+	dpopKey  crypto.Signer     // signs DPoP proofs
+	asNonces map[string]string // the DPoP nonce of each token endpoint
+	rsNonce  string            // the server's DPoP nonce
 }
 
 // New returns an Authorizer for cfg.
@@ -112,10 +132,16 @@ func New(cfg Config) (*Authorizer, error) {
 	if cfg.TokenAuthMethod == AuthPrivateKeyJWT && cfg.SigningKey == nil {
 		return nil, errors.New("oauth: private_key_jwt needs Config.SigningKey")
 	}
+	if cfg.DPoPKey != nil {
+		if k, ok := cfg.DPoPKey.Public().(*ecdsa.PublicKey); !ok || k.Curve != elliptic.P256() {
+			return nil, errors.New("oauth: Config.DPoPKey must be an ECDSA P-256 key")
+		}
+	}
 	if cfg.ClientName == "" {
 		cfg.ClientName = "plainmcp"
 	}
-	a := &Authorizer{cfg: cfg, server: u, http: cfg.HTTPClient, store: cfg.Store, clients: map[string]*clientInfo{}}
+	a := &Authorizer{cfg: cfg, server: u, http: cfg.HTTPClient, store: cfg.Store, clients: map[string]*clientInfo{},
+		dpopKey: cfg.DPoPKey, asNonces: map[string]string{}}
 	if a.http == nil {
 		a.http = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -151,11 +177,22 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	retried401 := false
+	retried401, retriedNonce := false, false
 	for {
-		resp, err := t.next.RoundTrip(withToken(req, tok))
+		r, err := t.a.withToken(req, tok)
 		if err != nil {
 			return nil, err
+		}
+		resp, err := t.next.RoundTrip(r)
+		if err != nil {
+			return nil, err
+		}
+		if tok != nil && tok.Type == "DPoP" {
+			if n := resp.Header.Get("DPoP-Nonce"); n != "" {
+				t.a.mu.Lock()
+				t.a.rsNonce = n
+				t.a.mu.Unlock()
+			}
 		}
 		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
 			if resp.StatusCode < 300 {
@@ -170,6 +207,22 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		cs, _ := ParseChallenges(resp.Header.Values("WWW-Authenticate"))
 		ch, _ := bearerChallenge(cs)
+		if d, ok := schemeChallenge(cs, "DPoP"); ok {
+			if d.Params["error"] == "use_dpop_nonce" && tok != nil && tok.Type == "DPoP" &&
+				resp.Header.Get("DPoP-Nonce") != "" && !retriedNonce {
+				// RFC 9449 section 9: send it again with the nonce.
+				retriedNonce = true
+				io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+				resp.Body.Close()
+				if req, err = rewind(req); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if ch.Scheme == "" {
+				ch = d
+			}
+		}
 		switch {
 		case resp.StatusCode == http.StatusUnauthorized && retried401,
 			resp.StatusCode == http.StatusForbidden && ch.Params["error"] != "insufficient_scope",
@@ -183,13 +236,22 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if tok, gen, err = t.a.reauthorize(ctx, gen, tok, ch); err != nil {
 			return nil, err
 		}
-		req = req.Clone(ctx)
-		if req.GetBody != nil {
-			if req.Body, err = req.GetBody(); err != nil {
-				return nil, err
-			}
+		if req, err = rewind(req); err != nil {
+			return nil, err
 		}
 	}
+}
+
+// rewind is a copy of req to send again, with a fresh body.
+func rewind(req *http.Request) (*http.Request, error) {
+	r := req.Clone(req.Context())
+	if r.GetBody != nil {
+		var err error
+		if r.Body, err = r.GetBody(); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
 }
 
 // maxAttempts bounds the authorizations (and refreshes) between two
@@ -209,14 +271,27 @@ func (a *Authorizer) attempt() bool {
 	return true
 }
 
-// withToken is req with tok as its bearer token.
-func withToken(req *http.Request, tok *Token) *http.Request {
+// withToken is req with tok: a bearer token, or a DPoP-bound token with
+// a fresh proof for this request (RFC 9449 section 7.1).
+func (a *Authorizer) withToken(req *http.Request, tok *Token) (*http.Request, error) {
 	if tok == nil {
-		return req
+		return req, nil
 	}
 	r := req.Clone(req.Context())
-	r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	return r
+	if tok.Type != "DPoP" {
+		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		return r, nil
+	}
+	a.mu.Lock()
+	nonce := a.rsNonce
+	a.mu.Unlock()
+	p, err := a.proof(r.Method, r.URL, tok.AccessToken, nonce)
+	if err != nil {
+		return nil, err
+	}
+	r.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+	r.Header.Set("DPoP", p)
+	return r, nil
 }
 
 // current is the token to send (nil if none yet), refreshed first when it
@@ -307,7 +382,7 @@ func (a *Authorizer) refresh(ctx context.Context, tok *Token, g *grant) (*Token,
 		"grant_type":    {"refresh_token"},
 		"refresh_token": {tok.RefreshToken},
 		"resource":      {g.resource},
-	})
+	}, g.dpop)
 	if err != nil {
 		return nil, err
 	}

@@ -43,8 +43,13 @@ func ParseChallenges(values []string) ([]Challenge, error) {
 
 // bearerChallenge is the first Bearer challenge among cs, if any.
 func bearerChallenge(cs []Challenge) (Challenge, bool) {
+	return schemeChallenge(cs, "Bearer")
+}
+
+// schemeChallenge is the first challenge of cs with the scheme.
+func schemeChallenge(cs []Challenge, scheme string) (Challenge, bool) {
 	for _, c := range cs {
-		if strings.EqualFold(c.Scheme, "Bearer") {
+		if strings.EqualFold(c.Scheme, scheme) {
 			return c, true
 		}
 	}

@@ -6,8 +6,10 @@ import (
 	"crypto"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -100,7 +102,7 @@ func (a *Authorizer) register(ctx context.Context, m *ServerMetadata) (*clientIn
 		ClientSecret string `json:"client_secret"`
 		Method       string `json:"token_endpoint_auth_method"`
 	}
-	if err := a.exchange(req, "registration", &out); err != nil {
+	if _, err := a.exchange(req, "registration", &out); err != nil {
 		return nil, err
 	}
 	if out.ClientID == "" {
@@ -131,8 +133,46 @@ type tokenResponse struct {
 }
 
 // requestToken posts form to the token endpoint with the client's
-// authentication and returns the token issued.
-func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values) (*Token, error) {
+// authentication and returns the token issued. With dpop, the request
+// carries a DPoP proof (RFC 9449 section 5) and asks for a DPoP-bound
+// token; an answer of use_dpop_nonce is retried once with the server's
+// nonce (section 8).
+func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values, dpop bool) (*Token, error) {
+	var out tokenResponse
+	for try := 0; ; try++ {
+		nonce, err := a.postToken(ctx, endpoint, c, form, dpop, &out)
+		var te *TokenError
+		if dpop && try == 0 && nonce != "" && errors.As(err, &te) && te.Code == "use_dpop_nonce" {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+	if out.AccessToken == "" {
+		return nil, fmt.Errorf("oauth: the token endpoint returned no access_token")
+	}
+	typ := "Bearer"
+	switch {
+	case strings.EqualFold(out.TokenType, "Bearer"):
+	case dpop && strings.EqualFold(out.TokenType, "DPoP"):
+		typ = "DPoP"
+	default:
+		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q", out.TokenType)
+	}
+	t := &Token{AccessToken: out.AccessToken, RefreshToken: out.RefreshToken, Scope: out.Scope, Type: typ}
+	if out.ExpiresIn > 0 {
+		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
+	}
+	return t, nil
+}
+
+// postToken sends one token request and decodes the answer into out. It
+// returns the DPoP-Nonce the server sent, if any, having kept it for the
+// next proof to the endpoint.
+func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values, dpop bool, out *tokenResponse) (string, error) {
+	form = maps.Clone(form)
 	header := http.Header{}
 	switch c.method {
 	case AuthBasic:
@@ -145,49 +185,54 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 	case AuthPrivateKeyJWT:
 		assertion, err := clientAssertion(c.key, c.id, c.audience)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		form.Set("client_id", c.id)
 		form.Set("client_assertion_type", clientAssertionType)
 		form.Set("client_assertion", assertion)
 	default:
-		form.Set("client_id", c.id)
+		if c.id != "" {
+			form.Set("client_id", c.id)
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return nil, fmt.Errorf("oauth: token endpoint %q: %w", redact(endpoint), unwrapURLError(err))
+		return "", fmt.Errorf("oauth: token endpoint %q: %w", redact(endpoint), unwrapURLError(err))
+	}
+	if dpop {
+		a.mu.Lock()
+		nonce := a.asNonces[endpoint]
+		a.mu.Unlock()
+		p, err := a.proof(http.MethodPost, req.URL, "", nonce)
+		if err != nil {
+			return "", err
+		}
+		header.Set("DPoP", p)
 	}
 	req.Header = header
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	var out tokenResponse
-	if err := a.exchange(req, "token", &out); err != nil {
-		return nil, err
+	h, err := a.exchange(req, "token", out)
+	nonce := h.Get("DPoP-Nonce")
+	if dpop && nonce != "" {
+		a.mu.Lock()
+		a.asNonces[endpoint] = nonce
+		a.mu.Unlock()
 	}
-	if out.AccessToken == "" {
-		return nil, fmt.Errorf("oauth: the token endpoint returned no access_token")
-	}
-	if !strings.EqualFold(out.TokenType, "Bearer") {
-		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q, not Bearer", out.TokenType)
-	}
-	t := &Token{AccessToken: out.AccessToken, RefreshToken: out.RefreshToken, Scope: out.Scope}
-	if out.ExpiresIn > 0 {
-		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
-	}
-	return t, nil
+	return nonce, err
 }
 
 // exchange sends req to an OAuth endpoint and decodes its JSON answer
 // into out, or returns a *TokenError.
-func (a *Authorizer) exchange(req *http.Request, endpoint string, out any) error {
+func (a *Authorizer) exchange(req *http.Request, endpoint string, out any) (http.Header, error) {
 	resp, err := a.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
+		return http.Header{}, fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
 	if err != nil {
-		return fmt.Errorf("oauth: reading the %s endpoint's answer: %w", endpoint, err)
+		return resp.Header, fmt.Errorf("oauth: reading the %s endpoint's answer: %w", endpoint, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		te := &TokenError{Endpoint: endpoint, Status: resp.StatusCode}
@@ -198,12 +243,12 @@ func (a *Authorizer) exchange(req *http.Request, endpoint string, out any) error
 		if json.Unmarshal(body, &e) == nil {
 			te.Code, te.Description = e.Code, e.Description
 		}
-		return te
+		return resp.Header, te
 	}
 	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("oauth: decoding the %s endpoint's answer (%d bytes): %v", endpoint, len(body), jsonErrorKind(err))
+		return resp.Header, fmt.Errorf("oauth: decoding the %s endpoint's answer (%d bytes): %v", endpoint, len(body), jsonErrorKind(err))
 	}
-	return nil
+	return resp.Header, nil
 }
 
 // jsonErrorKind describes a JSON decoding error without quoting the

@@ -32,6 +32,7 @@ type ServerMetadata struct {
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
 	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
 	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
+	DPoPSigningAlgValuesSupported     []string `json:"dpop_signing_alg_values_supported"`
 }
 
 // Errors the discovery and the flow wrap; match them with errors.Is.

@@ -52,7 +52,21 @@
 //
 // With Config.ClientCredentials, steps 4 to 6 are one token request with
 // the client credentials grant instead (the MCP client credentials
-// extension): no user, no PKCE.
+// extension): no user, no PKCE. With Config.JWTBearerAssertion they are
+// one request with RFC 7523's JWT bearer grant and the assertion the host
+// gives, such as a workload identity token (the MCP workload identity
+// extension); a refusal is returned, never retried with another grant.
+//
+// # DPoP
+//
+// Where the authorization server advertises ES256 among its
+// dpop_signing_alg_values_supported, or Config.DPoPKey is set, tokens are
+// DPoP-bound (RFC 9449, the MCP DPoP extension): each token request
+// carries a proof, and each request to the server the token as
+// "Authorization: DPoP" with a fresh proof (htm, htu without query or
+// fragment, iat, jti, ath). A use_dpop_nonce answer, from the token
+// endpoint or the server, is retried once with the nonce it gave, and the
+// nonce goes into the later proofs.
 //
 // A 403 whose challenge says insufficient_scope authorizes anew for the
 // scopes asked for so far plus the challenge's (step-up). At most three

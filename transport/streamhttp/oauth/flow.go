@@ -39,6 +39,7 @@ type grant struct {
 	client   *clientInfo
 	resource string
 	scope    string // the scope requested
+	dpop     bool   // tokens are DPoP-bound
 }
 
 // authorize runs the whole authorization code flow for the challenge ch
@@ -72,6 +73,10 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (
 	default:
 		return nil, nil, err
 	}
+	g.dpop = a.wantsDPoP(g.meta)
+	if a.cfg.JWTBearerAssertion != nil {
+		return a.jwtBearer(ctx, g, scope)
+	}
 	if a.cfg.ClientCredentials {
 		return a.clientCredentials(ctx, g, scope)
 	}
@@ -96,7 +101,7 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (
 		"redirect_uri":  {a.cfg.RedirectURL},
 		"code_verifier": {verifier},
 		"resource":      {g.resource},
-	})
+	}, g.dpop)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -250,7 +255,42 @@ func (a *Authorizer) clientCredentials(ctx context.Context, g *grant, scope stri
 	if scope != "" {
 		form.Set("scope", scope)
 	}
-	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, form)
+	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, form, g.dpop)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tok, g, nil
+}
+
+// jwtBearerGrant is the grant_type of RFC 7523's JWT bearer grant.
+const jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+// jwtBearer gets a token with the JWT bearer grant (RFC 7523 section
+// 2.1) and the assertion the host gives for the authorization server: the
+// MCP workload identity extension. The client is the configured one, if
+// any; a refusal is returned as it is.
+func (a *Authorizer) jwtBearer(ctx context.Context, g *grant, scope string) (*Token, *grant, error) {
+	g.scope = scope
+	g.client = &clientInfo{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, method: AuthNone}
+	if a.cfg.ClientID != "" {
+		var err error
+		if g.client, err = a.clientFor(ctx, g.meta); err != nil {
+			return nil, nil, err
+		}
+	}
+	issuer := g.meta.Issuer
+	if issuer == "" {
+		issuer = g.meta.TokenEndpoint
+	}
+	assertion, err := a.cfg.JWTBearerAssertion(ctx, issuer)
+	if err != nil {
+		return nil, nil, fmt.Errorf("oauth: getting the JWT bearer assertion: %w", err)
+	}
+	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {assertion}, "resource": {g.resource}}
+	if scope != "" {
+		form.Set("scope", scope)
+	}
+	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, form, g.dpop)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,14 +4,8 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
-	"encoding/asn1"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
-	"math/big"
 	"time"
 )
 
@@ -39,27 +33,8 @@ func clientAssertion(key crypto.Signer, clientID, audience string) (string, erro
 		return "", errors.New("oauth: the signing key must be ECDSA P-256 or RSA")
 	}
 	now := time.Now()
-	header, _ := json.Marshal(map[string]string{"alg": alg, "typ": "JWT"})
-	claims, _ := json.Marshal(map[string]any{
+	return signJWT(key, alg, map[string]any{"alg": alg, "typ": "JWT"}, map[string]any{
 		"iss": clientID, "sub": clientID, "aud": audience,
 		"iat": now.Unix(), "exp": now.Add(time.Minute).Unix(), "jti": randomString(),
 	})
-	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(claims)
-	sum := sha256.Sum256([]byte(input))
-	sig, err := key.Sign(rand.Reader, sum[:], crypto.SHA256)
-	if err != nil {
-		return "", errors.New("oauth: signing the client assertion failed")
-	}
-	if alg == "ES256" {
-		// ECDSA signers give ASN.1; JWS wants r and s as two 32-byte
-		// big-endian numbers.
-		var rs struct{ R, S *big.Int }
-		if _, err := asn1.Unmarshal(sig, &rs); err != nil {
-			return "", errors.New("oauth: the ECDSA signer returned a malformed signature")
-		}
-		sig = make([]byte, 64)
-		rs.R.FillBytes(sig[:32])
-		rs.S.FillBytes(sig[32:])
-	}
-	return input + "." + base64.RawURLEncoding.EncodeToString(sig), nil
 }

@@ -16,6 +16,9 @@ type Token struct {
 	Expiry time.Time
 	// Scope is the scope granted, space-separated, when the server said.
 	Scope string
+	// Type is the token type: "DPoP" for a token bound to the
+	// Authorizer's DPoP key (RFC 9449), else "Bearer" (or empty).
+	Type string
 }
 
 // String describes the token without its secrets.
