@@ -72,6 +72,27 @@ func workloadIdentity(ctx context.Context, sc *scenarioEnv) error {
 	})
 }
 
+// enterpriseManaged runs the enterprise-managed authorization extension's
+// scenario (cross-app access in suite 0.1): the ID token from the context
+// is exchanged at the IdP, as the public client idp_client_id, for an
+// ID-JAG, which goes to the authorization server in the JWT bearer grant
+// as the pre-registered client.
+func enterpriseManaged(ctx context.Context, sc *scenarioEnv) error {
+	var x oauth.IDJAG
+	var idToken string
+	for key, dst := range map[string]*string{"idp_token_endpoint": &x.TokenEndpoint, "idp_client_id": &x.ClientID, "idp_id_token": &idToken} {
+		raw, ok := sc.context[key]
+		if !ok {
+			return fmt.Errorf("the scenario's context has no %s", key)
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			return err
+		}
+	}
+	x.IDToken = func(context.Context) (string, error) { return idToken, nil }
+	return authorized(ctx, sc, oauth.Config{JWTBearerAssertion: x.Assertion})
+}
+
 // authorized lists and calls the tools with cfg's authorization, taking
 // client_id and client_secret from the scenario's context when it has
 // them.

@@ -46,6 +46,8 @@ var scenarios = map[string]func(ctx context.Context, sc *scenarioEnv) error{
 	"auth/dpop":                                 authorizationCode,
 	"auth/dpop-nonce":                           authorizationCode,
 	"auth/wif-jwt-bearer":                       workloadIdentity,
+	"auth/enterprise-managed-authorization":     enterpriseManaged,
+	"auth/cross-app-access-complete-flow":       enterpriseManaged,
 }
 
 // withSession connects with opts, runs fn and closes the session.

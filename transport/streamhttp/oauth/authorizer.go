@@ -70,7 +70,9 @@ type Config struct {
 	// (RFC 7523 section 2.1; the MCP workload identity extension): it
 	// returns the assertion, such as a workload identity token, for the
 	// authorization server issuer. There is no user step, and a refused
-	// grant is an error, with no retry and no other grant.
+	// grant is an error, with no retry and no other grant. [IDJAG.Assertion]
+	// gets it by token exchange at an enterprise IdP (the MCP
+	// enterprise-managed authorization extension).
 	JWTBearerAssertion func(ctx context.Context, issuer string) (string, error)
 
 	// UserStep sends the user to the authorization server and returns the

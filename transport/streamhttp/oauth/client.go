@@ -225,7 +225,13 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 // exchange sends req to an OAuth endpoint and decodes its JSON answer
 // into out, or returns a *TokenError.
 func (a *Authorizer) exchange(req *http.Request, endpoint string, out any) (http.Header, error) {
-	resp, err := a.http.Do(req)
+	return exchange(a.http, req, endpoint, out)
+}
+
+// exchange sends req with client to an OAuth endpoint and decodes its JSON
+// answer into out, or returns a *TokenError.
+func exchange(client *http.Client, req *http.Request, endpoint string, out any) (http.Header, error) {
+	resp, err := client.Do(req)
 	if err != nil {
 		return http.Header{}, fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
 	}

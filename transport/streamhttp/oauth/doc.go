@@ -56,6 +56,10 @@
 // one request with RFC 7523's JWT bearer grant and the assertion the host
 // gives, such as a workload identity token (the MCP workload identity
 // extension); a refusal is returned, never retried with another grant.
+// For enterprise-managed authorization, an [IDJAG]'s Assertion method is
+// that assertion source: an RFC 8693 token exchange at the enterprise
+// IdP turns the user's ID token into an ID-JAG for the authorization
+// server's issuer and the server's resource.
 //
 // # DPoP
 //

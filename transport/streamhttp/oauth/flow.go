@@ -282,7 +282,8 @@ func (a *Authorizer) jwtBearer(ctx context.Context, g *grant, scope string) (*To
 	if issuer == "" {
 		issuer = g.meta.TokenEndpoint
 	}
-	assertion, err := a.cfg.JWTBearerAssertion(ctx, issuer)
+	actx := context.WithValue(ctx, assertionKey{}, assertionFor{resource: g.resource, scope: scope})
+	assertion, err := a.cfg.JWTBearerAssertion(actx, issuer)
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: getting the JWT bearer assertion: %w", err)
 	}
