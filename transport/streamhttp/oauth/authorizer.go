@@ -307,6 +307,9 @@ func (a *Authorizer) current(ctx context.Context) (*Token, uint64, error) {
 			return nil, 0, fmt.Errorf("oauth: loading the stored token: %w", err)
 		}
 		a.tok, a.loaded = tok, true
+		if a.grant == nil {
+			a.grant = tok.grant() // a stored token of an earlier run can be refreshed
+		}
 	}
 	tok, gen, g := a.tok, a.gen, a.grant
 	a.mu.Unlock()
@@ -371,7 +374,7 @@ func (a *Authorizer) set(ctx context.Context, tok *Token, g *grant) (uint64, err
 	a.gen++
 	gen := a.gen
 	a.mu.Unlock()
-	if err := a.store.Save(ctx, a.cfg.ServerURL, tok); err != nil {
+	if err := a.store.Save(ctx, a.cfg.ServerURL, withOrigin(tok, g)); err != nil {
 		return gen, fmt.Errorf("oauth: storing the token: %w", err)
 	}
 	return gen, nil

@@ -25,10 +25,17 @@ type FileStore struct {
 
 // fileToken is a Token as the file holds it.
 type fileToken struct {
-	AccessToken  string    `json:"access_token"`
-	RefreshToken string    `json:"refresh_token,omitempty"`
-	Expiry       time.Time `json:"expiry,omitzero"`
-	Scope        string    `json:"scope,omitempty"`
+	AccessToken   string    `json:"access_token"`
+	RefreshToken  string    `json:"refresh_token,omitempty"`
+	Expiry        time.Time `json:"expiry,omitzero"`
+	Scope         string    `json:"scope,omitempty"`
+	Type          string    `json:"token_type,omitempty"`
+	Issuer        string    `json:"issuer,omitempty"`
+	TokenEndpoint string    `json:"token_endpoint,omitempty"`
+	Resource      string    `json:"resource,omitempty"`
+	ClientID      string    `json:"client_id,omitempty"`
+	ClientSecret  string    `json:"client_secret,omitempty"`
+	ClientAuth    string    `json:"token_endpoint_auth_method,omitempty"`
 }
 
 // read returns the file's tokens; a missing file holds none.
@@ -86,7 +93,9 @@ func (f *FileStore) Load(_ context.Context, key string) (*Token, error) {
 	if !ok {
 		return nil, nil
 	}
-	return &Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, Expiry: t.Expiry, Scope: t.Scope}, nil
+	return &Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, Expiry: t.Expiry, Scope: t.Scope, Type: t.Type,
+		Issuer: t.Issuer, TokenEndpoint: t.TokenEndpoint, Resource: t.Resource,
+		ClientID: t.ClientID, ClientSecret: t.ClientSecret, ClientAuth: t.ClientAuth}, nil
 }
 
 // Save implements [TokenStore].
@@ -97,7 +106,9 @@ func (f *FileStore) Save(_ context.Context, key string, tok *Token) error {
 	if err != nil {
 		return err
 	}
-	m[key] = fileToken{AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Scope: tok.Scope}
+	m[key] = fileToken{AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Scope: tok.Scope, Type: tok.Type,
+		Issuer: tok.Issuer, TokenEndpoint: tok.TokenEndpoint, Resource: tok.Resource,
+		ClientID: tok.ClientID, ClientSecret: tok.ClientSecret, ClientAuth: tok.ClientAuth}
 	return f.write(m)
 }
 

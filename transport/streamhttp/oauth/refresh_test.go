@@ -127,3 +127,35 @@ func TestMigrationRegistersAtTheNewServer(t *testing.T) {
 		t.Errorf("got %d registrations, want one at each server", f.registered)
 	}
 }
+
+// A token stored by one run is refreshed by the next: the store keeps
+// where it came from (issuer, token endpoint, resource, client), so a new
+// Authorizer needs no new authorization when the access token is refused.
+func TestStoredTokenRefreshesInALaterRun(t *testing.T) {
+	f := standard()
+	f.refresh = true
+	newFake(t, f)
+	store := &FileStore{Path: t.TempDir() + "/tokens.json"}
+	first := f.authorizer(t, Config{Store: store})
+	if _, err := f.call(first); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	f.valid = map[string]bool{} // the server forgets the access token
+	f.authQuery = nil
+	f.mu.Unlock()
+	later := f.authorizer(t, Config{Store: store, UserStep: UserStepFunc(func(context.Context, *url.URL) (*url.URL, error) {
+		t.Error("a later run asked the user again")
+		return nil, errors.New("no user here")
+	})})
+	resp, err := f.call(later)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the later run: %v %v", resp, err)
+	}
+	if got := f.tokenForms[len(f.tokenForms)-1].Get("grant_type"); got != "refresh_token" {
+		t.Errorf("last grant: got %q, want refresh_token", got)
+	}
+	if f.registered != 1 {
+		t.Errorf("%d client registrations, want 1 (the later run reuses the stored client)", f.registered)
+	}
+}

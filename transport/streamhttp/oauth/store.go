@@ -19,6 +19,38 @@ type Token struct {
 	// Type is the token type: "DPoP" for a token bound to the
 	// Authorizer's DPoP key (RFC 9449), else "Bearer" (or empty).
 	Type string
+
+	// Where the token came from, so that a later run can refresh it: the
+	// authorization server and its token endpoint, the resource, and the
+	// client that obtained it. A client secret is as secret as the token:
+	// a store keeps both alike.
+	Issuer, TokenEndpoint, Resource    string
+	ClientID, ClientSecret, ClientAuth string
+}
+
+// grant rebuilds, from a stored token, what refreshing it needs; nil when
+// the token does not say, or was obtained in a way a new run cannot
+// repeat (a DPoP key or a private_key_jwt key of the run that made it).
+func (t *Token) grant() *grant {
+	if t == nil || t.RefreshToken == "" || t.TokenEndpoint == "" || t.Type == "DPoP" || t.ClientAuth == AuthPrivateKeyJWT {
+		return nil
+	}
+	return &grant{
+		meta:     &ServerMetadata{Issuer: t.Issuer, TokenEndpoint: t.TokenEndpoint},
+		client:   &clientInfo{id: t.ClientID, secret: t.ClientSecret, method: t.ClientAuth, audience: t.Issuer},
+		resource: t.Resource,
+	}
+}
+
+// withOrigin returns tok noting the grant it came from.
+func withOrigin(tok *Token, g *grant) *Token {
+	if g == nil || g.meta == nil || g.client == nil {
+		return tok
+	}
+	t := *tok
+	t.Issuer, t.TokenEndpoint, t.Resource = g.meta.Issuer, g.meta.TokenEndpoint, g.resource
+	t.ClientID, t.ClientSecret, t.ClientAuth = g.client.id, g.client.secret, g.client.method
+	return &t
 }
 
 // String describes the token without its secrets.
