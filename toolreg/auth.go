@@ -98,7 +98,7 @@ func (s *server) authorizeLayer(redirectURL string) (func(http.RoundTripper) htt
 	})
 	cfg := oauth.Config{ServerURL: s.cfg.URL, RedirectURL: redirectURL, UserStep: step, Store: store, Logger: s.r.opts.Logger}
 	if o := s.cfg.OAuth; o != nil {
-		cfg.ClientID = o.ClientID
+		cfg.ClientID, cfg.Scopes, cfg.ServerMetadataURL = o.ClientID, o.Scopes, o.AuthServerMetadataURL
 	}
 	a, err := oauth.New(cfg)
 	if err != nil {

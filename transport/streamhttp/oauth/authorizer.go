@@ -79,6 +79,16 @@ type Config struct {
 	// redirect. Without it, a server that needs authorization fails.
 	UserStep UserStep
 
+	// Scopes are asked for when the server's challenge names none
+	// (.mcp.json's oauth.scopes); nil leaves it to the metadata.
+	Scopes []string
+
+	// ServerMetadataURL, if set, is where the authorization server's
+	// metadata is read instead of discovering it (.mcp.json's
+	// oauth.authServerMetadataUrl). The resource's metadata is still
+	// checked.
+	ServerMetadataURL string
+
 	// Store keeps tokens; nil means a [MemoryStore].
 	Store TokenStore
 

@@ -182,6 +182,25 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 	return nil, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, redact(issuer))
 }
 
+// fetchServerMetadata reads authorization server metadata from the URL a
+// host configured, which names the issuer it trusts.
+func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*ServerMetadata, error) {
+	var m ServerMetadata
+	found, err := getJSON(ctx, client, u, &m)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, fmt.Errorf("%w: nothing at the configured %s", ErrNoMetadata, redact(u))
+	case m.Issuer == "":
+		return nil, fmt.Errorf("oauth: the metadata at %s names no issuer", redact(u))
+	}
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
 // check refuses metadata no grant can use.
 func (m *ServerMetadata) check() error {
 	if m.TokenEndpoint == "" {

@@ -50,12 +50,25 @@ type grant struct {
 func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (*Token, *grant, error) {
 	g := &grant{resource: canonicalResource(a.server)}
 	scope := ch.Params["scope"]
+	if scope == "" && len(a.cfg.Scopes) > 0 {
+		scope = strings.Join(a.cfg.Scopes, " ") // the host's choice, when the server names none
+	}
 	assumed := false // the 2025-03-26 default endpoints
 	if prev != nil && ch.Params["error"] == "insufficient_scope" {
 		scope = union(prev.scope, scope)
 	}
 	prm, err := discoverResource(ctx, a.http, a.server, ch.Params["resource_metadata"])
 	switch {
+	case err == nil && a.cfg.ServerMetadataURL != "":
+		// The host names the authorization server's metadata: no
+		// discovery of it, the resource's metadata still checked.
+		g.resource = prm.Resource
+		if g.meta, err = fetchServerMetadata(ctx, a.http, a.cfg.ServerMetadataURL); err != nil {
+			return nil, nil, err
+		}
+		if scope == "" {
+			scope = strings.Join(prm.ScopesSupported, " ")
+		}
 	case err == nil:
 		g.resource = prm.Resource
 		if g.meta, err = discoverServer(ctx, a.http, prm.AuthorizationServers[0]); err != nil {

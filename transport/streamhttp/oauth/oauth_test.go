@@ -159,12 +159,18 @@ func TestScopes(t *testing.T) {
 		{"omitted", "", nil, nil, "", false},
 		{"offline_access when offered", "mcp:read", nil, []string{"mcp:read", "offline_access"}, "mcp:read offline_access", true},
 		{"no offline_access when not offered", "mcp:read", nil, []string{"mcp:read"}, "mcp:read", true},
+		{"the host's when the challenge names none", "", []string{"mcp:read", "mcp:write"}, nil, "mcp:admin", true},
+		{"the challenge's over the host's", "mcp:read", nil, nil, "mcp:read", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := standard()
 			f.challengeScope, f.scopesSupported, f.asScopes = tc.challenge, tc.prmScopes, tc.asScopes
 			newFake(t, f)
-			if _, err := f.call(f.authorizer(t, Config{})); err != nil {
+			var cfg Config
+			if strings.HasPrefix(tc.name, "the host's") || strings.HasPrefix(tc.name, "the challenge's over") {
+				cfg.Scopes = []string{"mcp:admin"}
+			}
+			if _, err := f.call(f.authorizer(t, cfg)); err != nil {
 				t.Fatal(err)
 			}
 			if got := f.authQuery.Get("scope"); got != tc.want || f.authQuery.Has("scope") != tc.wantPresent {
@@ -241,5 +247,20 @@ func TestClientMetadataDocumentWhenSupported(t *testing.T) {
 		if got := f.authQuery.Get("client_id"); got != want || f.registered != wantReg {
 			t.Errorf("supported %v: client_id %q after %d registrations, want %q after %d", supported, got, f.registered, want, wantReg)
 		}
+	}
+}
+
+// A host that names the authorization server's metadata (.mcp.json's
+// authServerMetadataUrl) gets it read from there, not discovered.
+func TestConfiguredServerMetadata(t *testing.T) {
+	f := standard()
+	newFake(t, f)
+	a := f.authorizer(t, Config{ServerMetadataURL: f.srv.URL + "/.well-known/oauth-authorization-server" + f.issuerPath})
+	if resp, err := f.call(a); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %v", resp, err)
+	}
+	bad := f.authorizer(t, Config{ServerMetadataURL: f.srv.URL + "/nothing-here"})
+	if _, err := f.call(bad); err == nil || !errors.Is(err, ErrNoMetadata) {
+		t.Errorf("metadata URL with nothing there: %v", err)
 	}
 }
