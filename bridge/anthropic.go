@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -66,26 +65,7 @@ func (a *Anthropic) CreateMessage(ctx context.Context, p *mcpclient.CreateMessag
 		h.Set("Accept", "text/event-stream")
 	}
 	c := &caller{provider: "anthropic", url: base + "/v1/messages", header: h, key: a.APIKey, opts: a.HTTP, backoff: a.backoff}
-	var res *mcpclient.CreateMessageResult
-	err = c.post(ctx, req, func(contentType string, body io.Reader) error {
-		var err error
-		if onText != nil && isEventStream(contentType) {
-			res, err = decodeAnthropicStream(body, onText)
-			return err
-		}
-		data, err := io.ReadAll(body)
-		if err != nil {
-			return err
-		}
-		if res, err = DecodeAnthropic(data); err == nil && onText != nil {
-			streamWhole(res, onText)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return c.message(ctx, req, onText, decodeAnthropicStream, DecodeAnthropic)
 }
 
 type anRequest struct {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // Defaults of the HTTP options that both adapters share.
@@ -268,4 +270,32 @@ func unwrapURL(err error) error {
 		return u.Err
 	}
 	return err
+}
+
+// message posts req and decodes the provider's answer: as an event stream
+// when onText asks for streaming and the provider streams, else as one
+// JSON body (whose text then goes to onText whole).
+func (c *caller) message(ctx context.Context, req any, onText func(string),
+	stream func(io.Reader, func(string)) (*mcpclient.CreateMessageResult, error),
+	whole func([]byte) (*mcpclient.CreateMessageResult, error)) (*mcpclient.CreateMessageResult, error) {
+	var res *mcpclient.CreateMessageResult
+	err := c.post(ctx, req, func(contentType string, body io.Reader) error {
+		var err error
+		if onText != nil && isEventStream(contentType) {
+			res, err = stream(body, onText)
+			return err
+		}
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		if res, err = whole(data); err == nil && onText != nil {
+			streamWhole(res, onText)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -61,26 +60,7 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 		h.Set("Accept", "text/event-stream")
 	}
 	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP, backoff: o.backoff}
-	var res *mcpclient.CreateMessageResult
-	err = c.post(ctx, req, func(contentType string, body io.Reader) error {
-		var err error
-		if onText != nil && isEventStream(contentType) {
-			res, err = decodeOpenAIStream(body, onText)
-			return err
-		}
-		data, err := io.ReadAll(body)
-		if err != nil {
-			return err
-		}
-		if res, err = DecodeOpenAI(data); err == nil && onText != nil {
-			streamWhole(res, onText)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return c.message(ctx, req, onText, decodeOpenAIStream, DecodeOpenAI)
 }
 
 // The request's wire shape.
