@@ -61,6 +61,8 @@ check:
 	bash scripts/check-imports.sh
 	bash scripts/check-stdio-deps.sh
 	bash scripts/check-readme.sh
+	$(GO) run ./internal/budget -allow scripts/budget.allow
+	$(GO) test -count=1 ./internal/doclinks
 	GOTOOLCHAIN=$(GO123) $(GO) build ./...
 	GOTOOLCHAIN=$(GO123) $(GO) vet ./...
 	@for os in linux darwin windows; do for arch in amd64 arm64; do \
