@@ -99,22 +99,36 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		show, done := e.progressPrinter()
 		defer done()
 		ctx = mcpclient.WithProgress(ctx, show)
+		res, err := callTool(ctx, e, reg, args[0], params)
+		done() // the progress line goes before the result is printed
+		return e.printCallResult(res, err)
 	}
+	return e.printCallResult(callTool(ctx, e, reg, args[0], params))
+}
+
+// callTool calls a tool by its qualified name, or by any name that
+// resolves to one tool.
+func callTool(ctx context.Context, e *env, reg *toolreg.Registry, name string, params json.RawMessage) (*toolreg.Result, error) {
 	// A qualified name goes straight to its server, which the lazy
 	// registry starts alone; anything else is resolved against every
 	// server's tools.
-	res, err := reg.Call(ctx, args[0], params)
-	if errors.Is(err, toolreg.ErrUnknownTool) {
-		tools, lerr := reg.Tools(ctx)
-		if lerr != nil {
-			return lerr
-		}
-		name, rerr := e.resolveTool(tools, args[0])
-		if rerr != nil {
-			return rerr
-		}
-		res, err = reg.Call(ctx, name, params)
+	res, err := reg.Call(ctx, name, params)
+	if !errors.Is(err, toolreg.ErrUnknownTool) {
+		return res, err
 	}
+	tools, err := reg.Tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	exposed, err := e.resolveTool(tools, name)
+	if err != nil {
+		return nil, err
+	}
+	return reg.Call(ctx, exposed, params)
+}
+
+// printCallResult prints a call's result, or returns why there is none.
+func (e *env) printCallResult(res *toolreg.Result, err error) error {
 	if err != nil {
 		return err
 	}
