@@ -225,13 +225,21 @@ func firstLine(s string, n int) string {
 	return clip(clean(s), n)
 }
 
-// clip cuts s to n characters, ending in "..." if it was longer.
+// clip cuts s to n characters, ending in "..." if it was longer: at the
+// last space that keeps at least half of the room, so a word is not cut in
+// two unless it is very long.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	runes := []rune(s)
-	return string(runes[:max(n-3, 0)]) + "..."
+	runes := []rune(s)[:max(n-3, 0)]
+	for i := len(runes) - 1; i >= len(runes)/2; i-- {
+		if runes[i] == ' ' {
+			runes = runes[:i]
+			break
+		}
+	}
+	return strings.TrimRight(string(runes), " ,;:") + "..."
 }
 
 // clean makes a server's text safe to print on a terminal: control

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -40,7 +42,7 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 	} else {
 		rows := make([]groupRow, len(tools))
 		for i, t := range tools {
-			rows[i] = groupRow{t.Server, t.Name, t.Def.Description}
+			rows[i] = groupRow{t.Server, t.Name + "(" + toolArgs(t.Def.InputSchema) + ")", t.Def.Description}
 		}
 		printGroups(e.out.w, reg, rows, "tool")
 	}
@@ -49,6 +51,41 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 	}
 	return e.checkServers()
 }
+
+// toolArgs lists a tool's arguments as its input schema orders them, an
+// optional one marked with "?", as prompts are listed; at most
+// maxListedArgs, then "…".
+func toolArgs(schema json.RawMessage) string {
+	var props json.RawMessage
+	var required []string
+	jsonrpc.Members(schema, func(key []byte, start, end int) bool {
+		switch string(key) {
+		case `"properties"`:
+			props = schema[start:end]
+		case `"required"`:
+			json.Unmarshal(schema[start:end], &required)
+		}
+		return true
+	})
+	var names []string
+	jsonrpc.Members(props, func(key []byte, _, _ int) bool {
+		if len(names) == maxListedArgs {
+			names = append(names, "…")
+			return false
+		}
+		var name string
+		json.Unmarshal(key, &name)
+		if !slices.Contains(required, name) {
+			name += "?"
+		}
+		names = append(names, name)
+		return true
+	})
+	return strings.Join(names, ", ")
+}
+
+// maxListedArgs bounds the arguments `mcpc tools` shows for one tool.
+const maxListedArgs = 8
 
 // writeTools writes the tools as a JSON array, one tool a line. Each
 // inputSchema is the server's own bytes: encoding/json would compact and
