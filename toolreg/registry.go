@@ -10,7 +10,6 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
 // Options configures a Registry. A nil *Options is valid.
@@ -57,24 +56,20 @@ type Options struct {
 	OnDisconnect func(server string, err error)
 	OnToolCall   func(call Call, d time.Duration, err error)
 
-	// Dial, if set, opens the session of every server in place of the
-	// built-in stdio, http and sse transports: for in-process servers,
-	// custom transports, or a host that wraps the stream (tracing, say).
-	// opts are the session options the registry made for this server;
-	// pass them on to mcpclient.Connect.
+	// Dial opens the session of every server; nil means DialStdio, which
+	// starts stdio servers and no other kind. Package toolreg/remote's
+	// Dialer dials http and sse servers too (OAuth, headersHelper), so
+	// that only a host that wants the network links it. A Dial of the
+	// host's own serves in-process servers or custom transports. opts are
+	// the session options the registry made for this server; pass them
+	// on to mcpclient.Connect. An error that is (or wraps) a
+	// *NeedsAuthError puts the server in StateNeedsAuth.
 	Dial func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error)
 
 	// WrapStream, if set, wraps each server's stream, whatever its
 	// transport, before the session uses it: to trace a server's frames
 	// under its name, say. It replaces Session.WrapStream.
 	WrapStream func(server string, stream jsonrpc.Stream) jsonrpc.Stream
-
-	// TokenStore keeps the OAuth tokens of http and sse servers that
-	// ask for authorization; nil means a store in memory for the
-	// registry's life. A server that answers 401 and has no usable token
-	// there is reported in StateNeedsAuth until Registry.Authorize runs
-	// the flow with the user.
-	TokenStore oauth.TokenStore
 
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
@@ -123,7 +118,6 @@ type Registry struct {
 	named       *namedTools    // the last naming of tools
 	renamed     map[Ref]string // renames already logged
 	closed      bool
-	memTokens   *oauth.MemoryStore // the tokens, without Options.TokenStore
 }
 
 // New connects every enabled server of cfg in parallel, each within its

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
-	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
 // Server states, as ServerStatus reports them.
@@ -54,10 +52,6 @@ type server struct {
 	nextTry     time.Time
 	connectedAt time.Time
 	closed      bool
-	step        oauth.UserStep // for the next connection, from Registry.Authorize
-	redirectURL string
-	auth        *oauth.Authorizer // the OAuth client, kept across connections
-	attempt     *authAttempt      // what the current connection's OAuth met
 
 	tools     catalog[*mcpclient.Tool] // filtered
 	prompts   catalog[*mcpclient.Prompt]
@@ -78,8 +72,9 @@ func (r *Registry) newServer(sc *ServerConfig) *server {
 	return s
 }
 
-// connect opens the session, within the server's startup timeout.
-func (s *server) connect(ctx context.Context) error {
+// connect opens the session, within the server's startup timeout if
+// bounded (else within ctx alone: Registry.Reconnect).
+func (s *server) connect(ctx context.Context, bounded bool) error {
 	s.dialMu.Lock()
 	defer s.dialMu.Unlock()
 	// Callers that found the session dead queue here; the first one
@@ -102,16 +97,13 @@ func (s *server) connect(ctx context.Context) error {
 	if old != nil {
 		old.Close() // a replaced session is always closed
 	}
-	s.mu.Lock()
-	interactive := s.step != nil
-	s.mu.Unlock()
 	var cancel context.CancelFunc
-	if interactive {
-		// Registry.Authorize waits for the user, as long as its ctx lets
-		// it: the startup timeout is for servers, not people.
-		ctx, cancel = context.WithCancel(ctx)
-	} else {
+	if bounded {
 		ctx, cancel = context.WithTimeout(ctx, s.startupTimeout())
+	} else {
+		// Registry.Reconnect may wait for a person, as long as its ctx
+		// lets it: the startup timeout is for servers, not people.
+		ctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
@@ -133,35 +125,17 @@ func (s *server) connect(ctx context.Context) error {
 			userChanged(kind)
 		}
 	}
-	var session *mcpclient.Session
-	var transport string
-	var err error
-	if dialer := s.r.opts.Dial; dialer != nil {
-		session, err = dialer(ctx, s.cfg, &opts)
-		transport = s.cfg.Type
-		if session == nil && err == nil {
-			err = fmt.Errorf("the Dial option returned no session")
-		}
-		if session != nil {
-			transport = transportName(session.Stream(), transport)
-		}
-	} else {
-		var layer func(http.RoundTripper) http.RoundTripper
-		at := &authAttempt{}
-		if s.cfg.Type == "http" || s.cfg.Type == "sse" {
-			s.mu.Lock()
-			redirect := s.redirectURL
-			s.mu.Unlock()
-			layer, at, err = s.authorizeLayer(redirect)
-		}
-		if err == nil {
-			session, transport, err = dial(ctx, s.cfg, &opts, layer)
-		}
-		if err != nil {
-			if need := at.needsAuth(s.cfg.Name, err); need != nil {
-				err = need
-			}
-		}
+	dialer := s.r.opts.Dial
+	if dialer == nil {
+		dialer = DialStdio
+	}
+	session, err := dialer(ctx, s.cfg, &opts)
+	if session == nil && err == nil {
+		err = fmt.Errorf("the Dial option returned no session")
+	}
+	transport := s.cfg.Type
+	if session != nil {
+		transport = transportName(session.Stream(), transport)
 	}
 	s.mu.Lock()
 	s.transport = transport
@@ -252,7 +226,7 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	case wait > 0:
 		return nil, fmt.Errorf("%w (next attempt in %v)", lastErr, wait.Round(time.Second))
 	}
-	if err := s.connect(ctx); err != nil {
+	if err := s.connect(ctx, true); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -269,7 +243,7 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 func (s *server) start(ctx context.Context) (listErr, err error) {
 	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
 	defer cancel()
-	if err := s.connect(ctx); err != nil {
+	if err := s.connect(ctx, true); err != nil {
 		return nil, err
 	}
 	if _, err := s.listTools(ctx); err != nil {

@@ -1,4 +1,4 @@
-package toolreg
+package mcpjson
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ import (
 //	.mcp.json: server "db": args[2]: ${DB_PASSWORD} is not set
 //
 // and never holds the value of a variable, an env entry or a header.
-var ErrConfig = errors.New("toolreg: invalid config")
+var ErrConfig = errors.New("mcpjson: invalid config")
 
 // configError is an error in a config file's content.
 type configError struct{ msg string }
@@ -81,7 +81,7 @@ type ServerConfig struct {
 	// Disabled servers are configured but not started.
 	Disabled bool
 	// Allow and Deny choose the server's tools to expose, with the
-	// patterns and rules of [ToolFilter]: if Allow is not empty, a tool must
+	// patterns and rules of toolreg.ToolFilter: if Allow is not empty, a tool must
 	// match one of its patterns, and it must match none of Deny's.
 	Allow, Deny []string
 

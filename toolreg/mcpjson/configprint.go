@@ -1,4 +1,4 @@
-package toolreg
+package mcpjson
 
 import (
 	"encoding/json"
@@ -34,7 +34,7 @@ func (s ServerConfig) Format(f fmt.State, verb rune) {
 // zero, with the secrets hidden.
 func (s ServerConfig) GoString() string {
 	var b strings.Builder
-	b.WriteString("toolreg.ServerConfig{")
+	b.WriteString("mcpjson.ServerConfig{")
 	n := 0
 	field := func(name, value string) {
 		if n > 0 {
@@ -79,7 +79,7 @@ func (s ServerConfig) GoString() string {
 	dict("Headers", s.redactedMap("headers.", s.Headers))
 	str("HeadersHelper", s.HeadersHelper)
 	if o := s.OAuth; o != nil {
-		field("OAuth", fmt.Sprintf("&toolreg.OAuthConfig{ClientID:%q, CallbackPort:%d, AuthServerMetadataURL:%q, Scopes:%#v}",
+		field("OAuth", fmt.Sprintf("&mcpjson.OAuthConfig{ClientID:%q, CallbackPort:%d, AuthServerMetadataURL:%q, Scopes:%#v}",
 			o.ClientID, o.CallbackPort, redactURL(o.AuthServerMetadataURL), o.Scopes))
 	}
 	if s.Timeout != 0 {

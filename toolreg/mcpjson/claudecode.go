@@ -1,4 +1,4 @@
-package toolreg
+package mcpjson
 
 import (
 	"os"
@@ -21,9 +21,9 @@ import (
 // missing. Claude Code's settings.json files hold no servers and are not
 // among them.
 //
-//	files, err := toolreg.ClaudeCodeFiles(".")
+//	files, err := mcpjson.ClaudeCodeFiles(".")
 //	…
-//	cfg, err := toolreg.LoadConfigFiles(files, nil)
+//	cfg, err := mcpjson.LoadConfigFiles(files, nil)
 //
 // The error is that of making projectDir absolute.
 func ClaudeCodeFiles(projectDir string) ([]ConfigFile, error) {
