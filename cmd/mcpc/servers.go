@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -47,7 +48,7 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 		conf = &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}
 	default:
 		var err error
-		if conf, err = c.loadConfig(cfg.configs); err != nil {
+		if conf, err = c.loadConfig(cfg.configs, cfg.server); err != nil {
 			return nil, err
 		}
 	}
@@ -65,8 +66,10 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 // files for the working directory, as Claude Code would: the user's and
 // the project's servers in ~/.claude.json, and .mcp.json, any of which may
 // be missing. What the load notices (keys mcpc does not use) is a warning
-// on stderr; a config mcpc cannot use is a usage error: the user fixes it.
-func (c *cli) loadConfig(paths []string) (*toolreg.Config, error) {
+// on stderr, and so is an entry it leaves out: the other servers work. An
+// entry left out is a usage error when it is the --server one (server),
+// and so is a --config file that is missing or leaves no server.
+func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error) {
 	opts := &mcpjson.ConfigOptions{}
 	if c.stderr != nil {
 		opts.Logger = slog.New(&warnings{w: c.stderr})
@@ -77,15 +80,26 @@ func (c *cli) loadConfig(paths []string) (*toolreg.Config, error) {
 		conf, err = mcpjson.LoadConfig(paths, opts)
 	} else {
 		var files []mcpjson.ConfigFile
-		if files, err = mcpjson.ClaudeCodeFiles(c.dir); err == nil {
-			conf, err = mcpjson.LoadConfigFiles(files, opts)
+		if files, err = mcpjson.ClaudeCodeFiles(c.dir); err != nil {
+			return nil, err
+		}
+		conf, err = mcpjson.LoadConfigFiles(files, opts)
+	}
+	for _, ce := range mcpjson.ConfigErrors(err) {
+		if server != "" && ce.Server == server {
+			return nil, usageError{ce.Error()}
 		}
 	}
 	switch {
-	case errors.Is(err, mcpjson.ErrConfig), errors.Is(err, fs.ErrNotExist):
-		return nil, usageError{err.Error()}
-	case err != nil:
-		return nil, err
+	case len(paths) > 0 && errors.Is(err, fs.ErrNotExist),
+		err != nil && len(conf.Servers) == 0:
+		return nil, usageError{oneLine(err.Error())}
+	case err != nil && c.stderr != nil:
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(c.stderr, "mcpc: warning: %s (left out)\n", oneLine(line))
+		}
+	}
+	switch {
 	case len(conf.Servers) == 0 && len(paths) == 0:
 		return nil, usagef("no MCP servers configured (none in %s or in Claude Code's ~/.claude.json): create %s, or pass --config FILE, --stdio 'command args' or --url URL",
 			filepath.Join(c.dir, defaultConfig), defaultConfig)

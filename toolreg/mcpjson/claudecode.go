@@ -1,8 +1,10 @@
 package mcpjson
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // ClaudeCodeFiles returns the files Claude Code reads MCP servers from
@@ -34,15 +36,15 @@ func ClaudeCodeFiles(projectDir string) ([]ConfigFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	project := ConfigFile{Path: filepath.Join(dir, ".mcp.json"), Optional: true}
+	project := ConfigFile{Path: filepath.Join(dir, ".mcp.json"), Optional: true, Scope: ScopeProject}
 	user := claudeCodeUserFile()
 	if user == "" {
 		return []ConfigFile{project}, nil
 	}
 	return []ConfigFile{
-		{Path: user, Optional: true},
+		{Path: user, Optional: true, Scope: ScopeUser},
 		project,
-		{Path: user, Project: dir, Optional: true},
+		{Path: user, Project: dir, Optional: true, Scope: ScopeLocal},
 	}, nil
 }
 
@@ -57,4 +59,71 @@ func claudeCodeUserFile() string {
 		return ""
 	}
 	return filepath.Join(home, ".claude.json")
+}
+
+// projectServers finds projects[project].mcpServers among a file's
+// top-level members, and sets p.at to that place for errors. It returns
+// nil if the file has no servers for the project.
+func (p *configParser) projectServers(fields []jsonMember, project string) (json.RawMessage, error) {
+	raw, n := findMember(fields, "projects")
+	if n == 0 || isJSONNull(raw) {
+		return nil, nil
+	}
+	if n > 1 {
+		return nil, p.errorf("", "projects", "appears twice")
+	}
+	projects, ok := objectFields(raw)
+	if !ok {
+		return nil, p.errorf("", "projects", "want an object")
+	}
+	key, ok := findProject(projects, project)
+	if !ok {
+		return nil, nil
+	}
+	p.at = "projects[" + strconv.Quote(key) + "]"
+	entry, _ := findMember(projects, key)
+	if isJSONNull(entry) {
+		return nil, nil
+	}
+	members, ok := objectFields(entry)
+	if !ok {
+		return nil, p.errorf("", "", "want an object")
+	}
+	raw, n = findMember(members, "mcpServers")
+	p.at += ".mcpServers"
+	switch {
+	case n > 1:
+		return nil, p.errorf("", "", "appears twice")
+	case n == 0 || isJSONNull(raw):
+		return nil, nil
+	}
+	return raw, nil
+}
+
+// findProject returns the key of projects that names the directory dir:
+// the key itself, else one that is the same path once cleaned (so that
+// "C:/src/app" matches C:\src\app on Windows), else one that names it
+// once symbolic links in dir are resolved.
+func findProject(projects []jsonMember, dir string) (string, bool) {
+	for _, f := range projects {
+		if f.key == dir {
+			return f.key, true
+		}
+	}
+	clean := filepath.Clean(dir)
+	for _, f := range projects {
+		if f.key != "" && filepath.Clean(f.key) == clean {
+			return f.key, true
+		}
+	}
+	resolved, err := filepath.EvalSymlinks(dir)
+	if err != nil || resolved == clean {
+		return "", false
+	}
+	for _, f := range projects {
+		if f.key != "" && filepath.Clean(f.key) == resolved {
+			return f.key, true
+		}
+	}
+	return "", false
 }

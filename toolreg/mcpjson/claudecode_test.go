@@ -351,9 +351,9 @@ func TestClaudeCodeFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []ConfigFile{
-		{Path: user, Optional: true},
-		{Path: filepath.Join(project, ".mcp.json"), Optional: true},
-		{Path: user, Project: project, Optional: true},
+		{Path: user, Optional: true, Scope: ScopeUser},
+		{Path: filepath.Join(project, ".mcp.json"), Optional: true, Scope: ScopeProject},
+		{Path: user, Project: project, Optional: true, Scope: ScopeLocal},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)

@@ -1,18 +1,9 @@
 package mcpjson
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
 	"log/slog"
-	"maps"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"time"
 )
 
@@ -25,11 +16,40 @@ import (
 // and never holds the value of a variable, an env entry or a header.
 var ErrConfig = errors.New("mcpjson: invalid config")
 
-// configError is an error in a config file's content.
-type configError struct{ msg string }
+// ConfigError is an error in a config file's content: of one server's
+// entry, which a load leaves out, or of the whole file. It matches
+// ErrConfig.
+type ConfigError struct {
+	Source string // the file
+	Server string // the server's name; "" for an error of the file itself
+	Key    string // the key, such as "args[2]" or "env.TOKEN"; "" if none
+	msg    string
+}
 
-func (e *configError) Error() string        { return e.msg }
-func (e *configError) Is(target error) bool { return target == ErrConfig }
+func (e *ConfigError) Error() string        { return e.msg }
+func (e *ConfigError) Is(target error) bool { return target == ErrConfig }
+
+// ConfigErrors returns the *ConfigError of every entry and file that err,
+// an error of LoadConfig, LoadConfigFiles or ParseConfig, reports.
+func ConfigErrors(err error) []*ConfigError {
+	var out []*ConfigError
+	var walk func(error)
+	walk = func(err error) {
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range joined.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		if ce := (*ConfigError)(nil); errors.As(err, &ce) {
+			out = append(out, ce)
+		}
+	}
+	if err != nil {
+		walk(err)
+	}
+	return out
+}
 
 // ServerConfig is one configured MCP server. [ParseConfig] fills it in
 // with variables expanded and every value checked, and nothing modifies it
@@ -88,6 +108,10 @@ type ServerConfig struct {
 	// Source is the file the server came from, as passed to ParseConfig
 	// or LoadConfig.
 	Source string
+	// Scope is the Claude Code scope of that file (ScopeUser,
+	// ScopeProject, ScopeLocal), as ConfigFile.Scope gives it; "" for a
+	// file of the host's own.
+	Scope string
 	// Extra holds the keys plainmcp does not read, as they were: config
 	// files are shared with other programs, which have keys of their own.
 	Extra map[string]json.RawMessage
@@ -174,249 +198,18 @@ type ConfigFile struct {
 	// Optional makes a file that does not exist hold no servers, rather
 	// than fail the load, as ConfigOptions.SkipMissing does for every file.
 	Optional bool
+	// Scope is the Claude Code scope of the file's servers, copied to
+	// their ServerConfig.Scope: ClaudeCodeFiles sets it.
+	Scope string
 }
 
-// LoadConfig reads the files at paths, in order, and merges them: a
-// server in a later file replaces the whole entry of the same name from
-// an earlier one (a user file, then a project's .mcp.json). A file that
-// fails to read fails the load, with an error that wraps the os error
-// (fs.ErrNotExist for a missing file, unless opts.SkipMissing); a file
-// whose content is wrong fails it with an error matching ErrConfig.
-func LoadConfig(paths []string, opts *ConfigOptions) (*Config, error) {
-	files := make([]ConfigFile, len(paths))
-	for i, p := range paths {
-		files[i] = ConfigFile{Path: p}
-	}
-	return LoadConfigFiles(files, opts)
-}
-
-// LoadConfigFiles is [LoadConfig] for files that may be optional or hold
-// their servers under a project, such as those [ClaudeCodeFiles] returns.
-// The files merge in order, a later one winning, as in LoadConfig.
-func LoadConfigFiles(files []ConfigFile, opts *ConfigOptions) (*Config, error) {
-	merged := &Config{}
-	index := map[string]int{}
-	for _, f := range files {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			if (f.Optional || opts != nil && opts.SkipMissing) && errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			return nil, fmt.Errorf("reading config: %w", err)
-		}
-		c, err := parseConfig(data, f.Path, f.Project, opts)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range c.Servers {
-			if i, ok := index[s.Name]; ok {
-				merged.Servers[i] = s
-				continue
-			}
-			index[s.Name] = len(merged.Servers)
-			merged.Servers = append(merged.Servers, s)
-		}
-	}
-	return merged, nil
-}
-
-// ParseConfig parses one config file's content; source names it in errors
-// and in each server's Source.
-//
-// The content is a JSON object, either {"mcpServers": {NAME: SERVER, …}}
-// (other top-level keys are ignored) or the bare {NAME: SERVER, …}. An
-// object with no mcpServers whose members are not all objects, or none of
-// them like a server, is another program's file, such as Claude Code's
-// settings.json, and holds no servers. See the package documentation for
-// the keys of SERVER.
-func ParseConfig(data []byte, source string, opts *ConfigOptions) (*Config, error) {
-	return parseConfig(data, source, "", opts)
-}
-
-// parseConfig parses one file's content: its top-level servers, or with
-// project set those of projects[project].mcpServers.
-func parseConfig(data []byte, source, project string, opts *ConfigOptions) (*Config, error) {
-	p := &configParser{source: source, env: os.LookupEnv}
-	if opts != nil {
-		if opts.Env != nil {
-			p.env = opts.Env
-		}
-		p.safeEnv, p.log = opts.SafeEnv, opts.Logger
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM some editors write
-	var top json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, p.errorf("", "", "%s", jsonError(data, err))
-	}
-	fields, ok := objectFields(top)
-	if !ok {
-		return nil, p.errorf("", "", "want a JSON object")
-	}
-	var servers []jsonMember
-	if project != "" {
-		raw, err := p.projectServers(fields, project)
-		if err != nil || raw == nil {
-			return &Config{}, err
-		}
-		if servers, ok = objectFields(raw); !ok {
-			return nil, p.errorf("", "", "want an object")
-		}
-	} else if raw, n := findMember(fields, "mcpServers"); n > 0 {
-		if n > 1 {
-			return nil, p.errorf("", "mcpServers", "appears twice")
-		}
-		if isJSONNull(raw) {
-			return &Config{}, nil
-		}
-		if servers, ok = objectFields(raw); !ok {
-			return nil, p.errorf("", "mcpServers", "want an object")
-		}
-	} else if some, objects := serverEntries(fields); some && objects {
-		servers = fields // the bare form
-	} else {
-		// Another program's file, such as Claude Code's settings.json or a
-		// ~/.claude.json with no user-scope servers.
-		if p.log != nil {
-			level, msg := slog.LevelDebug, "config file has no mcpServers and no member like a server: no servers read from it"
-			if some {
-				level, msg = slog.LevelWarn, "config file has no mcpServers, and members that are not objects beside servers: no servers read from it"
-			}
-			p.log.Log(context.Background(), level, msg, "source", source)
-		}
-		return &Config{}, nil
-	}
-	c := &Config{}
-	seen := map[string]bool{}
-	for _, f := range servers {
-		if seen[f.key] {
-			return nil, p.errorf(f.key, "", "appears twice")
-		}
-		seen[f.key] = true
-		s, err := p.server(f.key, f.val)
-		if err != nil {
-			return nil, err
-		}
-		c.Servers = append(c.Servers, s)
-	}
-	p.reportUnknownKeys(c.Servers)
-	return c, nil
-}
-
-// projectServers finds projects[project].mcpServers among a file's
-// top-level members, and sets p.at to that place for errors. It returns
-// nil if the file has no servers for the project.
-func (p *configParser) projectServers(fields []jsonMember, project string) (json.RawMessage, error) {
-	raw, n := findMember(fields, "projects")
-	if n == 0 || isJSONNull(raw) {
-		return nil, nil
-	}
-	if n > 1 {
-		return nil, p.errorf("", "projects", "appears twice")
-	}
-	projects, ok := objectFields(raw)
-	if !ok {
-		return nil, p.errorf("", "projects", "want an object")
-	}
-	key, ok := findProject(projects, project)
-	if !ok {
-		return nil, nil
-	}
-	p.at = "projects[" + strconv.Quote(key) + "]"
-	entry, _ := findMember(projects, key)
-	if isJSONNull(entry) {
-		return nil, nil
-	}
-	members, ok := objectFields(entry)
-	if !ok {
-		return nil, p.errorf("", "", "want an object")
-	}
-	raw, n = findMember(members, "mcpServers")
-	p.at += ".mcpServers"
-	switch {
-	case n > 1:
-		return nil, p.errorf("", "", "appears twice")
-	case n == 0 || isJSONNull(raw):
-		return nil, nil
-	}
-	return raw, nil
-}
-
-// findProject returns the key of projects that names the directory dir:
-// the key itself, else one that is the same path once cleaned (so that
-// "C:/src/app" matches C:\src\app on Windows), else one that names it
-// once symbolic links in dir are resolved.
-func findProject(projects []jsonMember, dir string) (string, bool) {
-	for _, f := range projects {
-		if f.key == dir {
-			return f.key, true
-		}
-	}
-	clean := filepath.Clean(dir)
-	for _, f := range projects {
-		if f.key != "" && filepath.Clean(f.key) == clean {
-			return f.key, true
-		}
-	}
-	resolved, err := filepath.EvalSymlinks(dir)
-	if err != nil || resolved == clean {
-		return "", false
-	}
-	for _, f := range projects {
-		if f.key != "" && filepath.Clean(f.key) == resolved {
-			return f.key, true
-		}
-	}
-	return "", false
-}
-
-// serverEntries tells a file of servers in the bare form from another
-// program's file with no mcpServers (Claude Code's settings.json, whose
-// members are "permissions", "env", "model", a "statusLine" with a
-// command and "type": "command", …): some reports whether a top-level
-// member looks like a server entry — an object with a "type" that names a
-// transport, or with no type and a command, args, url or disabled — and
-// objects whether every member is an object. A file is read in the bare
-// form if both hold, so that a mistake in one of its servers is reported.
-func serverEntries(fields []jsonMember) (some, objects bool) {
-	objects = true
-	for _, f := range fields {
-		members, ok := objectFields(f.val)
-		if !ok {
-			objects = false
-			continue
-		}
-		if raw, n := findMember(members, "type"); n > 0 && !isJSONNull(raw) {
-			var t string
-			some = some || json.Unmarshal(raw, &t) == nil && knownType(t) != ""
-			continue
-		}
-		for _, k := range []string{"command", "args", "url", "disabled"} {
-			if _, n := findMember(members, k); n > 0 {
-				some = true
-			}
-		}
-	}
-	return some, objects
-}
-
-// reportUnknownKeys logs, once for each, the keys of the servers' entries
-// that plainmcp does not read, with the servers that have them.
-func (p *configParser) reportUnknownKeys(servers []*ServerConfig) {
-	if p.log == nil {
-		return
-	}
-	byKey := map[string][]string{}
-	for _, s := range servers {
-		for k := range s.Extra {
-			byKey[k] = append(byKey[k], s.Name)
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(byKey)) {
-		attrs := []any{"source", p.source}
-		if p.at != "" {
-			attrs = append(attrs, "at", p.at)
-		}
-		attrs = append(attrs, "key", k, "servers", byKey[k])
-		p.log.Warn("config key not used by plainmcp", attrs...)
-	}
-}
+// Claude Code's scopes of a server, from the least to the most specific:
+// the user's own servers (~/.claude.json), the project's, shared in its
+// repository (.mcp.json), and the user's for one project (~/.claude.json's
+// projects[dir]). Project-scope servers come with the repository, so
+// a host should not start them before the user approves them.
+const (
+	ScopeUser    = "user"
+	ScopeProject = "project"
+	ScopeLocal   = "local"
+)
