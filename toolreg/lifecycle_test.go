@@ -55,7 +55,7 @@ func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 		return DialStdio(ctx, sc, opts)
 	}
 	for _, sc := range slow {
-		sc.Timeout = 5 * time.Second
+		sc.Timeout = 20 * time.Second // bounds a failure only
 	}
 	r := newRegistry(t, &Options{Dial: dial}, append([]*ServerConfig{demoConfig("ok"), dead}, slow...)...)
 	got := map[string]ServerStatus{}
@@ -359,6 +359,8 @@ func TestHooksMayCallTheRegistry(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("deadlock: a hook that calls the registry never returned")
 	}
+	// OnConnect runs in its turn, after the call that reconnected.
+	waitFor(t, "OnConnect", func() bool { mu.Lock(); defer mu.Unlock(); return seen["OnConnect"] > 0 })
 	mu.Lock()
 	defer mu.Unlock()
 	for _, hook := range []string{"OnConnect", "OnDisconnect", "OnToolCall", "Approve"} {
