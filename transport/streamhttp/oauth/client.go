@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // Token endpoint authentication methods (RFC 7591 section 2).
@@ -27,10 +29,11 @@ const (
 
 // clientInfo is the client's identity at one authorization server.
 type clientInfo struct {
-	id, secret string
-	method     string        // token endpoint authentication method
-	key        crypto.Signer // for AuthPrivateKeyJWT
-	audience   string        // of its assertions: the issuer
+	id       string
+	secret   secret.String
+	method   string                      // token endpoint authentication method
+	key      secret.Value[crypto.Signer] // for AuthPrivateKeyJWT
+	audience string                      // of its assertions: the issuer
 }
 
 // A TokenError is an error answer of a token or registration endpoint
@@ -108,11 +111,11 @@ func (a *Authorizer) register(ctx context.Context, m *ServerMetadata) (*clientIn
 	if out.ClientID == "" {
 		return nil, fmt.Errorf("oauth: the registration endpoint returned no client_id")
 	}
-	c := &clientInfo{id: out.ClientID, secret: out.ClientSecret, method: out.Method}
+	c := &clientInfo{id: out.ClientID, secret: secret.New(out.ClientSecret), method: out.Method}
 	if c.method == "" {
 		c.method = method
 	}
-	if c.secret == "" {
+	if c.secret.IsZero() {
 		c.method = AuthNone
 	}
 	return c, nil
@@ -161,7 +164,7 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 	default:
 		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q", out.TokenType)
 	}
-	t := &Token{AccessToken: out.AccessToken, RefreshToken: out.RefreshToken, Scope: out.Scope, Type: typ}
+	t := &Token{AccessToken: secret.New(out.AccessToken), RefreshToken: secret.New(out.RefreshToken), Scope: out.Scope, Type: typ}
 	if out.ExpiresIn > 0 {
 		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
 	}
@@ -177,13 +180,13 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 	switch c.method {
 	case AuthBasic:
 		// RFC 6749 section 2.3.1: form-encode each part before Base64.
-		cred := url.QueryEscape(c.id) + ":" + url.QueryEscape(c.secret)
+		cred := url.QueryEscape(c.id) + ":" + url.QueryEscape(c.secret.Reveal())
 		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthPost:
 		form.Set("client_id", c.id)
-		form.Set("client_secret", c.secret)
+		form.Set("client_secret", c.secret.Reveal())
 	case AuthPrivateKeyJWT:
-		assertion, err := clientAssertion(c.key, c.id, c.audience)
+		assertion, err := clientAssertion(c.key.Reveal(), c.id, c.audience)
 		if err != nil {
 			return "", err
 		}

@@ -201,10 +201,10 @@ func (a *Authorizer) clientFor(ctx context.Context, m *ServerMetadata) (*clientI
 		method := a.cfg.TokenAuthMethod
 		switch {
 		case method != "":
-		case a.cfg.SigningKey != nil:
+		case !a.cfg.SigningKey.IsZero():
 			method = AuthPrivateKeyJWT
 		default:
-			method = pickMethod(m.TokenEndpointAuthMethodsSupported, a.cfg.ClientSecret != "")
+			method = pickMethod(m.TokenEndpointAuthMethodsSupported, !a.cfg.ClientSecret.IsZero())
 		}
 		aud := m.Issuer
 		if aud == "" {
@@ -300,7 +300,7 @@ func (a *Authorizer) jwtBearer(ctx context.Context, g *grant, scope string) (*To
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: getting the JWT bearer assertion: %w", err)
 	}
-	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {assertion}, "resource": {g.resource}}
+	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {assertion.Reveal()}, "resource": {g.resource}}
 	if scope != "" {
 		form.Set("scope", scope)
 	}
