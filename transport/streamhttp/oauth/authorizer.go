@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -28,7 +29,8 @@ type Config struct {
 	ServerURL string
 
 	// RedirectURL is where the authorization server sends the user's
-	// browser back to; the UserStep captures that redirect.
+	// browser back to; the UserStep captures that redirect. It must be
+	// https, or http on a loopback host ([ErrUnsafeURL]).
 	RedirectURL string
 
 	// ClientName is the name registered with dynamic client registration.
@@ -140,6 +142,11 @@ func New(cfg Config) (*Authorizer, error) {
 	}
 	if cfg.RedirectURL == "" && cfg.UserStep != nil {
 		return nil, errors.New("oauth: Config.RedirectURL is required with a UserStep")
+	}
+	if cfg.RedirectURL != "" {
+		if _, err := safe.ParseURL("Config.RedirectURL", cfg.RedirectURL); err != nil {
+			return nil, fmt.Errorf("oauth: %w", err)
+		}
 	}
 	if cfg.ClientCredentials && cfg.ClientID == "" {
 		return nil, errors.New("oauth: Config.ClientCredentials needs a ClientID")

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
 )
 
 // ErrState is wrapped by the error for an authorization response whose
@@ -127,9 +129,9 @@ func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code
 	if a.cfg.UserStep == nil {
 		return "", "", errors.New("oauth: the server needs authorization and the config has no UserStep")
 	}
-	authURL, err := url.Parse(g.meta.AuthorizationEndpoint)
+	authURL, err := safe.ParseURL("the authorization server's authorization_endpoint", g.meta.AuthorizationEndpoint)
 	if err != nil {
-		return "", "", fmt.Errorf("oauth: the authorization endpoint is malformed")
+		return "", "", fmt.Errorf("oauth: %w", err)
 	}
 	verifier, challenge := newPKCE()
 	state := randomString()
@@ -186,11 +188,12 @@ func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *Serve
 		// That specification did not tie the issuer to the origin.
 		return m, false, m.check()
 	}
-	return &ServerMetadata{
+	m = &ServerMetadata{
 		AuthorizationEndpoint: root + "/authorize",
 		TokenEndpoint:         root + "/token",
 		RegistrationEndpoint:  root + "/register",
-	}, true, nil
+	}
+	return m, true, m.checkURLs()
 }
 
 // clientFor is the client's identity at the server m describes: the
