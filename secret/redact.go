@@ -57,3 +57,25 @@ func redact(text string, cut bool, secrets []String) string {
 	}
 	return text
 }
+
+// RedactError returns err if its message holds none of secrets, and
+// otherwise an error whose message has them redacted as [Redact] does and
+// which wraps err, so that errors.Is and errors.As still see it.
+func RedactError(err error, secrets ...String) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if red := Redact(msg, secrets...); red != msg {
+		return &redactedError{msg: red, err: err}
+	}
+	return err
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }

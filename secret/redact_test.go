@@ -1,6 +1,8 @@
 package secret_test
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,4 +72,17 @@ func FuzzRedact(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRedactError(t *testing.T) {
+	tok := secret.New("tok-PLANTED-1")
+	base := errors.New("server said: tok-PLANTED-1 is bad")
+	err := secret.RedactError(fmt.Errorf("calling: %w", base), tok)
+	if strings.Contains(err.Error(), "PLANTED") || !errors.Is(err, base) {
+		t.Errorf("got %q (wraps base: %v)", err, errors.Is(err, base))
+	}
+	clean := errors.New("nothing secret")
+	if secret.RedactError(clean, tok) != clean || secret.RedactError(nil, tok) != nil {
+		t.Error("an error without secrets was replaced")
+	}
 }

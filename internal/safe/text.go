@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // Printable returns s with every character a terminal would act on made
@@ -114,4 +116,17 @@ func unsafeRune(r rune, multiline bool) bool {
 func hex2(c byte) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[c>>4], digits[c&0xf]})
+}
+
+// Quote is text a peer sent, as an error message or a log may quote it:
+// every one of secrets (what the client sent or holds, which the peer may
+// echo) redacted, then on one line of at most max bytes as [Line] makes
+// it; the beginning of a secret that the cut leaves at the end is
+// redacted too.
+func Quote(text string, max int, secrets ...secret.String) string {
+	s := Line(secret.Redact(text, secrets...), max)
+	if s, cut := strings.CutSuffix(s, "…"); cut {
+		return secret.RedactCut(s, secrets...) + "…"
+	}
+	return secret.RedactCut(s, secrets...)
 }

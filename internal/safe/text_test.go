@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func TestPrintable(t *testing.T) {
@@ -92,6 +94,30 @@ func checkSafe(t *testing.T, s string, multiline bool) {
 		}
 		if !multiline && (r == '\n' || r == '\r') {
 			t.Fatalf("a line holds a line break: %q", s)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	code, verifier := secret.New("code-PLANTED-123"), secret.New("verifier-PLANTED-456")
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{`{"error":"invalid_grant","error_description":"code=code-PLANTED-123&code_verifier=verifier-PLANTED-456"}`, 0,
+			`{"error":"invalid_grant","error_description":"code=[redacted]&code_verifier=[redacted]"}`},
+		{"echo: code-PLANTED-123\n\x1b[2J", 0, `echo: [redacted] \x1b[2J`},
+		{"echo: verifier-PLANTED-456", 16, "echo: [redacted]"},
+		{"echo: code-PLANTED-123 and more", 12, "echo: [redac…"},
+		{"read short: verifier-PLA", 0, "read short: [redacted]"},
+	} {
+		got := Quote(tc.in, tc.max, code, verifier)
+		if got != tc.want {
+			t.Errorf("Quote(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+		if strings.Contains(got, "PLANTED") {
+			t.Errorf("Quote(%q) shows a secret: %q", tc.in, got)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -254,21 +255,16 @@ func (b *httpBase) redact(text string) string {
 }
 
 // redactedExcerpt is the start of an HTTP error body for an error message
-// and HTTPError.Body: bounded as excerpt bounds it, on one line, with every
-// secret of b redacted first (so that no cut can split one) and the start
-// of a secret at the end of a body read short redacted too.
+// and HTTPError.Body, as safe.Quote makes it: every secret of b redacted
+// (before the cut, so that none is split), on one printable line of at
+// most excerptLen bytes, and the start of a secret at the end of a body
+// read short redacted too.
 func redactedExcerpt(b *httpBase, body []byte) string {
 	var all []secret.String
 	if b != nil && b.secrets != nil {
 		all = b.secrets.all()
 	}
-	s := excerpt([]byte(secret.Redact(string(body), all...)))
-	s, cut := strings.CutSuffix(s, "…")
-	s = secret.RedactCut(s, all...)
-	if cut {
-		s += "…"
-	}
-	return s
+	return safe.Quote(string(body), excerptLen, all...)
 }
 
 // checkRedirect is the client's redirect policy: a redirect to another

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -215,7 +216,7 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 	req.Header = header
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	h, err := a.exchange(req, "token", out)
+	h, err := a.exchange(req, "token", out, append(sentSecrets(form, header), c.secret)...)
 	nonce := h.Get("DPoP-Nonce")
 	if dpop && nonce != "" {
 		a.mu.Lock()
@@ -226,17 +227,21 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 }
 
 // exchange sends req to an OAuth endpoint and decodes its JSON answer
-// into out, or returns a *TokenError.
-func (a *Authorizer) exchange(req *http.Request, endpoint string, out any) (http.Header, error) {
-	return exchange(a.http, req, endpoint, out)
+// into out, or returns a *TokenError. sent are the secrets req carries;
+// they and those the Authorizer holds are redacted from what the answer
+// says (echo.go).
+func (a *Authorizer) exchange(req *http.Request, endpoint string, out any, sent ...secret.String) (http.Header, error) {
+	return exchange(a.http, req, endpoint, out, append(sent, a.held()...)...)
 }
 
 // exchange sends req with client to an OAuth endpoint and decodes its JSON
-// answer into out, or returns a *TokenError.
-func exchange(client *http.Client, req *http.Request, endpoint string, out any) (http.Header, error) {
+// answer into out, or returns a *TokenError, with secrets redacted from
+// every error.
+func exchange(client *http.Client, req *http.Request, endpoint string, out any, secrets ...secret.String) (http.Header, error) {
 	resp, err := client.Do(req)
 	if err != nil {
-		return http.Header{}, fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
+		err = fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
+		return http.Header{}, secret.RedactError(err, secrets...)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
@@ -250,7 +255,8 @@ func exchange(client *http.Client, req *http.Request, endpoint string, out any) 
 			Description string `json:"error_description"`
 		}
 		if json.Unmarshal(body, &e) == nil {
-			te.Code, te.Description = e.Code, e.Description
+			te.Code = safe.Quote(e.Code, maxErrorCode, secrets...)
+			te.Description = safe.Quote(e.Description, maxErrorDescription, secrets...)
 		}
 		return resp.Header, te
 	}

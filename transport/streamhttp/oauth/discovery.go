@@ -148,7 +148,7 @@ func discoverResource(ctx context.Context, client *http.Client, server *url.URL,
 			continue
 		}
 		if !resourceCovers(m.Resource, server) {
-			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, m.Resource, redact(server.String()))
+			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, 200), redact(server.String()))
 		}
 		if len(m.AuthorizationServers) == 0 {
 			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", redact(u))
@@ -198,7 +198,7 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 			return nil, err
 		}
 		if m.Issuer != issuer {
-			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), m.Issuer, issuer)
+			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), safe.Line(m.Issuer, 200), issuer)
 		}
 		if err := m.check(); err != nil {
 			return nil, err

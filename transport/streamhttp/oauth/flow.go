@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // ErrState is wrapped by the error for an authorization response whose
@@ -166,7 +167,8 @@ func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code
 		return "", "", fmt.Errorf("%w: the authorization response lacks the iss the server advertises", ErrIssuerMismatch)
 	}
 	if e := r.Get("error"); e != "" {
-		return "", "", &TokenError{Endpoint: "authorization", Code: e, Description: r.Get("error_description")}
+		return "", "", &TokenError{Endpoint: "authorization", Code: safe.Quote(e, maxErrorCode),
+			Description: safe.Quote(r.Get("error_description"), maxErrorDescription, secret.New(verifier))}
 	}
 	if code = r.Get("code"); code == "" {
 		return "", "", errors.New("oauth: the authorization response has no code")

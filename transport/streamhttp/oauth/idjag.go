@@ -137,7 +137,7 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (secret.String, er
 		AccessToken     string `json:"access_token"`
 		IssuedTokenType string `json:"issued_token_type"`
 	}
-	if _, err := exchange(client, req, "IdP token", &out); err != nil {
+	if _, err := exchange(client, req, "IdP token", &out, append(sentSecrets(form, header), x.ClientSecret)...); err != nil {
 		return secret.String{}, err
 	}
 	if out.IssuedTokenType != idJAGTokenType {
