@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -48,8 +49,16 @@ func serveDemo(args []string) int {
 	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
+	pidFile := fs.String("pid-file", "", "write the process id here")
+	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")
 	if fs.Parse(args) != nil {
 		return 2
+	}
+	if *pidFile != "" {
+		os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	if *stubborn {
+		defer time.Sleep(time.Minute)
 	}
 	if *tamper {
 		opts.Skills = demoserver.DemoSkills()
