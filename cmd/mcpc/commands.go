@@ -206,6 +206,9 @@ func errorLine(s toolreg.ServerStatus) string {
 	if s.State == toolreg.StateNeedsAuth && s.Err != nil {
 		return oneLine(s.Err.Error()) + fmt.Sprintf("; run: mcpc login %s", s.Name)
 	}
+	if s.Err != nil && errors.Is(s.Err, context.DeadlineExceeded) {
+		return oneLine(s.Err.Error()) + ` (raise the bound with --timeout, or the server's "timeout" in its config)`
+	}
 	if s.Err != nil {
 		return oneLine(s.Err.Error())
 	}

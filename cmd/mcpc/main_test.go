@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,8 +52,13 @@ func serveDemo(args []string) int {
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
 	pidFile := fs.String("pid-file", "", "write the process id here")
 	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")
+	hang := fs.Bool("hang", false, "read requests and answer none")
 	if fs.Parse(args) != nil {
 		return 2
+	}
+	if *hang {
+		io.Copy(io.Discard, os.Stdin)
+		return 0
 	}
 	if *pidFile != "" {
 		os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)
