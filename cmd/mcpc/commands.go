@@ -96,8 +96,16 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	// servers configured, one starts, not nine); the other commands show
 	// or list every server and start them all.
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
+	eras := loadEraCache(eraCacheFile())
+	eras.pin(conf, cfg.protocol)
 	e := &env{conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
-	defer e.close(ctx)
+	defer func() {
+		if e.reg != nil {
+			eras.record(e.reg, conf)
+			eras.save()
+		}
+		e.close(ctx)
+	}()
 	return cmd.run(ctx, e, args[1:])
 }
 
