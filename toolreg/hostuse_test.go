@@ -13,6 +13,7 @@ import (
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -237,5 +238,55 @@ func TestHooksAreSymmetric(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"connect a visible", "disconnect a closed"}; !slices.Equal(events, want) {
 		t.Errorf("hooks heard %q, want %q", events, want)
+	}
+}
+
+// A project server the user has not approved, or has rejected, is never
+// started, whatever asks for it; an approved one starts.
+func TestUnapprovedProjectServersNeverStart(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var dialed []string
+	m := &inMemory{}
+	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		mu.Lock()
+		dialed = append(dialed, sc.Name)
+		mu.Unlock()
+		return m.dial(ctx, sc, opts)
+	}
+	cfg := &Config{}
+	for name, approval := range map[string]string{"yes": mcpjson.Approved, "wait": mcpjson.Pending, "no": mcpjson.Rejected} {
+		cfg.Servers = append(cfg.Servers, &ServerConfig{Name: name, Type: "memory", Scope: mcpjson.ScopeProject, Approval: approval})
+	}
+	r, err := New(ctx10(t), cfg, &Options{Dial: dial, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { r.Close(); m.wg.Wait() }()
+	for _, name := range []string{"mcp__wait__echo", "mcp__no__echo"} {
+		if _, err := r.Call(ctx10(t), name, nil); !errors.Is(err, ErrUnknownTool) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := r.Session(ctx10(t), "wait"); err == nil {
+		t.Error("a session of an unapproved server")
+	}
+	if err := r.Reconnect(ctx10(t), "no"); err == nil {
+		t.Error("a rejected server reconnected")
+	}
+	r.Tools(ctx10(t))
+	for _, st := range r.Servers() {
+		want := StateUnapproved
+		if st.Name == "yes" {
+			want = StateConnected
+		}
+		if st.State != want || st.Scope != mcpjson.ScopeProject {
+			t.Errorf("%s: %+v, want %s", st.Name, st, want)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(dialed, []string{"yes"}) {
+		t.Errorf("dialed %v, want only the approved server", dialed)
 	}
 }

@@ -23,6 +23,10 @@ type Options struct {
 	// no timeout. Zero means 30s.
 	StartupTimeout time.Duration
 
+	// ToolTimeout bounds each tool call of a server whose config gives no
+	// toolTimeout. Zero means none: the session's request timeout.
+	ToolTimeout time.Duration
+
 	// Lazy starts a server only when something needs it: New starts
 	// none, a Call starts the server its name points to (and lists only
 	// what is started), and Tools, Prompts, Resources, Groups and the like
@@ -152,7 +156,7 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 		srv := r.newServer(sc, true)
 		r.servers[sc.Name] = srv
 		r.order = append(r.order, sc.Name)
-		if sc.Disabled || r.opts.Lazy {
+		if off(sc) || r.opts.Lazy {
 			continue
 		}
 		wg.Add(1)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
 // Server states, as ServerStatus reports them.
@@ -17,7 +18,11 @@ const (
 	StateFailed       = "failed"
 	StateReconnecting = "reconnecting"
 	StateDisabled     = "disabled"
-	StateIdle         = "idle" // not started yet (Options.Lazy)
+	// StateUnapproved is a project server (mcpjson.ScopeProject) that the
+	// user has not approved (its Approval is pending) or has rejected: it
+	// is never started.
+	StateUnapproved = "unapproved"
+	StateIdle       = "idle" // not started yet (Options.Lazy)
 )
 
 // Reconnection backoff for a server whose session died: a crash-looping
@@ -60,6 +65,12 @@ type server struct {
 	skills    catalog[*mcpclient.Skill]
 }
 
+// off reports whether the server of sc is never to start: disabled, or a
+// project server the user has not approved.
+func off(sc *ServerConfig) bool {
+	return sc.Disabled || sc.Approval == mcpjson.Pending || sc.Approval == mcpjson.Rejected
+}
+
 // newServer makes the server of sc; published says whether it is in the
 // registry already (New) or will be once it has started (Add).
 func (r *Registry) newServer(sc *ServerConfig, published bool) *server {
@@ -68,8 +79,11 @@ func (r *Registry) newServer(sc *ServerConfig, published bool) *server {
 		s.state = StateIdle
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
-	if sc.Disabled {
+	switch {
+	case sc.Disabled:
 		s.state = StateDisabled
+	case off(sc):
+		s.state = StateUnapproved
 	}
 	return s
 }
@@ -215,6 +229,8 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
 	case state == StateDisabled:
 		return nil, fmt.Errorf("server %q is disabled", s.cfg.Name)
+	case state == StateUnapproved:
+		return nil, fmt.Errorf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval)
 	case state == StateConnected && session != nil:
 		return session, nil
 	case wait > 0:

@@ -198,7 +198,11 @@ func (r *Registry) callServer(ctx context.Context, srv *server, tool string, arg
 	if err != nil {
 		return nil, err
 	}
-	if t := srv.cfg.ToolTimeout; t > 0 {
+	t := srv.cfg.ToolTimeout
+	if t == 0 {
+		t = r.opts.ToolTimeout
+	}
+	if t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -51,11 +53,15 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 		if conf, err = c.loadConfig(cfg.configs, cfg.server); err != nil {
 			return nil, err
 		}
+		conf = c.approve(conf, cfg)
 	}
 	if cfg.server == "" {
 		return conf, nil
 	}
 	sc := conf.Server(cfg.server)
+	if sc != nil && (sc.Approval == mcpjson.Pending || sc.Approval == mcpjson.Rejected) {
+		return nil, usagef("--server %q: the project's server is %s: run mcpc at a terminal to answer, or pass --trust-project", cfg.server, map[string]string{mcpjson.Pending: "not approved", mcpjson.Rejected: "rejected (in ~/.claude.json's disabledMcpjsonServers)"}[sc.Approval])
+	}
 	if sc == nil {
 		return nil, usagef("--server %q: no such server; configured: %s", cfg.server, strings.Join(serverNames(conf), ", "))
 	}
@@ -230,6 +236,9 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 		dialer.TokenStore = store
 	}
 	opts := &toolreg.Options{Session: session, Dial: dialer.Dial}
+	// Claude Code's variables for the timeouts its configs leave out.
+	opts.StartupTimeout = envMillis(cfg.getenv, "MCP_TIMEOUT")
+	opts.ToolTimeout = envMillis(cfg.getenv, "MCP_TOOL_TIMEOUT")
 	if cfg.trace {
 		// Every frame to stderr as "[server] -> frame" or "[server] <- frame",
 		// so that the lines of several servers tell apart.
@@ -238,4 +247,17 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 		}
 	}
 	return opts, dialer, nil
+}
+
+// envMillis is the duration in milliseconds that the variable name holds,
+// or zero if it is unset or not a positive number.
+func envMillis(getenv func(string) string, name string) time.Duration {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ms, err := strconv.ParseInt(strings.TrimSpace(getenv(name)), 10, 64)
+	if err != nil || ms <= 0 || ms > int64(time.Duration(1<<62)/time.Millisecond) {
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
 }

@@ -41,7 +41,7 @@ func LoadConfigFiles(files []ConfigFile, opts *ConfigOptions) (*Config, error) {
 	m := &merger{index: map[string]int{}}
 	var errs []error
 	for _, f := range files {
-		data, err := os.ReadFile(f.Path)
+		data, err := readConfigFile(f)
 		if err != nil {
 			if (f.Optional || opts != nil && opts.SkipMissing) && errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -52,6 +52,9 @@ func LoadConfigFiles(files []ConfigFile, opts *ConfigOptions) (*Config, error) {
 		c, err := parseConfig(data, f.Path, f.Project, opts)
 		for _, s := range c.Servers {
 			s.Scope = f.Scope
+			if f.Approvals != nil {
+				s.Approval = f.Approvals.State(s.Name)
+			}
 		}
 		m.add(c.Servers, ConfigErrors(err))
 		errs = append(errs, err)
