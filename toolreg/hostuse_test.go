@@ -290,3 +290,42 @@ func TestUnapprovedProjectServersNeverStart(t *testing.T) {
 		t.Errorf("dialed %v, want only the approved server", dialed)
 	}
 }
+
+// The approver sees one form of arguments, JSON, whatever the caller
+// passed, and the tool's annotations as its server listed them.
+func TestCallCarriesJSONArgsAndAnnotations(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var seen []Call
+	m := &inMemory{}
+	r := newInMemory(t, m, &Options{Approve: func(_ context.Context, c Call) error {
+		mu.Lock()
+		seen = append(seen, c)
+		mu.Unlock()
+		return nil
+	}}, "a")
+	tools, err := r.Tools(ctx10(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var echo *mcpclient.Tool
+	for _, tl := range tools {
+		if tl.Name == "mcp__a__echo" {
+			echo = tl.Def
+		}
+	}
+	for _, args := range []any{map[string]string{"text": "hi"}, json.RawMessage(`{"text":"hi"}`), struct {
+		Text string `json:"text"`
+	}{"hi"}} {
+		if res, err := r.Call(ctx10(t), "mcp__a__echo", args); err != nil || res.Text() != "hi" {
+			t.Fatalf("%T: %+v, %v", args, res, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range seen {
+		if string(c.Args) != `{"text":"hi"}` || c.Annotations == nil || c.Annotations != echo.Annotations {
+			t.Errorf("the approver saw %s, %+v; want the JSON and %+v", c.Args, c.Annotations, echo.Annotations)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package toolreg
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -93,7 +94,14 @@ type Call struct {
 	Name   string // the exposed name, mcp__server__tool
 	Server string
 	Tool   string // the tool's own name on its server
-	Args   any
+	// Args are the call's arguments as JSON, whatever the caller passed
+	// (a map, a struct, a json.RawMessage, as bridge passes): one form for
+	// every approver and hook. Nil when the call has none.
+	Args json.RawMessage
+	// Annotations are the tool's, as its server listed them (nil if it
+	// gave none): hints, from the server, such as ReadOnlyHint, that an
+	// approver may weigh without a lookup of its own.
+	Annotations *mcpclient.ToolAnnotations
 
 	// For OnToolCall: the arguments' size as JSON, and the result's
 	// (its text, data and structured content), in bytes.

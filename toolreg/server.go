@@ -161,7 +161,7 @@ func (s *server) sessionOptions() *mcpclient.Options {
 // commit records the outcome of a connection attempt, then tells the
 // hooks of it (in their turn, not now).
 func (s *server) commit(session *mcpclient.Session, err error) error {
-	transport := s.cfg.Type
+	transport := s.cfg.Transport()
 	if session != nil {
 		transport = transportName(session.Stream(), transport)
 	}
