@@ -43,22 +43,21 @@ func TestListingDrivenConnectDoesNotWaitForHooks(t *testing.T) {
 			leakcheck.Check(t)
 			var r *Registry
 			opts := tc.hooks(&r)
-			opts.Lazy, opts.StartupTimeout = true, time.Hour
+			clock := newFakeClock()
+			opts.Lazy, opts.StartupTimeout, opts.clock = true, time.Hour, clock.now
 			m := &inMemory{}
 			r = newInMemory(t, m, opts, "a", "b")
 			tools, err := r.Tools(ctx10(t))
 			if err != nil || len(tools) == 0 {
 				t.Fatalf("a lazy start through Tools: %d tools, %v", len(tools), err)
 			}
-			// The session dies; once its backoff is over (made so here),
-			// a listing reconnects it.
+			// The session dies; once its backoff is over, a listing
+			// reconnects it.
 			session, _ := r.Session(ctx10(t), "a")
 			session.Close()
 			waitFor(t, "the crash noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
-			s := r.servers["a"]
-			s.mu.Lock()
-			s.nextTry = time.Time{}
-			s.mu.Unlock()
+			r.hooks.settle() // no listing of the hooks' is left in flight, failing
+			clock.advance(firstBackoff)
 			if _, err := r.Groups(ctx10(t)); err != nil {
 				t.Fatalf("a reconnect through Groups: %v", err)
 			}
