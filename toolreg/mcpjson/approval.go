@@ -31,6 +31,10 @@ type Approvals struct {
 	All      bool     // enableAllProjectMcpServers: every server approved
 	Enabled  []string // enabledMcpjsonServers
 	Disabled []string // disabledMcpjsonServers, which win over the others
+	// Off are the servers of any scope that the user turned off in this
+	// project (disabledMcpServers, as Claude Code's /mcp disable keeps
+	// them): a load with these Approvals makes them Disabled.
+	Off []string
 }
 
 // State is the approval state of the project server called name.
@@ -52,6 +56,7 @@ type approvalKeys struct {
 	All      bool     `json:"enableAllProjectMcpServers"`
 	Enabled  []string `json:"enabledMcpjsonServers"`
 	Disabled []string `json:"disabledMcpjsonServers"`
+	Off      []string `json:"disabledMcpServers"`
 }
 
 // ReadApprovals reads the answers for the project in directory dir (an
@@ -123,6 +128,8 @@ func readProjectApprovals(userFile, dir string) (*Approvals, error) {
 					return true, dec.Decode(&keys.Enabled)
 				case "disabledMcpjsonServers":
 					return true, dec.Decode(&keys.Disabled)
+				case "disabledMcpServers":
+					return true, dec.Decode(&keys.Off)
 				}
 				return false, nil
 			})
@@ -131,7 +138,7 @@ func readProjectApprovals(userFile, dir string) (*Approvals, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the MCP server approvals of %s in %s: %w", dir, userFile, err)
 	}
-	return &Approvals{All: keys.All, Enabled: keys.Enabled, Disabled: keys.Disabled}, nil
+	return &Approvals{All: keys.All, Enabled: keys.Enabled, Disabled: keys.Disabled, Off: keys.Off}, nil
 }
 
 // SaveApproval records the user's answer for the project server called

@@ -19,10 +19,12 @@ func TestProjectServersWaitForApproval(t *testing.T) {
 	user := filepath.Join(home, ".claude.json")
 	writeJSON(t, user, map[string]any{
 		"numStartups": 7,
+		"mcpServers":  map[string]any{"gh": map[string]any{"command": "gh-mcp"}},
 		"projects": map[string]any{project: map[string]any{
 			"enabledMcpjsonServers":  []string{"a"},
 			"disabledMcpjsonServers": []string{"b"},
 			"history":                []string{"kept"},
+			"disabledMcpServers":     []string{"gh"},
 		}},
 	})
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o700)
@@ -49,10 +51,14 @@ func TestProjectServersWaitForApproval(t *testing.T) {
 		got := map[string]string{}
 		for _, s := range cfg.Servers {
 			got[s.Name] = s.Scope + " " + s.Approval
+			if s.Disabled {
+				got[s.Name] += " disabled"
+			}
 		}
 		return got
 	}
-	want := map[string]string{"a": "project approved", "b": "project rejected", "c": "project approved", "d": "project pending"}
+	// gh, a user-scope server, is turned off in this project (/mcp disable).
+	want := map[string]string{"gh": "user  disabled", "a": "project approved", "b": "project rejected", "c": "project approved", "d": "project pending"}
 	if diff := cmp.Diff(want, states()); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}

@@ -75,3 +75,42 @@ func BenchmarkStateFile(b *testing.B) {
 		})
 	}
 }
+
+// FuzzStateFile checks the stream reader of ~/.claude.json against the
+// whole-file reader: for any file, both find the same servers, user scope
+// and local, or both fail; neither panics.
+func FuzzStateFile(f *testing.F) {
+	f.Add(`{"mcpServers": {"gh": {"command": "gh"}}, "projects": {"/src/app": {"mcpServers": {"db": {"command": "db"}}}}}`)
+	f.Add(`{"projects": {"/src/app": null, "/other": {"history": [1, [2, {"a": "}"}]]}}}`)
+	f.Add(`{"projects": {"/src/app": {"mcpServers": {"x": {"url": "https://e.com"}}, "enabledMcpjsonServers": ["x"]}}}`)
+	f.Add(`{"mcpServers": null, "projects": []}`)
+	f.Add(`[1, 2]`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, ".claude.json")
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, project := range []string{"", "/src/app"} {
+			streamed, serr := LoadConfigFiles([]ConfigFile{{Path: path, Project: project, Scope: ScopeLocal}}, nil)
+			whole, werr := parseConfig([]byte(doc), path, project, nil)
+			if (serr == nil) != (werr == nil) {
+				// The whole reader rejects what it reads; the stream
+				// reader reads only the servers' part: a fault elsewhere
+				// may pass it, never the other way round.
+				if serr != nil {
+					t.Fatalf("project %q: the stream failed (%v) where the whole file did not", project, serr)
+				}
+				continue
+			}
+			if len(streamed.Servers) != len(whole.Servers) {
+				t.Fatalf("project %q: %d servers streamed, %d whole", project, len(streamed.Servers), len(whole.Servers))
+			}
+			for i := range whole.Servers {
+				if streamed.Servers[i].Name != whole.Servers[i].Name || streamed.Servers[i].Command != whole.Servers[i].Command {
+					t.Fatalf("project %q: server %d differs", project, i)
+				}
+			}
+		}
+	})
+}

@@ -40,7 +40,11 @@ func LoadConfig(paths []string, opts *ConfigOptions) (*Config, error) {
 func LoadConfigFiles(files []ConfigFile, opts *ConfigOptions) (*Config, error) {
 	m := &merger{index: map[string]int{}}
 	var errs []error
+	var off []string // turned off in the project, whatever their scope
 	for _, f := range files {
+		if f.Approvals != nil {
+			off = append(off, f.Approvals.Off...)
+		}
 		data, err := readConfigFile(f)
 		if err != nil {
 			if (f.Optional || opts != nil && opts.SkipMissing) && errors.Is(err, fs.ErrNotExist) {
@@ -59,7 +63,13 @@ func LoadConfigFiles(files []ConfigFile, opts *ConfigOptions) (*Config, error) {
 		m.add(c.Servers, ConfigErrors(err))
 		errs = append(errs, err)
 	}
-	return &Config{Servers: m.servers()}, errors.Join(errs...)
+	servers := m.servers()
+	for _, s := range servers {
+		if slices.Contains(off, s.Name) {
+			s.Disabled = true
+		}
+	}
+	return &Config{Servers: servers}, errors.Join(errs...)
 }
 
 // merger merges the servers of several files, in order.
