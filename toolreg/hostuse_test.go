@@ -13,6 +13,7 @@ import (
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -42,22 +43,21 @@ func TestListingDrivenConnectDoesNotWaitForHooks(t *testing.T) {
 			leakcheck.Check(t)
 			var r *Registry
 			opts := tc.hooks(&r)
-			opts.Lazy, opts.StartupTimeout = true, time.Hour
+			clock := newFakeClock()
+			opts.Lazy, opts.StartupTimeout, opts.clock = true, time.Hour, clock.now
 			m := &inMemory{}
 			r = newInMemory(t, m, opts, "a", "b")
 			tools, err := r.Tools(ctx10(t))
 			if err != nil || len(tools) == 0 {
 				t.Fatalf("a lazy start through Tools: %d tools, %v", len(tools), err)
 			}
-			// The session dies; once its backoff is over (made so here),
-			// a listing reconnects it.
+			// The session dies; once its backoff is over, a listing
+			// reconnects it.
 			session, _ := r.Session(ctx10(t), "a")
 			session.Close()
 			waitFor(t, "the crash noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
-			s := r.servers["a"]
-			s.mu.Lock()
-			s.nextTry = time.Time{}
-			s.mu.Unlock()
+			r.hooks.settle() // no listing of the hooks' is left in flight, failing
+			clock.advance(firstBackoff)
 			if _, err := r.Groups(ctx10(t)); err != nil {
 				t.Fatalf("a reconnect through Groups: %v", err)
 			}
@@ -237,5 +237,94 @@ func TestHooksAreSymmetric(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"connect a visible", "disconnect a closed"}; !slices.Equal(events, want) {
 		t.Errorf("hooks heard %q, want %q", events, want)
+	}
+}
+
+// A project server the user has not approved, or has rejected, is never
+// started, whatever asks for it; an approved one starts.
+func TestUnapprovedProjectServersNeverStart(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var dialed []string
+	m := &inMemory{}
+	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		mu.Lock()
+		dialed = append(dialed, sc.Name)
+		mu.Unlock()
+		return m.dial(ctx, sc, opts)
+	}
+	cfg := &Config{}
+	for name, approval := range map[string]string{"yes": mcpjson.Approved, "wait": mcpjson.Pending, "no": mcpjson.Rejected} {
+		cfg.Servers = append(cfg.Servers, &ServerConfig{Name: name, Type: "memory", Scope: mcpjson.ScopeProject, Approval: approval})
+	}
+	r, err := New(ctx10(t), cfg, &Options{Dial: dial, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { r.Close(); m.wg.Wait() }()
+	for _, name := range []string{"mcp__wait__echo", "mcp__no__echo"} {
+		if _, err := r.Call(ctx10(t), name, nil); !errors.Is(err, ErrUnknownTool) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := r.Session(ctx10(t), "wait"); err == nil {
+		t.Error("a session of an unapproved server")
+	}
+	if err := r.Reconnect(ctx10(t), "no"); err == nil {
+		t.Error("a rejected server reconnected")
+	}
+	r.Tools(ctx10(t))
+	for _, st := range r.Servers() {
+		want := StateUnapproved
+		if st.Name == "yes" {
+			want = StateConnected
+		}
+		if st.State != want || st.Scope != mcpjson.ScopeProject {
+			t.Errorf("%s: %+v, want %s", st.Name, st, want)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(dialed, []string{"yes"}) {
+		t.Errorf("dialed %v, want only the approved server", dialed)
+	}
+}
+
+// The approver sees one form of arguments, JSON, whatever the caller
+// passed, and the tool's annotations as its server listed them.
+func TestCallCarriesJSONArgsAndAnnotations(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var seen []Call
+	m := &inMemory{}
+	r := newInMemory(t, m, &Options{Approve: func(_ context.Context, c Call) error {
+		mu.Lock()
+		seen = append(seen, c)
+		mu.Unlock()
+		return nil
+	}}, "a")
+	tools, err := r.Tools(ctx10(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var echo *mcpclient.Tool
+	for _, tl := range tools {
+		if tl.Name == "mcp__a__echo" {
+			echo = tl.Def
+		}
+	}
+	for _, args := range []any{map[string]string{"text": "hi"}, json.RawMessage(`{"text":"hi"}`), struct {
+		Text string `json:"text"`
+	}{"hi"}} {
+		if res, err := r.Call(ctx10(t), "mcp__a__echo", args); err != nil || res.Text() != "hi" {
+			t.Fatalf("%T: %+v, %v", args, res, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range seen {
+		if string(c.Args) != `{"text":"hi"}` || c.Annotations == nil || c.Annotations != echo.Annotations {
+			t.Errorf("the approver saw %s, %+v; want the JSON and %+v", c.Args, c.Annotations, echo.Annotations)
+		}
 	}
 }

@@ -37,7 +37,7 @@ func (r *Registry) serversFor(name string) []*server {
 		if len(prefix) > keepLen {
 			prefix = prefix[:keepLen] // a long name keeps only this much before its hash
 		}
-		if strings.HasPrefix(name, prefix) && !s.cfg.Disabled {
+		if strings.HasPrefix(name, prefix) && !off(s.cfg) {
 			matched = append(matched, s)
 		}
 	}

@@ -51,9 +51,9 @@ func (r *Registry) Reconnect(ctx context.Context, name string) error {
 		return fmt.Errorf("%w: %q", ErrUnknownServer, name)
 	}
 	s.mu.Lock()
-	if s.state == StateDisabled {
+	if off(s.cfg) {
 		s.mu.Unlock()
-		return fmt.Errorf("server %q is disabled", name)
+		return fmt.Errorf("server %q is %s", name, s.state)
 	}
 	s.failures, s.nextTry = 0, time.Time{} // try now
 	if s.state == StateConnected {

@@ -23,6 +23,10 @@ type Options struct {
 	// no timeout. Zero means 30s.
 	StartupTimeout time.Duration
 
+	// ToolTimeout bounds each tool call of a server whose config gives no
+	// toolTimeout. Zero means none: the session's request timeout.
+	ToolTimeout time.Duration
+
 	// Lazy starts a server only when something needs it: New starts
 	// none, a Call starts the server its name points to (and lists only
 	// what is started), and Tools, Prompts, Resources, Groups and the like
@@ -82,18 +86,10 @@ type Options struct {
 
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
-}
 
-// Call describes one tool call, for the approver and the hooks.
-type Call struct {
-	Name   string // the exposed name, mcp__server__tool
-	Server string
-	Tool   string // the tool's own name on its server
-	Args   any
-
-	// For OnToolCall: the arguments' size as JSON, and the result's
-	// (its text, data and structured content), in bytes.
-	InBytes, OutBytes int
+	// clock, if set, is the time the reconnection backoff is measured
+	// in: the tests' fake clock.
+	clock func() time.Time
 }
 
 // ErrUnknownTool is returned by Call for a name no listing produced.
@@ -109,9 +105,6 @@ var (
 	ErrRemoved = errors.New("toolreg: server removed")
 	ErrClosed  = errors.New("toolreg: registry closed")
 )
-
-// ErrRefused is wrapped by the error of a call the approver refused.
-var ErrRefused = errors.New("toolreg: call refused")
 
 // Registry holds one MCP session per configured server and exposes all
 // their tools under one namespace. All methods are safe for concurrent use.
@@ -152,7 +145,7 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 		srv := r.newServer(sc, true)
 		r.servers[sc.Name] = srv
 		r.order = append(r.order, sc.Name)
-		if sc.Disabled || r.opts.Lazy {
+		if off(sc) || r.opts.Lazy {
 			continue
 		}
 		wg.Add(1)
@@ -265,6 +258,14 @@ func (r *Registry) snapshot() []*server {
 		out = append(out, r.servers[n])
 	}
 	return out
+}
+
+// now is the time of the reconnection backoff.
+func (r *Registry) now() time.Time {
+	if r.opts.clock != nil {
+		return r.opts.clock()
+	}
+	return time.Now()
 }
 
 // hook runs a host hook, containing its panics.

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
 // Server states, as ServerStatus reports them.
@@ -17,7 +17,11 @@ const (
 	StateFailed       = "failed"
 	StateReconnecting = "reconnecting"
 	StateDisabled     = "disabled"
-	StateIdle         = "idle" // not started yet (Options.Lazy)
+	// StateUnapproved is a project server (mcpjson.ScopeProject) that the
+	// user has not approved (its Approval is pending) or has rejected: it
+	// is never started.
+	StateUnapproved = "unapproved"
+	StateIdle       = "idle" // not started yet (Options.Lazy)
 )
 
 // Reconnection backoff for a server whose session died: a crash-looping
@@ -60,6 +64,12 @@ type server struct {
 	skills    catalog[*mcpclient.Skill]
 }
 
+// off reports whether the server of sc is never to start: disabled, or a
+// project server the user has not approved.
+func off(sc *ServerConfig) bool {
+	return sc.Disabled || sc.Approval == mcpjson.Pending || sc.Approval == mcpjson.Rejected
+}
+
 // newServer makes the server of sc; published says whether it is in the
 // registry already (New) or will be once it has started (Add).
 func (r *Registry) newServer(sc *ServerConfig, published bool) *server {
@@ -68,8 +78,11 @@ func (r *Registry) newServer(sc *ServerConfig, published bool) *server {
 		s.state = StateIdle
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
-	if sc.Disabled {
+	switch {
+	case sc.Disabled:
 		s.state = StateDisabled
+	case off(sc):
+		s.state = StateUnapproved
 	}
 	return s
 }
@@ -84,7 +97,7 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	// instead of starting a server each.
 	s.mu.Lock()
 	alive := s.state == StateConnected && s.session != nil && s.session.Err() == nil
-	tried := s.state != StateConnected && s.failures > 0 && time.Now().Before(s.nextTry)
+	tried := s.state != StateConnected && s.failures > 0 && s.r.now().Before(s.nextTry)
 	old, lastErr := s.session, s.lastErr
 	if !alive && !tried {
 		s.session = nil
@@ -120,34 +133,10 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	return s.commit(session, err)
 }
 
-// sessionOptions are the options of the server's next session: the
-// host's, with the registry's own additions.
-func (s *server) sessionOptions() *mcpclient.Options {
-	var opts mcpclient.Options
-	if base := s.r.opts.Session; base != nil {
-		opts = *base
-	}
-	opts.Skills = true // the registry lists and loads skills
-	if v := s.cfg.ProtocolVersion; v != "" {
-		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
-	}
-	if wrap := s.r.opts.WrapStream; wrap != nil {
-		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
-	}
-	userChanged := opts.OnListChanged
-	opts.OnListChanged = func(kind string) {
-		s.markStale(kind)
-		if userChanged != nil {
-			userChanged(kind)
-		}
-	}
-	return &opts
-}
-
 // commit records the outcome of a connection attempt, then tells the
 // hooks of it (in their turn, not now).
 func (s *server) commit(session *mcpclient.Session, err error) error {
-	transport := s.cfg.Type
+	transport := s.cfg.Transport()
 	if session != nil {
 		transport = transportName(session.Stream(), transport)
 	}
@@ -159,7 +148,7 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 			s.state, s.lastErr = StateNeedsAuth, need
 		}
 		s.failures++
-		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+		s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 		err := s.lastErr
 		s.mu.Unlock()
 		s.disconnected(err) // a failed start is news too
@@ -191,7 +180,7 @@ func (s *server) watch(session *mcpclient.Session) {
 	err := session.Err()
 	s.state, s.lastErr = StateReconnecting, fmt.Errorf("server %q: %w", s.cfg.Name, err)
 	s.failures++
-	s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+	s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 	s.mu.Unlock()
 	s.r.log.Warn("toolreg: server disconnected", "server", s.cfg.Name, "error", err)
 	s.disconnected(s.lastErrLocked())
@@ -207,7 +196,7 @@ func (s *server) lastErrLocked() error {
 // has passed.
 func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	s.mu.Lock()
-	session, state, lastErr, wait := s.session, s.state, s.lastErr, time.Until(s.nextTry)
+	session, state, lastErr, wait := s.session, s.state, s.lastErr, s.nextTry.Sub(s.r.now())
 	closed := s.closed
 	s.mu.Unlock()
 	switch {
@@ -215,6 +204,8 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
 	case state == StateDisabled:
 		return nil, fmt.Errorf("server %q is disabled", s.cfg.Name)
+	case state == StateUnapproved:
+		return nil, fmt.Errorf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval)
 	case state == StateConnected && session != nil:
 		return session, nil
 	case wait > 0:

@@ -15,7 +15,7 @@ import (
 // Instructions come from the server: data, never instructions to follow.
 type ServerStatus struct {
 	Name            string
-	State           string // StateConnected, StateFailed, StateNeedsAuth, StateReconnecting, StateDisabled
+	State           string // StateConnected, StateFailed, StateNeedsAuth, StateReconnecting, StateDisabled, StateUnapproved, StateIdle
 	Err             error  // the last error, for failed, reconnecting and needs-auth servers (a *NeedsAuthError)
 	Tools           int    // tools in the last listing (after filtering)
 	Prompts         int    // prompts in the last listing
@@ -26,6 +26,8 @@ type ServerStatus struct {
 	Title           string
 	Instructions    string
 	Source          string // the config file
+	Scope           string // its Claude Code scope (mcpjson.ScopeUser, …), if any
+	Approval        string // for a project server, mcpjson.Approved, Pending or Rejected
 	// AuthServer is, for a server in StateNeedsAuth, the origin of its
 	// authorization server when discovery found it.
 	AuthServer string
@@ -77,7 +79,7 @@ func (s *server) status() ServerStatus {
 	s.mu.Lock()
 	st := ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.lastErr, Tools: len(s.tools.items), ListErr: s.tools.err,
 		Prompts: len(s.prompts.items), Resources: len(s.resources.items),
-		Transport: s.transport, Source: s.cfg.Source,
+		Transport: s.transport, Source: s.cfg.Source, Scope: s.cfg.Scope, Approval: s.cfg.Approval,
 		ConnectedAt: s.connectedAt, Retries: s.failures}
 	if s.state != StateConnected && s.failures > 0 {
 		st.NextRetry = s.nextTry

@@ -25,8 +25,8 @@ type (
 // A Dial of a host's own calls it for the stdio servers it leaves to the
 // registry.
 func DialStdio(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-	if sc.Type != "" && sc.Type != "stdio" {
-		return nil, fmt.Errorf("a %s server needs a Dial option that speaks HTTP, such as package toolreg/remote's", sc.Type)
+	if t := sc.Transport(); t != "stdio" {
+		return nil, fmt.Errorf("a %s server needs a Dial option that speaks HTTP, such as package toolreg/remote's", t)
 	}
 	env := make([]string, 0, len(sc.Env))
 	for k, v := range sc.Env {
@@ -62,4 +62,28 @@ func transportName(stream jsonrpc.Stream, configured string) string {
 		return "stdio"
 	}
 	return configured
+}
+
+// sessionOptions are the options of the server's next session: the
+// host's, with the registry's own additions.
+func (s *server) sessionOptions() *mcpclient.Options {
+	var opts mcpclient.Options
+	if base := s.r.opts.Session; base != nil {
+		opts = *base
+	}
+	opts.Skills = true // the registry lists and loads skills
+	if v := s.cfg.ProtocolVersion; v != "" {
+		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
+	}
+	if wrap := s.r.opts.WrapStream; wrap != nil {
+		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
+	}
+	userChanged := opts.OnListChanged
+	opts.OnListChanged = func(kind string) {
+		s.markStale(kind)
+		if userChanged != nil {
+			userChanged(kind)
+		}
+	}
+	return &opts
 }

@@ -19,6 +19,7 @@ func claudeHome(t *testing.T, doc map[string]any) string {
 	t.Setenv("HOME", home)
 	t.Setenv("USERPROFILE", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	trustAll(home) // the project's servers are approved: the trust model's tests say otherwise
 	data, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)

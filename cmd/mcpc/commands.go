@@ -190,7 +190,8 @@ func (e *env) single() string {
 // checkServers reports, after a listing, the selected servers that are
 // not connected: their part is missing, so the command fails (exit 1)
 // although it printed what the others offered. A disabled server is left
-// out on purpose, unless it is the one selected.
+// out on purpose, unless it is the one selected, and so is a project server
+// not approved.
 func (e *env) checkServers() error {
 	var failed []string
 	for _, s := range e.reg.Servers() {
@@ -198,7 +199,8 @@ func (e *env) checkServers() error {
 			failed = append(failed, oneLine(s.ListErr.Error()))
 			continue
 		}
-		if s.State == toolreg.StateConnected || (s.State == toolreg.StateDisabled && e.single() == "") {
+		off := s.State == toolreg.StateDisabled || s.State == toolreg.StateUnapproved // with a warning
+		if s.State == toolreg.StateConnected || (off && e.single() == "") {
 			continue
 		}
 		failed = append(failed, errorLine(s))

@@ -42,6 +42,7 @@ type config struct {
 	elicitation string
 	roots       []string
 	model       string // --model, for ask: PROVIDER:NAME
+	trust       bool   // --trust-project: start the project's unapproved servers this once
 	maxTurns    int    // --max-turns, for ask; 0 is the default
 	getenv      func(string) string
 }
@@ -139,6 +140,7 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.IntVar(&cfg.maxTurns, "max-turns", 0, "the most model turns ask takes")
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
+	fs.BoolVar(&cfg.trust, "trust-project", false, "start the project's .mcp.json servers not approved yet, this once")
 	cfg.terminal = terminal
 	var rest []string
 	for {

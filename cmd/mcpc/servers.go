@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -51,13 +53,26 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 		if conf, err = c.loadConfig(cfg.configs, cfg.server); err != nil {
 			return nil, err
 		}
+		conf = c.approve(conf, cfg)
 	}
 	if cfg.server == "" {
 		return conf, nil
 	}
-	sc := conf.Server(cfg.server)
+	return narrow(conf, cfg.server)
+}
+
+// narrow keeps the --server one of conf's servers: one that exists and,
+// from a project's .mcp.json, is approved.
+func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
+	sc := conf.Server(name)
 	if sc == nil {
-		return nil, usagef("--server %q: no such server; configured: %s", cfg.server, strings.Join(serverNames(conf), ", "))
+		return nil, usagef("--server %q: no such server; configured: %s", name, strings.Join(serverNames(conf), ", "))
+	}
+	switch sc.Approval {
+	case mcpjson.Pending:
+		return nil, usagef("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)
+	case mcpjson.Rejected:
+		return nil, usagef("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)
 	}
 	return &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, nil
 }
@@ -240,6 +255,10 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 		dialer.TokenStore = store
 	}
 	opts := &toolreg.Options{Session: session, Dial: dialer.Dial}
+	// Claude Code's variables for the timeouts its configs leave out;
+	// --timeout, given, bounds the starts instead.
+	opts.StartupTimeout = envMillis(cfg.getenv, "MCP_TIMEOUT")
+	opts.ToolTimeout = envMillis(cfg.getenv, "MCP_TOOL_TIMEOUT")
 	if cfg.timeoutSet {
 		opts.StartupTimeout = cfg.timeout // a server's own "timeout" still wins
 	}
@@ -251,4 +270,17 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 		}
 	}
 	return opts, dialer, nil
+}
+
+// envMillis is the duration in milliseconds that the variable name holds,
+// or zero if it is unset or not a positive number.
+func envMillis(getenv func(string) string, name string) time.Duration {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ms, err := strconv.ParseInt(strings.TrimSpace(getenv(name)), 10, 64)
+	if err != nil || ms <= 0 || ms > int64(time.Duration(1<<62)/time.Millisecond) {
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
 }

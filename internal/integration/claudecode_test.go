@@ -21,7 +21,8 @@ import (
 // empty env), the user scope at the top and a project's local scope under
 // projects, keyed by the project's directory (%s). The memory server is
 // given no MEMORY_FILE_PATH: it inherits the variable, as under Claude
-// Code. The remote server has a url and no type.
+// Code. The remote server has a url and no type. The project's fs server
+// is approved, as Claude Code records it.
 const claudeJSON = `{
   "numStartups": 42,
   "autoUpdates": false,
@@ -32,6 +33,7 @@ const claudeJSON = `{
     %s: {
       "allowedTools": [],
       "hasTrustDialogAccepted": true,
+      "enabledMcpjsonServers": ["fs"],
       "mcpServers": {
         "remote": {"url": "${EVERYTHING_URL}/mcp", "headers": {"X-Workspace": "${WORKSPACE_NAME:-integration}"}}
       }
@@ -102,8 +104,8 @@ func TestIntegrationClaudeCodeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("LoadConfigFiles: %v", err)
 	}
-	if warnings.n != 0 {
-		t.Errorf("%d warnings for a config with no key plainmcp does not read", warnings.n)
+	if warnings.n != 1 {
+		t.Errorf("%d warnings, want the one for the url without a type (no key plainmcp does not read)", warnings.n)
 	}
 	reg := startRegistry(t, cfg, &toolreg.Options{Strict: true})
 	ctx := ctx30s(t)

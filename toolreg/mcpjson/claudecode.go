@@ -17,6 +17,12 @@ import (
 //  3. local scope: projects[projectDir].mcpServers in ~/.claude.json,
 //     projectDir made absolute.
 //
+// The project's servers start only once the user approved them, as in
+// Claude Code: the project file carries the answers (Approvals) that
+// ~/.claude.json and the user's settings hold for the directory (see
+// ReadApprovals), and each of its servers' ServerConfig.Approval says
+// where it stands.
+//
 // ~/.claude.json is .claude.json in $CLAUDE_CONFIG_DIR if that is set,
 // as Claude Code has it, else in the home directory; with neither, only
 // the project file is returned. Every file is Optional, since any may be
@@ -36,8 +42,14 @@ func ClaudeCodeFiles(projectDir string) ([]ConfigFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	project := ConfigFile{Path: filepath.Join(dir, ".mcp.json"), Optional: true, Scope: ScopeProject}
-	user := claudeCodeUserFile()
+	user, settings := claudeCodeUserFiles()
+	// The project's servers start once approved. Answers that cannot be
+	// read are none: every server waits for the user.
+	approvals, err := ReadApprovals(user, settings, dir)
+	if err != nil {
+		approvals = &Approvals{}
+	}
+	project := ConfigFile{Path: filepath.Join(dir, ".mcp.json"), Optional: true, Scope: ScopeProject, Approvals: approvals}
 	if user == "" {
 		return []ConfigFile{project}, nil
 	}
@@ -48,17 +60,27 @@ func ClaudeCodeFiles(projectDir string) ([]ConfigFile, error) {
 	}, nil
 }
 
-// claudeCodeUserFile is the path of Claude Code's ~/.claude.json, or "" if
-// there is no home directory to find it in.
-func claudeCodeUserFile() string {
+// claudeCodeUserFiles are the paths of Claude Code's ~/.claude.json and
+// of the user's settings, ~/.claude/settings.json (both in
+// $CLAUDE_CONFIG_DIR if that is set), or "" if there is no home directory
+// to find them in.
+func claudeCodeUserFiles() (user, settings string) {
 	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return filepath.Join(dir, ".claude.json")
+		return filepath.Join(dir, ".claude.json"), filepath.Join(dir, "settings.json")
 	}
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
-		return ""
+		return "", ""
 	}
-	return filepath.Join(home, ".claude.json")
+	return filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "settings.json")
+}
+
+// ClaudeCodeUserFile is the path of Claude Code's ~/.claude.json (in
+// $CLAUDE_CONFIG_DIR if that is set), where SaveApproval keeps the user's
+// answers; "" if there is no home directory.
+func ClaudeCodeUserFile() string {
+	user, _ := claudeCodeUserFiles()
+	return user
 }
 
 // projectServers finds projects[project].mcpServers among a file's

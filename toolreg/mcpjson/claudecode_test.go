@@ -106,6 +106,13 @@ func TestParseConfigURLWithoutTypeIsHTTP(t *testing.T) {
 			t.Errorf("%s: type %q, want %q", s.Name, s.Type, want)
 		}
 	}
+	// Claude Code skips such an entry: the log says to write the type,
+	// once for each.
+	var log logRecords
+	ParseConfig([]byte(`{"a": {"url": "https://example.com/mcp"}, "d": {"type": "http", "url": "https://example.com/mcp"}}`), "f", &ConfigOptions{Logger: log.logger()})
+	if len(log.records) != 1 || log.records[0].level != slog.LevelWarn || log.records[0].attrs["server"] != "a" || !strings.Contains(log.records[0].msg, "no type") {
+		t.Errorf("logged %+v", log.records)
+	}
 	// A command and a url: a stdio server, which may not have a url.
 	_, err := ParseConfig([]byte(`{"a": {"command": "x", "url": "https://example.com/mcp"}}`), "f", nil)
 	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), `server "a": url: applies only to http and sse servers`) {
@@ -213,7 +220,7 @@ func TestLoadConfigReportsUnknownKeys(t *testing.T) {
 		"projects": {"/src/app": {"mcpServers": {"db": {"command": "db-mcp", "oauth": {"clientSecret": "`+secretPass+`"}}}}}}`)
 	write(t, project, `{"mcpServers": {
 		"a": {"command": "x", "autoApprove": ["get_*"], "alwaysAllow": ["y"], "inheritEnv": false},
-		"b": {"url": "https://example.com/mcp", "oauth": {"clientId": "abc"}, "autoApprove": []},
+		"b": {"type": "http", "url": "https://example.com/mcp", "oauth": {"clientId": "abc"}, "autoApprove": []},
 		"c": {"command": "z"}}}`)
 	var log logRecords
 	_, err := LoadConfigFiles([]ConfigFile{{Path: user}, {Path: project}, {Path: user, Project: "/src/app"}},
@@ -352,7 +359,7 @@ func TestClaudeCodeFiles(t *testing.T) {
 	}
 	want := []ConfigFile{
 		{Path: user, Optional: true, Scope: ScopeUser},
-		{Path: filepath.Join(project, ".mcp.json"), Optional: true, Scope: ScopeProject},
+		{Path: filepath.Join(project, ".mcp.json"), Optional: true, Scope: ScopeProject, Approvals: &Approvals{}},
 		{Path: user, Project: project, Optional: true, Scope: ScopeLocal},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -112,6 +112,11 @@ type ServerConfig struct {
 	// ScopeProject, ScopeLocal), as ConfigFile.Scope gives it; "" for a
 	// file of the host's own.
 	Scope string
+	// Approval is, for a server of a file with Approvals (a project's
+	// .mcp.json, as ClaudeCodeFiles returns it), the user's answer:
+	// Approved, Pending or Rejected; "" for any other server. The
+	// registry starts no server whose Approval is Pending or Rejected.
+	Approval string
 	// Extra holds the keys plainmcp does not read, as they were: config
 	// files are shared with other programs, which have keys of their own.
 	Extra map[string]json.RawMessage
@@ -120,6 +125,19 @@ type ServerConfig struct {
 	// ("command", "args[1]", "cwd", "url"), its text as written, which
 	// String shows instead of the expanded value.
 	templates map[string]string
+}
+
+// Transport is the transport of the server: its Type or, for a
+// ServerConfig a host made without one, what the fields say, as the JSON
+// rule has it: "http" for a URL and no command, else "stdio".
+func (s *ServerConfig) Transport() string {
+	switch {
+	case s.Type != "":
+		return s.Type
+	case s.URL != "" && s.Command == "":
+		return "http"
+	}
+	return "stdio"
 }
 
 // OAuthConfig is a server's "oauth" object: how plainmcp authorizes at its
@@ -201,6 +219,11 @@ type ConfigFile struct {
 	// Scope is the Claude Code scope of the file's servers, copied to
 	// their ServerConfig.Scope: ClaudeCodeFiles sets it.
 	Scope string
+	// Approvals, if not nil, are the user's answers for the file's
+	// servers, which then start only once approved: each one's
+	// ServerConfig.Approval says its state. ClaudeCodeFiles sets it for
+	// the project's .mcp.json.
+	Approvals *Approvals
 }
 
 // Claude Code's scopes of a server, from the least to the most specific:

@@ -113,9 +113,15 @@ func (e *entry) decode(fields []jsonMember) error {
 // with a url and no type, the environment it inherits, its OAuth config.
 func (e *entry) settle() error {
 	s := e.s
-	// A url and no type is an http server, as Claude Code takes it.
+	// A url and no type is read as an http server, which is what its
+	// author meant; Claude Code, whose default type is stdio, skips such
+	// an entry, so the log says to write the type.
 	if e.given["url"] && !e.given["type"] && !e.given["command"] {
 		s.Type = "http"
+		if e.p.log != nil {
+			e.p.log.Warn(`server entry has a url and no type: plainmcp reads it as "type": "http", Claude Code skips it; write the type`,
+				"source", e.p.source, "server", s.Name)
+		}
 	}
 	switch {
 	case s.Type != "stdio" && e.given["inheritEnv"]:

@@ -59,6 +59,7 @@ func (s ServerConfig) GoString() string {
 	g.list("Deny", s.Deny)
 	g.str("Source", s.Source)
 	g.str("Scope", s.Scope)
+	g.str("Approval", s.Approval)
 	if s.Extra != nil {
 		var q []string
 		for _, k := range slices.Sorted(maps.Keys(s.Extra)) {
@@ -191,6 +192,7 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		Allow, Deny     []string
 		Source          string
 		Scope           string
+		Approval        string
 		Extra           map[string]json.RawMessage
 	}{
 		Name: s.Name, Type: s.Type,
@@ -199,7 +201,7 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		URL: redactURL(s.shown("url", s.URL)), Headers: s.redactedMap("headers.", s.Headers),
 		HeadersHelper: s.HeadersHelper,
 		Timeout:       s.Timeout, ToolTimeout: s.ToolTimeout, ProtocolVersion: s.ProtocolVersion, Disabled: s.Disabled,
-		Allow: s.Allow, Deny: s.Deny, Source: s.Source, Scope: s.Scope,
+		Allow: s.Allow, Deny: s.Deny, Source: s.Source, Scope: s.Scope, Approval: s.Approval,
 	}
 	if o := s.OAuth; o != nil {
 		c := *o

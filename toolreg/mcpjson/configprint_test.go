@@ -96,7 +96,7 @@ func TestServerConfigMarshalJSON(t *testing.T) {
 	}
 	want := `{"Name":"lit","Type":"http","Command":"","Args":null,"Env":null,"Cwd":"","SafeEnv":false,` +
 		`"URL":"https://user:[redacted]@example.com/mcp?apikey=[redacted]","Headers":{"X-Api-Key":"[redacted]"},"HeadersHelper":"","OAuth":null,` +
-		`"Timeout":0,"ToolTimeout":60000000000,"ProtocolVersion":"","Disabled":true,"Allow":null,"Deny":null,"Source":"code","Scope":"","Extra":null}`
+		`"Timeout":0,"ToolTimeout":60000000000,"ProtocolVersion":"","Disabled":true,"Allow":null,"Deny":null,"Source":"code","Scope":"","Approval":"","Extra":null}`
 	if string(data) != want {
 		t.Errorf("json.Marshal =\n  %s\nwant\n  %s", data, want)
 	}

@@ -20,7 +20,8 @@
 //   - type: "stdio", "http" (Streamable HTTP) or "sse" (the legacy
 //     HTTP+SSE transport); "streamable-http" and "streamableHttp" are
 //     taken for "http". Without a type, a server with a url and no command
-//     is "http", as Claude Code has it, and any other "stdio".
+//     is read as "http", with a warning to the logger, since Claude Code
+//     (whose default is "stdio") skips such an entry; any other is "stdio".
 //   - command (required for stdio), args, env (an object of strings), cwd:
 //     a stdio server, run without a shell. So a command line written in one
 //     string ("command": "npx -y pkg") is an error that says to use args,

@@ -40,8 +40,12 @@ func LoadConfig(paths []string, opts *ConfigOptions) (*Config, error) {
 func LoadConfigFiles(files []ConfigFile, opts *ConfigOptions) (*Config, error) {
 	m := &merger{index: map[string]int{}}
 	var errs []error
+	var off []string // turned off in the project, whatever their scope
 	for _, f := range files {
-		data, err := os.ReadFile(f.Path)
+		if f.Approvals != nil {
+			off = append(off, f.Approvals.Off...)
+		}
+		data, err := readConfigFile(f)
 		if err != nil {
 			if (f.Optional || opts != nil && opts.SkipMissing) && errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -52,11 +56,20 @@ func LoadConfigFiles(files []ConfigFile, opts *ConfigOptions) (*Config, error) {
 		c, err := parseConfig(data, f.Path, f.Project, opts)
 		for _, s := range c.Servers {
 			s.Scope = f.Scope
+			if f.Approvals != nil {
+				s.Approval = f.Approvals.State(s.Name)
+			}
 		}
 		m.add(c.Servers, ConfigErrors(err))
 		errs = append(errs, err)
 	}
-	return &Config{Servers: m.servers()}, errors.Join(errs...)
+	servers := m.servers()
+	for _, s := range servers {
+		if slices.Contains(off, s.Name) {
+			s.Disabled = true
+		}
+	}
+	return &Config{Servers: servers}, errors.Join(errs...)
 }
 
 // merger merges the servers of several files, in order.

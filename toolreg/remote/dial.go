@@ -66,7 +66,8 @@ func New(ctx context.Context, cfg *toolreg.Config, opts *toolreg.Options) (*tool
 // Dial starts or reaches the server sc describes and opens a session with
 // opts, within ctx.
 func (d *Dialer) Dial(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-	if sc.Type != "http" && sc.Type != "sse" {
+	t := sc.Transport()
+	if t != "http" && t != "sse" {
 		return toolreg.DialStdio(ctx, sc, opts)
 	}
 	hc, err := httpConfig(sc)
@@ -76,7 +77,7 @@ func (d *Dialer) Dial(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpcl
 	if err != nil {
 		return nil, err
 	}
-	hc.Legacy = sc.Type == "sse"
+	hc.Legacy = t == "sse"
 	var at *authAttempt
 	if !hasConfiguredCredentials(sc) {
 		var layer func(http.RoundTripper) http.RoundTripper
