@@ -45,8 +45,10 @@ demo: build
 	@echo
 	@echo "== a model uses the servers' tools: mcpc ask through its OpenAI adapter, offline and without a key"
 	@echo "   (bin/standin-model is a scripted stand-in for a provider, not a model; it speaks the"
-	@echo "   OpenAI Chat Completions wire over loopback and points OPENAI_BASE_URL at itself)"
-	$(BIN)/standin-model -- $(MCPC) --server demo ask --model openai:standin "What is 2 + 40?"
+	@echo "   OpenAI Chat Completions wire over loopback and points OPENAI_BASE_URL at itself)."
+	@echo "   add is marked read-only and runs; log is not, so it needs consent: rather than stop and"
+	@echo "   ask at the terminal, the demo gives it with --allow, and mcpc says so on stderr"
+	$(BIN)/standin-model -- $(MCPC) --server demo ask --allow mcp__demo__log --model openai:standin "What is 2 + 40? Log the question."
 	@echo
 	@echo "== the server's sampling request answered through the same adapter and stand-in"
 	$(BIN)/standin-model -- $(MCPC) --server demo --sampling openai:standin call mcp__demo__sample '{"prompt": "Say hi"}'
@@ -110,6 +112,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeOpenAI -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAnthropic -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzDecodeStreams -fuzztime $(FUZZTIME) ./bridge
+	$(GO) test -run '^$$' -fuzz FuzzToolResult -fuzztime $(FUZZTIME) ./bridge
+	$(GO) test -run '^$$' -fuzz FuzzExportSchema -fuzztime $(FUZZTIME) ./bridge
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).

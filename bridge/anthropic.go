@@ -10,6 +10,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // DefaultAnthropicBaseURL is where [Anthropic] sends requests when BaseURL
@@ -33,7 +34,7 @@ const DefaultAnthropicMaxTokens = 1024
 // become text placeholders. Tool results keep their error flag as
 // is_error. The request's metadata and includeContext are not sent.
 type Anthropic struct {
-	APIKey  string            // sent as x-api-key; never logged or put into errors
+	APIKey  secret.String     // sent as x-api-key; prints as [redacted], cut out of errors
 	BaseURL string            // default DefaultAnthropicBaseURL
 	Model   string            // the model used when no hint picks one
 	Models  map[string]string // hint → model; the first of the server's hints found here wins
@@ -56,8 +57,8 @@ func (a *Anthropic) CreateMessage(ctx context.Context, p *mcpclient.CreateMessag
 	}
 	h := http.Header{}
 	h.Set("anthropic-version", AnthropicVersion)
-	if a.APIKey != "" {
-		h.Set("x-api-key", a.APIKey)
+	if !a.APIKey.IsZero() {
+		h.Set("x-api-key", a.APIKey.Reveal())
 	}
 	onText := streamFrom(ctx)
 	if onText != nil {
@@ -166,12 +167,12 @@ func anthropicRequest(p *mcpclient.CreateMessageParams, model string) (*anReques
 	return r, nil
 }
 
-// anthropicTools converts MCP tool definitions to Anthropic's, the input
-// schema passed through unchanged.
+// anthropicTools converts MCP tool definitions to Anthropic's, each
+// input schema made fit to send (see ExportSchema).
 func anthropicTools(tools []*mcpclient.Tool) []AnthropicTool {
 	var out []AnthropicTool
 	for _, t := range tools {
-		out = append(out, AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrEmpty(t.InputSchema)})
+		out = append(out, AnthropicTool{Name: t.Name, Description: describeTool(t), InputSchema: ExportSchema(t.InputSchema)})
 	}
 	return out
 }

@@ -39,84 +39,121 @@ type anEvent struct {
 // DecodeAnthropic would. A stream that ends before message_stop, or
 // carries an error event, is an error.
 func decodeAnthropicStream(body io.Reader, onText func(string)) (*mcpclient.CreateMessageResult, error) {
-	msg := anResponse{Type: "message"}
-	var inputs []strings.Builder // the partial JSON of each tool_use block
-	block := func(i int) (*anBlock, error) {
-		if i < 0 || i >= len(msg.Content) {
-			return nil, fmt.Errorf("content block %d was not started", i)
-		}
-		return &msg.Content[i], nil
-	}
-	stopped := false
-	err := readSSE(body, func(_, data string) error {
-		var ev anEvent
-		if err := json.Unmarshal([]byte(data), &ev); err != nil {
-			return fmt.Errorf("event: %w", err)
-		}
-		switch ev.Type {
-		case "message_start":
-			if ev.Message != nil {
-				msg.Model = ev.Message.Model
-			}
-		case "content_block_start":
-			if ev.ContentBlock == nil || ev.Index != len(msg.Content) || ev.Index >= maxStreamedBlocks {
-				return fmt.Errorf("content block %d started out of order", ev.Index)
-			}
-			b := *ev.ContentBlock
-			if b.Type == "text" && b.Text == nil {
-				b.Text = new(string)
-			}
-			msg.Content = append(msg.Content, b)
-			inputs = append(inputs, strings.Builder{})
-		case "content_block_delta":
-			b, err := block(ev.Index)
-			if err != nil {
-				return err
-			}
-			switch ev.Delta.Type {
-			case "text_delta":
-				if b.Text == nil {
-					return fmt.Errorf("text for content block %d of type %q", ev.Index, b.Type)
-				}
-				*b.Text += ev.Delta.Text
-				if ev.Delta.Text != "" {
-					onText(ev.Delta.Text)
-				}
-			case "input_json_delta":
-				inputs[ev.Index].WriteString(ev.Delta.PartialJSON)
-			}
-		case "content_block_stop":
-			b, err := block(ev.Index)
-			if err != nil {
-				return err
-			}
-			if b.Type == "tool_use" {
-				in := strings.TrimSpace(inputs[ev.Index].String())
-				if in == "" {
-					in = "{}"
-				}
-				b.Input = json.RawMessage(in)
-			}
-		case "message_delta":
-			if ev.Delta.StopReason != "" {
-				msg.StopReason = ev.Delta.StopReason
-			}
-		case "message_stop":
-			stopped = true
-			return errStreamDone
-		case "error":
-			if ev.Error != nil {
-				return fmt.Errorf("the provider failed mid-stream: %s: %s", ev.Error.Type, ev.Error.Message)
-			}
-			return fmt.Errorf("the provider failed mid-stream")
-		}
-		return nil
-	})
-	if err != nil {
+	a := &anAssembler{msg: anResponse{Type: "message"}, onText: onText}
+	if err := readSSE(body, a.event); err != nil {
 		return nil, err
 	}
-	if !stopped {
+	if !a.stopped {
 		return nil, fmt.Errorf("the stream ended before the answer did")
 	}
-	return anthropicMessage(&msg)
+	for i := range a.msg.Content {
+		b := &a.msg.Content[i]
+		switch {
+		case b.Type == "tool_use":
+			in := strings.TrimSpace(a.parts[i].String())
+			if in == "" {
+				in = "{}"
+			}
+			b.Input = json.RawMessage(in)
+		case b.Text != nil:
+			t := a.parts[i].String()
+			b.Text = &t
+		}
+	}
+	return anthropicMessage(&a.msg)
+}
+
+// anAssembler puts a streamed message together, event by event.
+type anAssembler struct {
+	msg anResponse
+	// Each block's text, or a tool_use block's partial JSON, grows in a
+	// builder of its own: joining strings delta by delta would copy the
+	// whole so far each time (quadratic in the answer's length). The
+	// body's own limit (maxResponseBytes) bounds what they hold.
+	parts   []*strings.Builder
+	stopped bool
+	onText  func(string)
+}
+
+// block is the started content block i.
+func (a *anAssembler) block(i int) (*anBlock, error) {
+	if i < 0 || i >= len(a.msg.Content) {
+		return nil, fmt.Errorf("content block %d was not started", i)
+	}
+	return &a.msg.Content[i], nil
+}
+
+// event takes one event's data.
+func (a *anAssembler) event(_, data string) error {
+	var ev anEvent
+	if err := json.Unmarshal([]byte(data), &ev); err != nil {
+		return fmt.Errorf("event: %w", err)
+	}
+	switch ev.Type {
+	case "message_start":
+		if ev.Message != nil {
+			a.msg.Model = ev.Message.Model
+		}
+	case "content_block_start":
+		return a.start(&ev)
+	case "content_block_delta":
+		return a.delta(&ev)
+	case "content_block_stop":
+		_, err := a.block(ev.Index)
+		return err
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			a.msg.StopReason = ev.Delta.StopReason
+		}
+	case "message_stop":
+		a.stopped = true
+		return errStreamDone
+	case "error":
+		if ev.Error != nil {
+			return fmt.Errorf("the provider failed mid-stream: %s", excerpt(ev.Error.Type+": "+ev.Error.Message))
+		}
+		return fmt.Errorf("the provider failed mid-stream")
+	}
+	return nil
+}
+
+// start opens the next content block.
+func (a *anAssembler) start(ev *anEvent) error {
+	if ev.ContentBlock == nil || ev.Index != len(a.msg.Content) || ev.Index >= maxStreamedBlocks {
+		return fmt.Errorf("content block %d started out of order", ev.Index)
+	}
+	b := *ev.ContentBlock
+	if b.Type == "text" && b.Text == nil {
+		b.Text = new(string)
+	}
+	a.msg.Content = append(a.msg.Content, b)
+	a.parts = append(a.parts, new(strings.Builder))
+	if b.Text != nil {
+		a.parts[ev.Index].WriteString(*b.Text)
+	}
+	return nil
+}
+
+// delta adds a piece of text, or of a tool's input, to its block.
+func (a *anAssembler) delta(ev *anEvent) error {
+	b, err := a.block(ev.Index)
+	if err != nil {
+		return err
+	}
+	switch ev.Delta.Type {
+	case "text_delta":
+		if b.Text == nil {
+			return fmt.Errorf("text for content block %d of type %q", ev.Index, b.Type)
+		}
+		a.parts[ev.Index].WriteString(ev.Delta.Text)
+		if ev.Delta.Text != "" {
+			a.onText(ev.Delta.Text)
+		}
+	case "input_json_delta":
+		if b.Type != "tool_use" {
+			return fmt.Errorf("input JSON for content block %d of type %q", ev.Index, b.Type)
+		}
+		a.parts[ev.Index].WriteString(ev.Delta.PartialJSON)
+	}
+	return nil
 }

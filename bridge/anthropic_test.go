@@ -11,10 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func newAnthropic(f *fakeProvider) *Anthropic {
-	return &Anthropic{APIKey: testKey, BaseURL: f.URL + "/", Model: "claude-test",
+	return &Anthropic{APIKey: secret.New(testKey), BaseURL: f.URL + "/", Model: "claude-test",
 		backoff: func(int) time.Duration { return time.Millisecond }}
 }
 
@@ -164,7 +165,7 @@ func TestAnthropicErrors(t *testing.T) {
 	}, {
 		name:     "rate limited past the bound",
 		replies:  []reply{{status: 429, header: map[string]string{"Retry-After": "0"}, body: `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`}},
-		message:  "anthropic: rate limited (HTTP 429), retry after 0s: Number of request tokens",
+		message:  `anthropic: rate limited (HTTP 429), retry after 0s: "Number of request tokens`,
 		requests: 3,
 	}, {
 		name:     "not a message",

@@ -69,22 +69,23 @@ func toolResultText(provider string, c mcpclient.Content) string {
 	return text
 }
 
-// openAITools converts MCP tool definitions to function tools, the input
-// schema passed through unchanged.
+// openAITools converts MCP tool definitions to function tools, each
+// input schema made fit to send (see ExportSchema).
 func openAITools(tools []*mcpclient.Tool) []OpenAITool {
 	var out []OpenAITool
 	for _, t := range tools {
 		out = append(out, OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: schemaOrEmpty(t.InputSchema)}})
+			Name: t.Name, Description: describeTool(t), Parameters: ExportSchema(t.InputSchema)}})
 	}
 	return out
 }
 
-func schemaOrEmpty(s json.RawMessage) json.RawMessage {
-	if len(s) == 0 {
-		return json.RawMessage(`{"type":"object"}`)
+// describeTool is a tool's description, or its name when it has none.
+func describeTool(t *mcpclient.Tool) string {
+	if t.Description != "" {
+		return t.Description
 	}
-	return s
+	return "The tool " + t.Name + "."
 }
 
 func objectOrEmpty(in json.RawMessage) json.RawMessage {

@@ -8,7 +8,7 @@
 // copies its wire), [Anthropic] the Messages API; plug either into a
 // session with [Sampling]:
 //
-//	model := &bridge.OpenAI{APIKey: os.Getenv("OPENAI_API_KEY"), Model: "gpt-4o-mini"}
+//	model := &bridge.OpenAI{APIKey: secret.New(os.Getenv("OPENAI_API_KEY")), Model: "gpt-4o-mini"}
 //	opts := &mcpclient.Options{Sampling: bridge.Sampling(model), SamplingTools: true}
 //	session, err := mcpclient.Connect(ctx, stream, opts)
 //
@@ -22,8 +22,11 @@
 //     provider's fields; modelPreferences.hints choose a model from the
 //     adapter's Models map (the first hint found wins), else its Model.
 //   - tool_use items are the provider's tool calls, tool_result items its
-//     tool messages; tools are passed with their input schema unchanged,
-//     and toolChoice auto, required and none map to the provider's form.
+//     tool messages; tools are passed with their input schema made fit to
+//     send ([ExportSchema]: no "$schema" and the like at the top, always an
+//     object with properties) and a description even when the server gave
+//     none, and toolChoice auto, required and none map to the provider's
+//     form.
 //   - Images go where the provider takes them. Audio, binary resources and
 //     anything else the provider cannot take become a short text
 //     placeholder, so the model knows something was there.
@@ -32,26 +35,57 @@
 //
 // # Tools and the agent loop
 //
-// [Run] lets a model use every tool of a [toolreg.Registry]: it asks the
-// question with the registry's tools (named mcp__server__tool, schemas
-// unchanged), runs the tools the model calls (one turn's calls at once,
-// each through the registry's approver and hooks), hands the results
-// back, capped in size, and stops when the model answers without a tool
-// call or at the turn limit:
+// [Run] lets a model use the tools of a [toolreg.Registry]: it asks the
+// question with the registry's tools (named mcp__server__tool), runs the
+// tools the model calls, hands the results back, and stops when the model
+// answers without a tool call or at the turn limit. The transcript it
+// returns goes back in as [RunOptions].History to continue the
+// conversation; [RunOptions].Tools and ToolFilter offer a subset:
 //
-//	tr, err := bridge.Run(ctx, model, reg, "What changed in the repo today?", nil)
+//	tr, err := bridge.Run(ctx, model, reg, "What changed in the repo today?",
+//		&bridge.RunOptions{Approve: askTheUser})
 //	fmt.Println(tr.Answer)
+//	tr, err = bridge.Run(ctx, model, reg, "And yesterday?",
+//		&bridge.RunOptions{Approve: askTheUser, History: tr.Messages})
 //
 // [OpenAITools] and [AnthropicTools] give the same tool definitions in
 // each provider's own form, for hosts that run their own loop; [ToolResult]
 // turns a registry result into the tool_result an adapter sends.
 //
+// # The model is not trusted
+//
+// A model reads what tools return — a web page, a file, an issue comment —
+// and any of it may be written to steer the model. Run therefore treats
+// the model's tool calls as requests, not commands:
+//
+//   - Consent: a tool runs without asking only if its server marks it
+//     read-only (annotations readOnlyHint, and not destructiveHint); every
+//     other call goes to [RunOptions].Approve — the same function a host
+//     gives its registry as toolreg.Options.Approve will do — and without
+//     one it is refused. Annotations are hints from the server, which is
+//     not trusted either: ApproveReadOnly sends every call to Approve.
+//   - Fan-out: at most MaxCallsPerTurn calls of one turn run, at most
+//     MaxConcurrentCalls at once, on as many goroutines; Approve is asked
+//     one call at a time.
+//   - Size: every result is rewritten into text and images the providers
+//     take, and the bytes of that are capped (MaxResultBytes), whatever the
+//     shape the server gave it (see [ToolResult]).
+//   - A call that is refused, over the bound or to a tool not offered goes
+//     back to the model as a failed result that says why.
+//
+// The adapters keep what they send with the provider: a redirect to
+// another origin is an error ([ErrRedirected]), never followed with the
+// key or the conversation, and a key never goes over plain http except to
+// loopback.
+//
 // # Streaming
 //
 // Under a context from [WithStream], the adapters ask for a streamed
 // answer (server-sent events) and hand its text over piece by piece as it
-// arrives; the answer they return is the same as without streaming.
-// [RunOptions].OnText does this for every turn of [Run].
+// arrives; the answer they return is the same as without streaming, put
+// together in time linear in its length and within the body's limit.
+// [RunOptions].OnText does this for every turn of [Run] (NoStream asks
+// for whole answers instead).
 //
 // # Errors
 //
@@ -61,6 +95,12 @@
 // limit, a 5xx, a timeout, a body that does not parse. 429s, 5xx and
 // network errors are retried a bounded number of times, waiting as long as
 // Retry-After says if that fits [HTTPOptions].MaxRetryWait and the
-// context. API keys never appear in errors: a refused key's message is not
-// quoted, and any other provider message has the key cut out.
+// context. A provider's own message, or the start of its error body, is
+// quoted (it is often the only clue), bounded, stripped of control
+// characters and with the key cut out; a refused key's message is not
+// quoted at all.
+//
+// [OpenAI].TokenLimitField chooses the request field of the token limit:
+// max_completion_tokens by default, as OpenAI reads it, or max_tokens,
+// which many OpenAI-compatible servers read instead.
 package bridge

@@ -2,6 +2,8 @@ package bridge_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"github.com/plainmcp/plainmcp/bridge"
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -37,7 +40,7 @@ func ExampleSampling() {
 	provider := scripted(`{"model":"gpt-4o-mini","choices":[{"message":{"role":"assistant","content":"Water, mostly."},"finish_reason":"stop"}]}`)
 	defer provider.Close()
 
-	model := &bridge.OpenAI{APIKey: "sk-…", BaseURL: provider.URL, Model: "gpt-4o-mini"}
+	model := &bridge.OpenAI{APIKey: secret.New("sk-…"), BaseURL: provider.URL, Model: "gpt-4o-mini"}
 	handle := bridge.Sampling(model) // what mcpclient.Options.Sampling takes
 	res, err := handle(context.Background(), &mcpclient.CreateMessageParams{
 		MaxTokens: 50,
@@ -53,6 +56,60 @@ func ExampleSampling() {
 	// Output: gpt-4o-mini endTurn Water, mostly.
 }
 
+// demoRegistry is a registry of one demo server, in memory.
+func demoRegistry() (*toolreg.Registry, error) {
+	dial := func(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		client, server := transport.Pipe()
+		go demoserver.New(&demoserver.Options{Name: sc.Name}).Serve(context.Background(), server)
+		return mcpclient.Connect(ctx, client, opts)
+	}
+	cfg := &toolreg.Config{Servers: []*toolreg.ServerConfig{{Name: "demo", Type: "memory"}}}
+	return toolreg.New(context.Background(), cfg, &toolreg.Options{Dial: dial})
+}
+
+// A tool its server does not mark read-only runs only if the host's
+// approver agrees; here it refuses, and the model reads why.
+func ExampleRunOptions_approve() {
+	provider := scripted(
+		`{"model":"m","choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function",
+			"function":{"name":"mcp__demo__change","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
+		`{"model":"m","choices":[{"message":{"role":"assistant","content":"I was not allowed to."},"finish_reason":"stop"}]}`)
+	defer provider.Close()
+	reg, err := demoRegistry()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer reg.Close()
+
+	model := &bridge.OpenAI{BaseURL: provider.URL, Model: "m"}
+	tr, err := bridge.Run(context.Background(), model, reg, "Change the tools", &bridge.RunOptions{
+		Approve: func(ctx context.Context, c toolreg.Call) error {
+			fmt.Printf("asked: tool %s of server %s, arguments %s\n", c.Tool, c.Server, c.Args)
+			return errors.New("the user said no")
+		},
+		OnTool: func(use, result mcpclient.Content) {
+			fmt.Println("the model read:", result.Content[0].Text)
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tr.Answer)
+	// Output:
+	// asked: tool change of server demo, arguments {}
+	// the model read: not run: the call was not approved: the user said no
+	// I was not allowed to.
+}
+
+// A schema as a server lists it, and as it goes to a provider.
+func ExampleExportSchema() {
+	schema := json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`)
+	fmt.Println(string(bridge.ExportSchema(schema)))
+	// Output: {"properties":{},"type":"object"}
+}
+
 // A model that uses a server's tool to answer a question.
 func ExampleRun() {
 	provider := scripted(
@@ -61,21 +118,14 @@ func ExampleRun() {
 		`{"model":"m","choices":[{"message":{"role":"assistant","content":"2 + 40 = 42"},"finish_reason":"stop"}]}`)
 	defer provider.Close()
 
-	// One demo server, in memory.
-	dial := func(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-		client, server := transport.Pipe()
-		go demoserver.New(&demoserver.Options{Name: sc.Name}).Serve(context.Background(), server)
-		return mcpclient.Connect(ctx, client, opts)
-	}
-	cfg := &toolreg.Config{Servers: []*toolreg.ServerConfig{{Name: "demo", Type: "memory"}}}
-	reg, err := toolreg.New(context.Background(), cfg, &toolreg.Options{Dial: dial})
+	reg, err := demoRegistry() // one demo server, in memory
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer reg.Close()
 
-	model := &bridge.OpenAI{APIKey: "sk-…", BaseURL: provider.URL, Model: "m"}
+	model := &bridge.OpenAI{APIKey: secret.New("sk-…"), BaseURL: provider.URL, Model: "m"}
 	tr, err := bridge.Run(context.Background(), model, reg, "What is 2 + 40?", &bridge.RunOptions{
 		OnTool: func(use, result mcpclient.Content) {
 			fmt.Println("called", use.Name, string(use.Input), "→", strings.TrimSpace(result.Content[0].Text))

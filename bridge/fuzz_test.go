@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
 
 // FuzzDecodeOpenAI feeds the Chat Completions decoder arbitrary bodies: it
@@ -94,6 +95,62 @@ func FuzzDecodeStreams(f *testing.F) {
 			checkDecoded(t, res.Content)
 			if _, err := json.Marshal(res); err != nil {
 				t.Fatalf("an accepted result does not encode: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzToolResult feeds ToolResult a tool result of any shape (a
+// CallToolResult's JSON) and any cap: what reaches the model never holds
+// more than the cap, whatever the shape, and only text and images.
+func FuzzToolResult(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"hi"}]}`,
+		`{"content":[{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"resource_link","uri":"x","name":"n"}]}`,
+		`{"content":[{"type":"weird","x":1}],"structuredContent":{"a":[1,2]},"isError":true}`,
+		`{"content":[{"type":"resource","resource":{"uri":"u","blob":"AAAA"}}]}`,
+	} {
+		f.Add([]byte(s), 64)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, limit int) {
+		var r mcpclient.CallToolResult
+		if json.Unmarshal(data, &r) != nil {
+			return
+		}
+		limit = int(uint(limit)%4096) + 1
+		c := ToolResult("id", &toolreg.Result{Content: r.Content, Structured: r.StructuredContent, IsError: r.IsError}, nil, limit)
+		if n := itemsSize(c.Content); n > limit {
+			t.Fatalf("%d bytes reach the model under a cap of %d", n, limit)
+		}
+		for _, item := range c.Content {
+			if item.Type != "text" && item.Type != "image" {
+				t.Fatalf("an item of type %q reaches the model", item.Type)
+			}
+		}
+		if len(toolResultText("openai", c)) > limit+200 {
+			t.Fatalf("the OpenAI tool message exceeds the cap")
+		}
+	})
+}
+
+// FuzzExportSchema feeds ExportSchema any bytes: what it returns is a JSON
+// object of type "object", with properties, and none of the keys that
+// providers reject at the top.
+func FuzzExportSchema(f *testing.F) {
+	for _, s := range []string{`{"type":"object"}`, `{"$schema":"x","anyOf":[]}`, `[]`, `null`, ``, `{"properties":[1]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(ExportSchema(data), &top); err != nil {
+			t.Fatalf("not a JSON object: %v", err)
+		}
+		if string(top["type"]) != `"object"` || len(top["properties"]) == 0 || top["properties"][0] != '{' {
+			t.Fatalf("type %s, properties %s", top["type"], top["properties"])
+		}
+		for _, k := range rejectedKeys {
+			if _, ok := top[k]; ok {
+				t.Fatalf("%q kept", k)
 			}
 		}
 	})

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // Defaults of the HTTP options that both adapters share.
@@ -25,6 +25,8 @@ const (
 	DefaultTimeout      = 2 * time.Minute
 	maxResponseBytes    = 16 << 20
 	maxErrorText        = 300
+	maxErrorBody        = 64 << 10
+	maxErrorMessage     = 1 << 10
 )
 
 // HTTPOptions tune how an adapter talks to its provider. The zero value
@@ -50,7 +52,7 @@ type caller struct {
 	provider string
 	url      string
 	header   http.Header
-	key      string
+	key      secret.String
 	opts     HTTPOptions
 	// backoff is the wait before retry n (from 1) when the provider named
 	// none; a variable so tests need not wait.
@@ -131,12 +133,17 @@ func (c *caller) once(ctx context.Context, payload []byte, decode decoder) (wait
 	}
 	req.Header = c.header.Clone()
 	req.Header.Set("Content-Type", "application/json")
-	client := c.opts.Client
-	if client == nil {
-		client = http.DefaultClient
+	if !c.key.IsZero() && !secureForKey(req.URL) {
+		return -1, c.errorf(jsonrpc.CodeInvalidRequest, nil,
+			"refusing to send the API key over plain http to %s, which is not loopback: use https", req.URL.Host)
 	}
-	resp, err := client.Do(req)
+	resp, err := c.client().Do(req)
 	if err != nil {
+		var redirect *redirectError
+		if errors.As(err, &redirect) {
+			return -1, &causedError{rpc: c.errorf(jsonrpc.CodeInternalError, nil,
+				"the provider redirected the request to %s, another origin: not followed, so neither the key nor the conversation went there", redirect.to), cause: ErrRedirected}
+		}
 		if ctx.Err() == nil && actx.Err() != nil {
 			return 0, c.errorf(jsonrpc.CodeInternalError, nil, "no answer within %v", timeout)
 		}
@@ -153,7 +160,8 @@ func (c *caller) once(ctx context.Context, payload []byte, decode decoder) (wait
 		}
 		return 0, nil
 	}
-	data, err := io.ReadAll(body)
+	// An error body is read only as far as its quotation needs.
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if err != nil {
 		data = nil // the status says enough
 	}
@@ -204,72 +212,6 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 		return max(time.Until(t), 0), true
 	}
 	return 0, false
-}
-
-// statusError turns a provider's error status into the server's error.
-// The provider's own message is kept (short, with the key cut out) except
-// for a refused key, whose message may quote part of it.
-func (c *caller) statusError(status int, h http.Header, body []byte) error {
-	data := map[string]any{"provider": c.provider, "status": status}
-	if d, ok := retryAfter(h); ok {
-		data["retryAfterSeconds"] = int(d.Round(time.Second) / time.Second)
-	}
-	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return c.errorf(jsonrpc.CodeInternalError, data, "the provider refused the API key (HTTP %d)", status)
-	case status == http.StatusTooManyRequests:
-		msg := "rate limited (HTTP 429)"
-		if s, ok := data["retryAfterSeconds"]; ok {
-			msg += fmt.Sprintf(", retry after %ds", s)
-		}
-		return c.errorf(jsonrpc.CodeInternalError, data, "%s%s", msg, c.providerText(body))
-	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
-		return c.errorf(jsonrpc.CodeInvalidParams, data, "the provider rejected the request (HTTP %d)%s", status, c.providerText(body))
-	}
-	return c.errorf(jsonrpc.CodeInternalError, data, "HTTP %d%s", status, c.providerText(body))
-}
-
-// providerText is ": message" from an error body in either provider's
-// shape ({"error": {"message": …}}), short and with the key cut out.
-func (c *caller) providerText(body []byte) string {
-	var e struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(body, &e) != nil || e.Error.Message == "" {
-		return ""
-	}
-	msg := c.redact(e.Error.Message)
-	if len(msg) > maxErrorText {
-		msg = strings.ToValidUTF8(msg[:maxErrorText], "") + "…"
-	}
-	return ": " + msg
-}
-
-func (c *caller) redact(s string) string {
-	if c.key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.key, "[key]")
-}
-
-func (c *caller) errorf(code int64, data map[string]any, format string, args ...any) *jsonrpc.Error {
-	e := jsonrpc.NewError(code, "%s: %s", c.provider, c.redact(fmt.Sprintf(format, args...)))
-	if data != nil {
-		e.Data, _ = json.Marshal(data)
-	}
-	return e
-}
-
-// unwrapURL drops the URL a *url.Error carries: its query or user-info
-// may hold a secret.
-func unwrapURL(err error) error {
-	var u *url.Error
-	if errors.As(err, &u) {
-		return u.Err
-	}
-	return err
 }
 
 // message posts req and decodes the provider's answer: as an event stream

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // DefaultOpenAIBaseURL is where [OpenAI] sends requests when BaseURL is
@@ -29,11 +30,18 @@ const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 // Its finish reason "stop" covers both a natural end and a stop sequence,
 // so a stop sequence reads as endTurn.
 type OpenAI struct {
-	APIKey  string            // sent as a bearer token; never logged or put into errors
+	APIKey  secret.String     // sent as a bearer token; prints as [redacted], cut out of errors
 	BaseURL string            // default DefaultOpenAIBaseURL
 	Model   string            // the model used when no hint picks one
 	Models  map[string]string // hint → model; the first of the server's hints found here wins
 	HTTP    HTTPOptions
+
+	// TokenLimitField names the request field that carries the answer's
+	// token limit: "max_completion_tokens" (the default, "" too: what
+	// OpenAI's own API reads, and all its reasoning models take) or
+	// "max_tokens" (what many OpenAI-compatible servers read instead,
+	// ignoring the other). Any other value fails every request.
+	TokenLimitField string
 
 	backoff func(n int) time.Duration // tests only: the wait before retry n
 }
@@ -46,13 +54,21 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 	if err != nil {
 		return nil, err
 	}
+	switch o.TokenLimitField {
+	case "", "max_completion_tokens":
+	case "max_tokens":
+		req.MaxTokens, req.MaxCompTok = req.MaxCompTok, 0
+	default:
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError,
+			"openai: TokenLimitField %q: want max_completion_tokens or max_tokens", o.TokenLimitField)
+	}
 	base := strings.TrimRight(o.BaseURL, "/")
 	if base == "" {
 		base = DefaultOpenAIBaseURL
 	}
 	h := http.Header{}
-	if o.APIKey != "" {
-		h.Set("Authorization", "Bearer "+o.APIKey)
+	if !o.APIKey.IsZero() {
+		h.Set("Authorization", "Bearer "+o.APIKey.Reveal())
 	}
 	onText := streamFrom(ctx)
 	if onText != nil {
@@ -67,7 +83,8 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 type oaRequest struct {
 	Model       string       `json:"model"`
 	Messages    []oaMessage  `json:"messages"`
-	MaxTokens   int          `json:"max_completion_tokens,omitempty"`
+	MaxCompTok  int          `json:"max_completion_tokens,omitempty"`
+	MaxTokens   int          `json:"max_tokens,omitempty"`
 	Temperature *float64     `json:"temperature,omitempty"`
 	Stop        []string     `json:"stop,omitempty"`
 	Tools       []OpenAITool `json:"tools,omitempty"`
@@ -108,7 +125,7 @@ type OpenAITool struct {
 }
 
 // OpenAIFunction names a function tool and its parameters' JSON Schema,
-// passed through unchanged.
+// as ExportSchema makes it fit to send.
 type OpenAIFunction struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
@@ -117,7 +134,7 @@ type OpenAIFunction struct {
 
 // openAIRequest converts a sampling request to Chat Completions.
 func openAIRequest(p *mcpclient.CreateMessageParams, model string) (*oaRequest, error) {
-	r := &oaRequest{Model: model, MaxTokens: p.MaxTokens, Temperature: p.Temperature, Stop: p.StopSequences}
+	r := &oaRequest{Model: model, MaxCompTok: p.MaxTokens, Temperature: p.Temperature, Stop: p.StopSequences}
 	if p.SystemPrompt != "" {
 		r.Messages = append(r.Messages, oaMessage{Role: "system", Content: p.SystemPrompt})
 	}

@@ -15,26 +15,29 @@ const maxStreamedCalls = 128
 
 // oaChunk is one streamed piece of a Chat Completions answer.
 type oaChunk struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Index int `json:"index"`
-		Delta struct {
-			Content   *string `json:"content"`
-			Refusal   *string `json:"refusal"`
-			ToolCalls []struct {
-				Index    int    `json:"index"`
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Error *struct {
+	Model   string          `json:"model"`
+	Choices []oaChunkChoice `json:"choices"`
+	Error   *struct {
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// oaChunkChoice is one choice's piece of a chunk.
+type oaChunkChoice struct {
+	Index int `json:"index"`
+	Delta struct {
+		Content   *string `json:"content"`
+		Refusal   *string `json:"refusal"`
+		ToolCalls []struct {
+			Index    int    `json:"index"`
+			ID       string `json:"id"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+	} `json:"delta"`
+	FinishReason *string `json:"finish_reason"`
 }
 
 // decodeOpenAIStream reads a streamed Chat Completions answer (data:
@@ -42,76 +45,98 @@ type oaChunk struct {
 // returns the whole answer as DecodeOpenAI would. A stream that ends
 // before a finish reason or [DONE], or carries an error, is an error.
 func decodeOpenAIStream(body io.Reader, onText func(string)) (*mcpclient.CreateMessageResult, error) {
-	var model, finish string
-	var text, refusal strings.Builder
-	var calls []oaToolCall
-	done := false
-	err := readSSE(body, func(_, data string) error {
-		if strings.TrimSpace(data) == "[DONE]" {
-			done = true
-			return errStreamDone
-		}
-		var ch oaChunk
-		if err := json.Unmarshal([]byte(data), &ch); err != nil {
-			return fmt.Errorf("chunk: %w", err)
-		}
-		if ch.Error != nil {
-			return fmt.Errorf("the provider failed mid-stream: %s", ch.Error.Message)
-		}
-		if ch.Model != "" {
-			model = ch.Model
-		}
-		for _, c := range ch.Choices {
-			if c.Index != 0 {
-				continue
-			}
-			if t := c.Delta.Content; t != nil && *t != "" {
-				text.WriteString(*t)
-				if onText != nil {
-					onText(*t)
-				}
-			}
-			if t := c.Delta.Refusal; t != nil {
-				refusal.WriteString(*t)
-			}
-			for _, tc := range c.Delta.ToolCalls {
-				if tc.Index < 0 || tc.Index >= maxStreamedCalls {
-					return fmt.Errorf("tool call index %d out of range", tc.Index)
-				}
-				for len(calls) <= tc.Index {
-					calls = append(calls, oaToolCall{Type: "function"})
-				}
-				call := &calls[tc.Index]
-				if tc.ID != "" {
-					call.ID = tc.ID
-				}
-				call.Function.Name += tc.Function.Name
-				call.Function.Arguments += tc.Function.Arguments
-			}
-			if c.FinishReason != nil && *c.FinishReason != "" {
-				finish = *c.FinishReason
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	a := &oaAssembler{onText: onText}
+	if err := readSSE(body, a.event); err != nil {
 		return nil, err
 	}
-	if !done && finish == "" {
+	if !a.done && a.finish == "" {
 		return nil, fmt.Errorf("the stream ended before the answer did")
 	}
 	var choice oaChoice
-	choice.FinishReason = finish
-	if text.Len() > 0 {
-		t := text.String()
+	choice.FinishReason = a.finish
+	if a.text.Len() > 0 {
+		t := a.text.String()
 		choice.Message.Content = &t
 	}
-	if refusal.Len() > 0 {
-		t := refusal.String()
+	if a.refusal.Len() > 0 {
+		t := a.refusal.String()
 		choice.Message.Refusal = &t
 	}
-	choice.Message.ToolCalls = calls
-	return openAIResult(&oaResponse{Model: model, Choices: []oaChoice{choice}})
+	for i := range a.calls {
+		a.calls[i].Function.Name, a.calls[i].Function.Arguments = a.names[i].String(), a.args[i].String()
+	}
+	choice.Message.ToolCalls = a.calls
+	return openAIResult(&oaResponse{Model: a.model, Choices: []oaChoice{choice}})
+}
+
+// oaAssembler puts a streamed answer together, chunk by chunk. Text,
+// and each call's name and arguments, grow in builders: joining strings
+// delta by delta would copy the whole so far each time (quadratic in the
+// length). The body's limit (maxResponseBytes) bounds what they hold.
+type oaAssembler struct {
+	model, finish string
+	text, refusal strings.Builder
+	calls         []oaToolCall
+	names, args   []*strings.Builder
+	done          bool
+	onText        func(string)
+}
+
+// event takes one event's data: a chunk, or [DONE].
+func (a *oaAssembler) event(_, data string) error {
+	if strings.TrimSpace(data) == "[DONE]" {
+		a.done = true
+		return errStreamDone
+	}
+	var ch oaChunk
+	if err := json.Unmarshal([]byte(data), &ch); err != nil {
+		return fmt.Errorf("chunk: %w", err)
+	}
+	if ch.Error != nil {
+		return fmt.Errorf("the provider failed mid-stream: %s", excerpt(ch.Error.Message))
+	}
+	if ch.Model != "" {
+		a.model = ch.Model
+	}
+	for i := range ch.Choices {
+		if ch.Choices[i].Index == 0 {
+			if err := a.choice(&ch.Choices[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// choice takes the first choice's piece of a chunk.
+func (a *oaAssembler) choice(c *oaChunkChoice) error {
+	if t := c.Delta.Content; t != nil && *t != "" {
+		a.text.WriteString(*t)
+		if a.onText != nil {
+			a.onText(*t)
+		}
+	}
+	if t := c.Delta.Refusal; t != nil {
+		a.refusal.WriteString(*t)
+	}
+	for _, tc := range c.Delta.ToolCalls {
+		if tc.Index < 0 || tc.Index >= maxStreamedCalls {
+			return fmt.Errorf("tool call index %d out of range", tc.Index)
+		}
+		for len(a.calls) <= tc.Index {
+			a.calls = append(a.calls, oaToolCall{Type: "function"})
+			a.names, a.args = append(a.names, new(strings.Builder)), append(a.args, new(strings.Builder))
+		}
+		if tc.ID != "" {
+			a.calls[tc.Index].ID = tc.ID
+		}
+		a.names[tc.Index].WriteString(tc.Function.Name)
+		a.args[tc.Index].WriteString(tc.Function.Arguments)
+	}
+	if c.FinishReason != nil && *c.FinishReason != "" {
+		a.finish = *c.FinishReason
+	}
+	return nil
 }
 
 // streamWhole hands onText the text of an answer that came whole.

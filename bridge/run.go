@@ -2,11 +2,10 @@ package bridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -14,117 +13,180 @@ import (
 
 // Defaults of [RunOptions].
 const (
-	DefaultMaxTurns  = 10
-	DefaultMaxTokens = 4096
+	DefaultMaxTurns           = 10
+	DefaultMaxTokens          = 4096
+	DefaultMaxCallsPerTurn    = 16
+	DefaultMaxConcurrentCalls = 4
 )
 
 // ErrTurnLimit is returned by [Run] when the model still wanted tools
 // after the last turn it was allowed.
 var ErrTurnLimit = errors.New("bridge: turn limit reached")
 
-// RunOptions tune [Run]. A nil *RunOptions gives the defaults.
+// RunOptions tune [Run]. A nil *RunOptions gives the defaults, which are
+// meant for a model that reads untrusted text: only tools that their
+// server marks read-only run, at most DefaultMaxCallsPerTurn of them a
+// turn and DefaultMaxConcurrentCalls at once, each result capped at
+// DefaultMaxResultBytes.
 type RunOptions struct {
 	// SystemPrompt, if set, goes with every model turn.
 	SystemPrompt string
+	// History is the conversation so far, as an earlier Run returned it
+	// in Transcript.Messages: the question continues it, and the new
+	// transcript begins with it. Tool calls it left unanswered (a run
+	// cut short) are answered as not run.
+	History []mcpclient.SamplingMessage
+
+	// Approve decides every tool call that needs consent, before it
+	// runs: nil lets it run, an error refuses it, and the model reads the
+	// error's text as the call's failed result. It has the shape of
+	// toolreg.Options.Approve, so a host may hand Run the approver it
+	// gives its registry; Run calls it from its own goroutine, one call
+	// at a time, in the order of the model's calls. A nil Approve refuses
+	// every call that needs consent.
+	//
+	// A call needs consent unless its server marks the tool read-only
+	// (annotations readOnlyHint true, destructiveHint not true). Those
+	// annotations are hints from the server, not a guarantee: a server
+	// may mark anything read-only. A host that does not trust a server's
+	// hints sets ApproveReadOnly, and every call goes to Approve. The
+	// registry's own approver, if it has one, is asked as well, by the
+	// registry, as for any call.
+	Approve func(ctx context.Context, call toolreg.Call) error
+	// ApproveReadOnly sends calls of read-only tools to Approve too.
+	ApproveReadOnly bool
+
+	// Tools, if not empty, names the only tools offered to the model
+	// (exposed names, mcp__server__tool); ToolFilter, if set, offers only
+	// the tools it returns true for. Both may be set. A call to a tool
+	// that was not offered is refused without reaching the registry.
+	Tools      []string
+	ToolFilter func(toolreg.Tool) bool
+
 	// MaxTurns bounds the model turns (0 means DefaultMaxTurns).
 	MaxTurns int
 	// MaxTokens bounds each model turn's answer (0 means DefaultMaxTokens).
 	MaxTokens int
-	// MaxResultBytes caps each tool result handed to the model (0 means
-	// DefaultMaxResultBytes); see [ToolResult].
+	// MaxResultBytes caps each tool result handed to the model, whatever
+	// its shape (0 means DefaultMaxResultBytes); see [ToolResult].
 	MaxResultBytes int
+	// MaxCallsPerTurn bounds the tool calls of one model turn that run
+	// (0 means DefaultMaxCallsPerTurn): the model gets the rest back as
+	// failed results saying so.
+	MaxCallsPerTurn int
+	// MaxConcurrentCalls bounds the calls in flight at once (0 means
+	// DefaultMaxConcurrentCalls).
+	MaxConcurrentCalls int
+
 	// OnText, if set, gets the model's text as it comes: the adapters
-	// then ask their provider to stream (see [WithStream]).
-	OnText func(text string)
-	// OnTool, if set, is told of each tool call once it is done: the
-	// model's tool_use item and the tool_result that answers it. It is
-	// called from Run's goroutine, in the order of the model's calls.
+	// then ask their provider to stream (see [WithStream]), unless
+	// NoStream is set, in which case each turn's text comes whole.
+	OnText   func(text string)
+	NoStream bool
+	// OnTool, if set, is told of each tool call once its turn's calls are
+	// done: the model's tool_use item and the tool_result that answers it
+	// (a refusal too). It is called from Run's goroutine, in the order of
+	// the model's calls.
 	OnTool func(use, result mcpclient.Content)
 }
 
-// Transcript is what a [Run] said and did: the whole conversation as MCP
-// sampling messages (the question, then each model turn and the tool
-// results that answered it), and the final answer.
-type Transcript struct {
-	Messages   []mcpclient.SamplingMessage `json:"messages"`
-	Answer     string                      `json:"answer"`     // the text of the last model turn
-	Model      string                      `json:"model"`      // as the provider named it
-	StopReason string                      `json:"stopReason"` // of the last model turn
-	Turns      int                         `json:"turns"`      // model turns taken
+// withDefaults is o, or the zero options, with every zero limit set.
+func (o *RunOptions) withDefaults() RunOptions {
+	var r RunOptions
+	if o != nil {
+		r = *o
+	}
+	setDefault(&r.MaxTurns, DefaultMaxTurns)
+	setDefault(&r.MaxTokens, DefaultMaxTokens)
+	setDefault(&r.MaxResultBytes, DefaultMaxResultBytes)
+	setDefault(&r.MaxCallsPerTurn, DefaultMaxCallsPerTurn)
+	setDefault(&r.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
+	return r
 }
 
-// Run asks m the question with every tool of reg at its disposal, and
+func setDefault(v *int, def int) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// Transcript is what a [Run] said and did: the whole conversation as MCP
+// sampling messages (the history, the question, then each model turn and
+// the tool results that answered it), and the final answer. Pass
+// Messages back as RunOptions.History to go on with the conversation.
+type Transcript struct {
+	Messages   []mcpclient.SamplingMessage `json:"messages"`
+	Answer     string                      `json:"answer"`          // the text of the last model turn
+	Model      string                      `json:"model"`           // as the provider named it
+	StopReason string                      `json:"stopReason"`      // of the last model turn
+	Turns      int                         `json:"turns"`           // model turns taken by this run
+	Tools      []string                    `json:"tools,omitempty"` // the tools offered on the last turn
+}
+
+// SelectTools returns the tools a [Run] with opts offers the model: those
+// named in opts.Tools, if any, that opts.ToolFilter, if set, keeps.
+func SelectTools(tools []toolreg.Tool, opts *RunOptions) []toolreg.Tool {
+	if opts == nil || len(opts.Tools) == 0 && opts.ToolFilter == nil {
+		return tools
+	}
+	return slices.DeleteFunc(slices.Clone(tools), func(t toolreg.Tool) bool {
+		return len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) ||
+			opts.ToolFilter != nil && !opts.ToolFilter(t)
+	})
+}
+
+// Run asks m the question with the tools of reg at its disposal, and
 // goes back and forth (the model's tool calls run on the registry, their
 // results go back to the model) until the model answers without calling a
-// tool. The tool calls of one turn run concurrently; each passes the
-// registry's approver and hooks like any call; a call the registry cannot
-// make, or refuses, goes back to the model as a failed result.
+// tool. Each turn lists the registry's tools again and offers those
+// SelectTools keeps.
+//
+// The model reads what tools return, and a tool's output may be written
+// to steer it (a web page, a file, an issue comment), so Run treats the
+// model's calls as untrusted: a call to a tool not offered is refused; a
+// call that needs consent runs only if opts.Approve allows it (see
+// RunOptions); at most MaxCallsPerTurn calls of a turn run, at most
+// MaxConcurrentCalls at once; every result is capped (see [ToolResult]).
+// What is refused goes back to the model as a failed result saying why.
 //
 // Run returns the transcript so far with every error: the model's (a
 // *jsonrpc.Error from the adapters), [ErrTurnLimit], or ctx's when it is
 // cancelled. It is safe to run several at once on one registry.
 func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, opts *RunOptions) (*Transcript, error) {
-	var o RunOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.MaxTurns <= 0 {
-		o.MaxTurns = DefaultMaxTurns
-	}
-	if o.MaxTokens <= 0 {
-		o.MaxTokens = DefaultMaxTokens
-	}
-	if o.MaxResultBytes <= 0 {
-		o.MaxResultBytes = DefaultMaxResultBytes
-	}
-	tr := &Transcript{Messages: []mcpclient.SamplingMessage{
-		{Role: "user", Content: mcpclient.ContentList{{Type: "text", Text: question}}},
-	}}
-	tools, err := reg.Tools(ctx)
-	if err != nil {
-		return tr, fmt.Errorf("listing the tools: %w", err)
-	}
-	defs := Definitions(tools)
-	var choice *mcpclient.ToolChoice
-	if len(defs) > 0 {
-		choice = &mcpclient.ToolChoice{Mode: "auto"}
-	}
+	o := opts.withDefaults()
+	tr := &Transcript{Messages: startMessages(o.History, question)}
 	mctx := ctx
-	if o.OnText != nil {
+	if o.OnText != nil && !o.NoStream {
 		mctx = WithStream(ctx, o.OnText)
 	}
 	for {
 		if tr.Turns == o.MaxTurns {
 			return tr, fmt.Errorf("%w: %d turns", ErrTurnLimit, o.MaxTurns)
 		}
-		res, err := m.CreateMessage(mctx, &mcpclient.CreateMessageParams{
-			Messages: tr.Messages, SystemPrompt: o.SystemPrompt, MaxTokens: o.MaxTokens,
-			Tools: defs, ToolChoice: choice,
-		})
+		all, err := reg.Tools(ctx)
+		if err != nil {
+			return tr, fmt.Errorf("listing the tools: %w", err)
+		}
+		offered := SelectTools(all, &o)
+		res, err := m.CreateMessage(mctx, o.params(tr, offered))
 		if err != nil {
 			if ctx.Err() != nil {
 				return tr, ctx.Err()
 			}
 			return tr, fmt.Errorf("model turn %d: %w", tr.Turns+1, err)
 		}
+		if o.OnText != nil && o.NoStream {
+			streamWhole(res, o.OnText)
+		}
 		tr.Turns++
 		tr.Model, tr.StopReason = res.Model, res.StopReason
 		tr.Messages = append(tr.Messages, mcpclient.SamplingMessage{Role: "assistant", Content: res.Content})
-		var uses []mcpclient.Content
-		var text []string
-		for _, c := range res.Content {
-			switch c.Type {
-			case "tool_use":
-				uses = append(uses, c)
-			case "text":
-				text = append(text, c.Text)
-			}
-		}
+		uses, text := splitTurn(res.Content)
 		if len(uses) == 0 {
 			tr.Answer = strings.Join(text, "\n")
 			return tr, nil
 		}
-		results := callTools(ctx, reg, uses, o.MaxResultBytes)
+		results := o.callTools(ctx, reg, offered, uses)
 		if err := ctx.Err(); err != nil {
 			return tr, err
 		}
@@ -137,19 +199,52 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 	}
 }
 
-// callTools runs the model's tool calls concurrently and returns their
-// results in the same order.
-func callTools(ctx context.Context, reg *toolreg.Registry, uses []mcpclient.Content, limit int) []mcpclient.Content {
-	results := make([]mcpclient.Content, len(uses))
-	var wg sync.WaitGroup
-	for i, u := range uses {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := reg.Call(ctx, u.Name, json.RawMessage(objectOrEmpty(u.Input)))
-			results[i] = ToolResult(u.ID, res, err, limit)
-		}()
+// params is the sampling request of the next turn, recording the tools
+// offered in tr.
+func (o *RunOptions) params(tr *Transcript, offered []toolreg.Tool) *mcpclient.CreateMessageParams {
+	tr.Tools = tr.Tools[:0]
+	for _, t := range offered {
+		tr.Tools = append(tr.Tools, t.Name)
 	}
-	wg.Wait()
-	return results
+	p := &mcpclient.CreateMessageParams{Messages: tr.Messages, SystemPrompt: o.SystemPrompt, MaxTokens: o.MaxTokens}
+	if len(offered) > 0 {
+		p.Tools, p.ToolChoice = Definitions(offered), &mcpclient.ToolChoice{Mode: "auto"}
+	}
+	return p
+}
+
+// splitTurn sorts a model turn into its tool calls and its texts.
+func splitTurn(content []mcpclient.Content) (uses []mcpclient.Content, text []string) {
+	for _, c := range content {
+		switch c.Type {
+		case "tool_use":
+			uses = append(uses, c)
+		case "text":
+			text = append(text, c.Text)
+		}
+	}
+	return uses, text
+}
+
+// startMessages is the history followed by the question. The question
+// joins a history that ends in a user turn (tool results, say), so that
+// turns keep alternating; tool calls the history left unanswered are
+// answered first, as not run, as providers require.
+func startMessages(history []mcpclient.SamplingMessage, question string) []mcpclient.SamplingMessage {
+	msgs := slices.Clone(history)
+	var open []mcpclient.Content
+	if n := len(msgs); n > 0 && msgs[n-1].Role == "assistant" {
+		uses, _ := splitTurn(msgs[n-1].Content)
+		for _, u := range uses {
+			open = append(open, refusal(u.ID, "not run: the conversation ended before this call was made"))
+		}
+	}
+	q := append(open, textItem(question))
+	if n := len(msgs); n > 0 && msgs[n-1].Role == "user" {
+		last := msgs[n-1]
+		last.Content = append(slices.Clone(last.Content), q...)
+		msgs[n-1] = last
+		return msgs
+	}
+	return append(msgs, mcpclient.SamplingMessage{Role: "user", Content: q})
 }

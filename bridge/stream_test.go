@@ -151,7 +151,7 @@ func TestStreamFailures(t *testing.T) {
 		name:  "openai: error chunk",
 		model: func(f *fakeProvider) Model { return newOpenAI(f) },
 		reply: reply{header: sse, body: "data: {\"error\":{\"message\":\"server overloaded\"}}\n\n"},
-		err:   "the provider failed mid-stream: server overloaded",
+		err:   `the provider failed mid-stream: "server overloaded"`,
 	}, {
 		name:  "openai: a whole body instead of a stream",
 		model: func(f *fakeProvider) Model { return newOpenAI(f) },
@@ -162,7 +162,7 @@ func TestStreamFailures(t *testing.T) {
 		model: func(f *fakeProvider) Model { return newAnthropic(f) },
 		reply: reply{header: sse, body: anthropicStream[:strings.Index(anthropicStream, "event: content_block_stop")] +
 			"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"},
-		err:  "anthropic: malformed response: the provider failed mid-stream: overloaded_error: Overloaded",
+		err:  `anthropic: malformed response: the provider failed mid-stream: "overloaded_error: Overloaded"`,
 		text: []string{"Checking", " Oslo."},
 	}, {
 		name:  "anthropic: delta for a block never started",

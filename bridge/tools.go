@@ -2,24 +2,34 @@ package bridge
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
-// DefaultMaxResultBytes caps a tool result handed to the model when
-// [RunOptions].MaxResultBytes is zero.
-const DefaultMaxResultBytes = 64 << 10
-
 // Definitions returns the registry's tools as MCP tool definitions named
 // by their exposed names (mcp__server__tool), which is what a [Model]
-// takes in a sampling request and what it calls them back by.
+// takes in a sampling request and what it calls them back by. A tool
+// with no description is described by its title, else by its own name and
+// server, so that the model is never handed a bare name. Schemas are
+// passed on as the server listed them; the adapters make them fit their
+// provider when they send them (see [OpenAITools]).
 func Definitions(tools []toolreg.Tool) []*mcpclient.Tool {
 	out := make([]*mcpclient.Tool, 0, len(tools))
 	for _, t := range tools {
 		d := &mcpclient.Tool{Name: t.Name}
 		if t.Def != nil {
 			d.Description, d.InputSchema = t.Def.Description, t.Def.InputSchema
+			if d.Description == "" {
+				d.Description = t.Def.Title
+			}
+			if d.Description == "" && t.Def.Annotations != nil {
+				d.Description = t.Def.Annotations.Title
+			}
+			if d.Description == "" {
+				d.Description = fmt.Sprintf("The tool %q of the MCP server %q.", t.Def.Name, t.Server)
+			}
 		}
 		out = append(out, d)
 	}
@@ -27,50 +37,57 @@ func Definitions(tools []toolreg.Tool) []*mcpclient.Tool {
 }
 
 // OpenAITools returns the registry's tools as Chat Completions function
-// tools: name mcp__server__tool, the server's description, and its input
-// schema passed through.
+// tools: name mcp__server__tool, the server's description (see
+// [Definitions]), and its input schema made fit to send (see
+// [ExportSchema]).
 func OpenAITools(tools []toolreg.Tool) []OpenAITool { return openAITools(Definitions(tools)) }
 
 // AnthropicTools returns the registry's tools as Messages API tool
-// definitions: name mcp__server__tool, the server's description, and its
-// input schema passed through.
+// definitions: name mcp__server__tool, the server's description (see
+// [Definitions]), and its input schema made fit to send (see
+// [ExportSchema]).
 func AnthropicTools(tools []toolreg.Tool) []AnthropicTool {
 	return anthropicTools(Definitions(tools))
 }
 
-// ToolResult turns a registry call's outcome into the tool_result item
-// that answers the model's tool_use id; each adapter then writes it in its
-// provider's native form. A result whose content (text, data, structured
-// content) is larger than limit bytes is replaced by its summary cut to
-// limit (see [toolreg.Result.Summary]); a call that could not be made is
-// a failed result carrying the error's text, for the model to read.
-func ToolResult(id string, res *toolreg.Result, err error, limit int) mcpclient.Content {
-	c := mcpclient.Content{Type: "tool_result", ToolUseID: id}
-	if err != nil {
-		c.IsError = true
-		c.Content = []mcpclient.Content{{Type: "text", Text: err.Error()}}
-		return c
-	}
-	c.IsError = res.IsError
-	if limit > 0 && resultSize(res) > limit {
-		c.Content = []mcpclient.Content{{Type: "text", Text: res.Summary(limit)}}
-		return c
-	}
-	c.Content, c.StructuredContent = res.Content, res.Structured
-	if len(c.StructuredContent) > 0 && !json.Valid(c.StructuredContent) {
-		c.StructuredContent = nil
-	}
-	return c
-}
+// rejectedKeys are the top-level keys of an input schema that providers
+// refuse in a tool definition: "$schema" (which SDKs add to every schema)
+// and the other keywords that only describe the document, and "oneOf",
+// "anyOf" and "allOf", which the Messages API does not take at the top.
+var rejectedKeys = []string{"$schema", "$id", "$comment", "oneOf", "anyOf", "allOf"}
 
-// resultSize is the bytes a result would hand the model.
-func resultSize(res *toolreg.Result) int {
-	n := len(res.Structured)
-	for _, c := range res.Content {
-		n += len(c.Text) + len(c.Data)
-		if c.Resource != nil {
-			n += len(c.Resource.Text) + len(c.Resource.Blob)
+// ExportSchema returns an MCP input schema as providers take it in a tool
+// definition: a JSON object whose type is "object", with "properties"
+// (an empty object if the server gave none), and without the top-level
+// keys providers reject ("$schema", "$id", "$comment", and "oneOf",
+// "anyOf" and "allOf"). Anything that is not a JSON object becomes an
+// empty object schema. The registry keeps the server's schema byte for
+// byte; only the copy sent to a provider is changed, and only at the top:
+// the server still checks the arguments against its own.
+func ExportSchema(schema json.RawMessage) json.RawMessage {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(schema, &top) != nil || top == nil {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	changed := false
+	for _, k := range rejectedKeys {
+		if _, ok := top[k]; ok {
+			delete(top, k)
+			changed = true
 		}
 	}
-	return n
+	if string(top["type"]) != `"object"` {
+		top["type"], changed = json.RawMessage(`"object"`), true
+	}
+	if p, ok := top["properties"]; !ok || len(p) == 0 || p[0] != '{' {
+		top["properties"], changed = json.RawMessage(`{}`), true
+	}
+	if !changed {
+		return schema
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return out
 }

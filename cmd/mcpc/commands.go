@@ -28,6 +28,9 @@ type env struct {
 	cfg    *config
 	stdin  io.Reader
 	stderr io.Writer
+	ask    *asker // the person at the terminal; nil when there is none
+
+	openLine bool // ask: stdout has model text that does not end a line
 }
 
 type command struct {
@@ -49,7 +52,7 @@ var commands = map[string]command{
 	"read":      {"[server:]<uri>", 1, 1, cmdRead},
 	"skills":    {"", 0, 0, cmdSkills},
 	"skill":     {"<name> [file]", 1, 2, cmdSkill},
-	"ask":       {"[--model PROVIDER:NAME] [--max-turns N] <question>", 1, 1, cmdAsk},
+	"ask":       {"[--model PROVIDER:NAME] [--yes | --allow TOOL] [--continue FILE] <question>", 1, 1, cmdAsk},
 	"login":     {"<server>", 1, 1, cmdLogin},
 	"logout":    {"<server>", 1, 1, cmdLogout},
 }
@@ -85,8 +88,8 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 		return err
 	}
 	var ask *asker
-	if c.interactive && cfg.elicitation == "" {
-		ask = newAsker(c.stdin, c.stderr) // a person is there to answer a form
+	if c.interactive {
+		ask = newAsker(c.stdin, c.stderr) // a person is there to answer forms and to consent
 	}
 	opts, dialer, err := registryOptions(cfg, c.stderr, ask)
 	if err != nil {
@@ -98,7 +101,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
 	eras := loadEraCache(eraCacheFile())
 	eras.pin(conf, cfg.protocol)
-	e := &env{conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
+	e := &env{conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask}
 	defer func() {
 		if e.reg != nil {
 			eras.record(e.reg, conf)

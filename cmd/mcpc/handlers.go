@@ -23,7 +23,7 @@ func wireHandlers(cfg *config, opts *mcpclient.Options, ask *asker) error {
 		if !strings.Contains(cfg.sampling, ":") {
 			return usageError{fmt.Sprintf(`--sampling %q: want "echo" or PROVIDER:NAME`, cfg.sampling)}
 		}
-		m, err := modelFromSpec(cfg.sampling, cfg.getenv)
+		m, err := modelFromSpec(cfg.sampling, cfg)
 		if err != nil {
 			return err
 		}

@@ -47,9 +47,9 @@
 //	                          SHA-256 digest, frontmatter), or the skill is refused (exit 1)
 //	ping                      ping every server, with the round-trip time
 //	info                      each server's name, version, protocol, capabilities, instructions
-//	ask <question>            ask the --model, which may call every selected server's tools;
-//	                          its text to stdout as it comes, one line per tool call to
-//	                          stderr, the whole transcript with --json
+//	ask <question>            ask the --model, which may call the selected servers' tools;
+//	                          its text to stdout as it comes, the tools offered and one
+//	                          line per tool call to stderr, the whole transcript with --json
 //	login <server>            authorize mcpc at an http server with OAuth in the browser;
 //	                          the tokens go to plainmcp/tokens.json (mode 0600) in the
 //	                          user config directory, where the other commands find them
@@ -57,6 +57,19 @@
 //
 // A server's instructions and descriptions are its own words: mcpc shows
 // them as quoted data and follows none of them.
+//
+// # Consent in ask
+//
+// The model reads what tools return, and a tool's output may be written to
+// steer it, so ask does not run whatever the model calls. A tool whose
+// server marks it read-only runs (a hint from the server: --tools keeps
+// out a server you do not trust). Any other call runs only with consent:
+// a tool named by --allow, or any under --yes, runs and stderr says so;
+// else the person at the terminal is shown the tool, its server and its
+// arguments and asked; with no terminal, the call is refused and the
+// model told why. At most 16 calls of one model turn run, 4 at once; each
+// result the model reads is capped at 64 KiB. An OpenAI-compatible server
+// on this machine (OPENAI_BASE_URL on loopback) needs no OPENAI_API_KEY.
 //
 // # Flags
 //
@@ -79,6 +92,12 @@
 //	--model P:NAME   the model of ask: openai:NAME (key in OPENAI_API_KEY, base URL in
 //	                 OPENAI_BASE_URL) or anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
 //	--max-turns N    the most model turns ask takes (default 10)
+//	--allow TOOL     ask: run calls of TOOL without asking (* matches any run; repeatable)
+//	--yes            ask: run every call that needs consent, without asking
+//	--tools TOOL     ask: offer the model only these tools (as --allow)
+//	--continue FILE  ask: go on with the conversation saved in FILE, and save it there (0600)
+//	--no-stream      ask: ask the provider for whole answers
+//	--max-tokens-field F  openai models: max_completion_tokens (default) or max_tokens
 //	--elicitation M  answer elicitation requests: "defaults" accepts with the schema's defaults,
 //	                 "decline" declines; default: elicitation is not offered
 //	--root URI       offer a root to the servers (repeatable)

@@ -6,42 +6,64 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/bridge"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
 
 // modelFromSpec builds the model a "PROVIDER:NAME" spec names. Its key and
 // base URL come from the environment, named as the providers' official
-// SDKs name them; a missing key is a usage error naming the variable, and
-// the key itself is never printed.
-func modelFromSpec(spec string, getenv func(string) string) (bridge.Model, error) {
+// SDKs name them; a missing key is a usage error naming the variable
+// (except for an OpenAI-compatible server on loopback, which often has
+// none), and the key itself is never printed.
+func modelFromSpec(spec string, cfg *config) (bridge.Model, error) {
 	provider, name, ok := strings.Cut(spec, ":")
 	if !ok || name == "" {
 		return nil, usagef("model %q: want PROVIDER:NAME, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5", spec)
 	}
 	switch provider {
 	case "openai":
-		key := getenv("OPENAI_API_KEY")
-		if key == "" {
-			return nil, usagef("%s: set OPENAI_API_KEY", spec)
+		key, base := cfg.getenv("OPENAI_API_KEY"), cfg.getenv("OPENAI_BASE_URL")
+		if key == "" && !loopbackURL(base) {
+			return nil, usagef("%s: set OPENAI_API_KEY (or OPENAI_BASE_URL to a server on this machine that needs none)", spec)
 		}
-		return &bridge.OpenAI{APIKey: key, BaseURL: getenv("OPENAI_BASE_URL"), Model: name}, nil
+		switch f := cfg.ask.tokenField; f {
+		case "", "max_completion_tokens", "max_tokens":
+		default:
+			return nil, usagef("--max-tokens-field %q: want max_completion_tokens or max_tokens", f)
+		}
+		return &bridge.OpenAI{APIKey: secret.New(key), BaseURL: base, Model: name, TokenLimitField: cfg.ask.tokenField}, nil
 	case "anthropic":
-		key := getenv("ANTHROPIC_API_KEY")
+		key := cfg.getenv("ANTHROPIC_API_KEY")
 		if key == "" {
 			return nil, usagef("%s: set ANTHROPIC_API_KEY", spec)
 		}
-		return &bridge.Anthropic{APIKey: key, BaseURL: getenv("ANTHROPIC_BASE_URL"), Model: name}, nil
+		return &bridge.Anthropic{APIKey: secret.New(key), BaseURL: cfg.getenv("ANTHROPIC_BASE_URL"), Model: name}, nil
 	}
 	return nil, usagef("model %q: unknown provider %q; want openai or anthropic", spec, provider)
 }
 
-// cmdAsk puts a question to the --model, which may use every selected
-// server's tools: the answer goes to stdout, a line per tool call to
-// stderr; with --json, the whole transcript goes to stdout.
+// loopbackURL reports whether raw is an http or https URL of this machine.
+func loopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	h := u.Hostname()
+	ip := net.ParseIP(h)
+	return strings.EqualFold(h, "localhost") || ip != nil && ip.IsLoopback()
+}
+
+// cmdAsk puts a question to the --model, which may use the selected
+// servers' tools: the answer goes to stdout, the tools offered and a line
+// per tool call to stderr; with --json, the whole transcript goes to
+// stdout. Calls of tools not marked read-only need consent (see consent).
 func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if e.cfg.model == "" {
 		return usagef("ask needs --model PROVIDER:NAME (openai:NAME or anthropic:NAME)")
@@ -49,7 +71,11 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if e.cfg.maxTurns < 0 {
 		return usagef("--max-turns %d: want a positive number", e.cfg.maxTurns)
 	}
-	m, err := modelFromSpec(e.cfg.model, e.cfg.getenv)
+	m, err := modelFromSpec(e.cfg.model, e.cfg)
+	if err != nil {
+		return err
+	}
+	history, err := loadConversation(e.cfg.ask.cont)
 	if err != nil {
 		return err
 	}
@@ -57,38 +83,71 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// For people, the model's text goes to stdout as it comes, each
-	// turn's on lines of its own; a script gets the transcript at the end.
-	open := false // stdout has text that does not end a line
-	endLine := func() {
-		if open {
-			fmt.Fprintln(e.out.w)
-			open = false
-		}
-	}
-	opts := &bridge.RunOptions{MaxTurns: e.cfg.maxTurns, OnTool: func(use, result mcpclient.Content) {
-		endLine()
-		fmt.Fprintln(e.stderr, toolLine(use, result))
-	}}
-	if !e.out.json {
-		opts.OnText = func(text string) {
-			io.WriteString(e.out.w, text)
-			open = !strings.HasSuffix(text, "\n")
-		}
+	opts := e.runOptions(history)
+	if all, err := reg.Tools(ctx); err == nil {
+		fmt.Fprintln(e.stderr, offeredLine(bridge.SelectTools(all, opts)))
 	}
 	tr, err := bridge.Run(ctx, m, reg, args[0], opts)
-	endLine()
-	if err != nil {
-		return err
+	e.endLine()
+	if serr := saveConversation(e.cfg.ask.cont, tr); serr != nil && err == nil {
+		err = serr
 	}
-	if !e.out.json {
-		return nil
+	if err != nil || !e.out.json {
+		return err
 	}
 	return e.out.print(tr, nil)
 }
 
+// runOptions are ask's options for bridge.Run. For people, the model's
+// text goes to stdout as it comes, each turn's on lines of its own, with
+// every control character but newline and tab dropped; a script gets the
+// transcript at the end.
+func (e *env) runOptions(history []mcpclient.SamplingMessage) *bridge.RunOptions {
+	c := &consent{allow: e.cfg.ask.allow, yes: e.cfg.ask.yes, ask: e.ask, out: e.stderr}
+	opts := &bridge.RunOptions{MaxTurns: e.cfg.maxTurns, History: history, Approve: c.approve,
+		NoStream: e.cfg.ask.noStream,
+		OnTool: func(use, result mcpclient.Content) {
+			e.endLine()
+			fmt.Fprintln(e.stderr, toolLine(use, result))
+		}}
+	if len(e.cfg.ask.tools) > 0 {
+		filter := toolreg.ToolFilter{Allow: e.cfg.ask.tools}
+		opts.ToolFilter = func(t toolreg.Tool) bool { return filter.Permits(t.Name) }
+	}
+	if !e.out.json {
+		opts.OnText = func(text string) {
+			if text = printable(text); text != "" {
+				io.WriteString(e.out.w, text)
+				e.openLine = !strings.HasSuffix(text, "\n")
+			}
+		}
+	}
+	return opts
+}
+
+// endLine ends the line of model text on stdout, if one is open.
+func (e *env) endLine() {
+	if e.openLine {
+		fmt.Fprintln(e.out.w)
+		e.openLine = false
+	}
+}
+
+// offeredLine names the tools offered to the model.
+func offeredLine(tools []toolreg.Tool) string {
+	if len(tools) == 0 {
+		return "tools offered: none"
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return fmt.Sprintf("tools offered (%d): %s", len(tools), clean(strings.Join(names, ", ")))
+}
+
 // toolLine summarizes a tool call in one line: its name, its arguments and
-// the start of its result, each cut short.
+// the start of its result, each cut short and stripped of control
+// characters.
 func toolLine(use, result mcpclient.Content) string {
 	var text []string
 	for _, c := range result.Content {
@@ -108,7 +167,7 @@ func toolLine(use, result mcpclient.Content) string {
 		args.Reset()
 		args.Write(use.Input)
 	}
-	return fmt.Sprintf("tool %s %s %s %s", use.Name, cut(args.String(), 80), status, cut(oneLine(strings.Join(text, " ")), 100))
+	return fmt.Sprintf("tool %s %s %s %s", clean(cut(use.Name, 80)), clean(cut(args.String(), 80)), status, cut(oneLine(clean(strings.Join(text, " "))), 100))
 }
 
 // cut shortens s to at most n bytes, on a rune boundary, marking the cut.

@@ -44,6 +44,7 @@ type config struct {
 	model       string // --model, for ask: PROVIDER:NAME
 	trust       bool   // --trust-project: start the project's unapproved servers this once
 	maxTurns    int    // --max-turns, for ask; 0 is the default
+	ask         askConfig
 	getenv      func(string) string
 }
 
@@ -138,6 +139,7 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo" or PROVIDER:NAME`)
 	fs.StringVar(&cfg.model, "model", "", "the model ask uses: PROVIDER:NAME")
 	fs.IntVar(&cfg.maxTurns, "max-turns", 0, "the most model turns ask takes")
+	cfg.ask.register(fs)
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
 	fs.BoolVar(&cfg.trust, "trust-project", false, "start the project's .mcp.json servers not approved yet, this once")

@@ -23,9 +23,10 @@ Commands:
   skill <name> [file]        load a skill: its SKILL.md, verified, and its files; or one file, verified
   ping                       ping every server; exits 1 if any fails
   info                       each server's name, version, protocol, capabilities, instructions
-  ask <question>             ask --model, which may call every selected server's tools: its text
-                             to stdout as it comes, a line per tool call to stderr (--json: the
-                             transcript)
+  ask <question>             ask --model, which may call the selected servers' tools: its text
+                             to stdout as it comes, the tools offered and a line per tool call to
+                             stderr (--json: the transcript). Tools not marked read-only run only
+                             with consent: asked at the terminal, or --allow / --yes; else refused
   login <server>             authorize mcpc at an http server with OAuth in the browser (the redirect
                              comes back to 127.0.0.1, at the config's oauth.callbackPort or a free
                              port); the tokens go to plainmcp/tokens.json in the user config directory
@@ -56,6 +57,14 @@ Output and behaviour:
   --model PROVIDER:NAME      the model of ask: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL)
                              or anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)
   --max-turns N              the most model turns ask takes (default 10)
+  --allow TOOL               ask: run calls of TOOL without asking (an exposed name; * matches any
+                             run of characters; repeatable or comma-separated)
+  --yes                      ask: run every call that needs consent, without asking
+  --tools TOOL               ask: offer the model only these tools (as --allow)
+  --continue FILE            ask: go on with the conversation saved in FILE, and save it there
+  --no-stream                ask: ask the provider for whole answers
+  --max-tokens-field F       openai models: send the token limit as max_completion_tokens
+                             (default) or max_tokens (what many compatible servers read)
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
                              (default: ask at the terminal, field by field, when there is one)
   --root URI                 offer a root to the servers (repeatable)

@@ -6,16 +6,17 @@
 //	standin-model [-addr 127.0.0.1:0] -- command args…
 //
 // It listens on addr, runs the command with OPENAI_BASE_URL pointing at
-// itself (and OPENAI_API_KEY set to a dummy value, replacing any real
-// one), and exits
-// with the command's status. Its script, for each request:
+// itself and OPENAI_API_KEY empty (a real key must not go to a stand-in;
+// a server on loopback needs none), and exits with the command's status.
+// Its script, for each request:
 //
 //   - if the conversation's last turn holds tool results, it answers with
 //     their text;
 //   - else, if tools are offered, it calls one: a tool named …__add with
 //     the first two numbers of the question, if it is offered and the
 //     question has two numbers; else a tool named …__echo with the
-//     question;
+//     question; and, in the same turn, a tool named …__log with the
+//     question, if it is offered and the question says "log";
 //   - else it answers "stand-in model: " and the last user text.
 //
 // Every answer names the model "standin-scripted".
@@ -62,8 +63,8 @@ func run(ctx context.Context, addr string, command []string) int {
 
 	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	// The command gets a dummy key: a real one must not go to a stand-in.
-	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL=http://"+l.Addr().String()+"/v1", "OPENAI_API_KEY=standin-no-key")
+	// The command gets no key: a real one must not go to a stand-in.
+	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL=http://"+l.Addr().String()+"/v1", "OPENAI_API_KEY=")
 	if err := cmd.Run(); err != nil {
 		if exit, ok := err.(*exec.ExitError); ok {
 			return exit.ExitCode()

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/bridge"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func user(text string) mcpclient.SamplingMessage {
@@ -22,7 +23,7 @@ func user(text string) mcpclient.SamplingMessage {
 func TestScript(t *testing.T) {
 	srv := httptest.NewServer(handler())
 	defer srv.Close()
-	model := &bridge.OpenAI{APIKey: "k", BaseURL: srv.URL + "/v1", Model: "standin"}
+	model := &bridge.OpenAI{APIKey: secret.New("k"), BaseURL: srv.URL + "/v1", Model: "standin"}
 	tools := []*mcpclient.Tool{{Name: "mcp__demo__echo"}, {Name: "mcp__demo__add"}}
 	for _, tc := range []struct {
 		name  string
@@ -43,6 +44,14 @@ func TestScript(t *testing.T) {
 		name:  "echo otherwise",
 		p:     &mcpclient.CreateMessageParams{Messages: []mcpclient.SamplingMessage{user("Hello")}, Tools: tools},
 		want:  mcpclient.ContentList{{Type: "tool_use", ID: "call_standin_1", Name: "mcp__demo__echo", Input: json.RawMessage(`{"text":"Hello"}`)}},
+		reply: "toolUse",
+	}, {
+		name: "add, and log when asked to",
+		p: &mcpclient.CreateMessageParams{Messages: []mcpclient.SamplingMessage{user("What is 2 + 40? Log it.")},
+			Tools: append(tools, &mcpclient.Tool{Name: "mcp__demo__log"})},
+		want: mcpclient.ContentList{
+			{Type: "tool_use", ID: "call_standin_1", Name: "mcp__demo__add", Input: json.RawMessage(`{"a":2,"b":40}`)},
+			{Type: "tool_use", ID: "call_standin_2", Name: "mcp__demo__log", Input: json.RawMessage(`{"message":"What is 2 + 40? Log it."}`)}},
 		reply: "toolUse",
 	}, {
 		name: "tool results",
@@ -77,14 +86,14 @@ func TestScript(t *testing.T) {
 	}
 }
 
-// run passes the command the stand-in's address and a dummy key, and
+// run passes the command the stand-in's address and an empty key, and
 // returns the command's exit status.
 func TestRunCommand(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
 	t.Setenv("OPENAI_API_KEY", "sk-real")
-	script := `case "$OPENAI_BASE_URL" in http://127.0.0.1:*/v1) ;; *) exit 9;; esac; [ "$OPENAI_API_KEY" = standin-no-key ] || exit 8; exit 3`
+	script := `case "$OPENAI_BASE_URL" in http://127.0.0.1:*/v1) ;; *) exit 9;; esac; [ -z "$OPENAI_API_KEY" ] || exit 8; exit 3`
 	if code := run(context.Background(), "127.0.0.1:0", []string{"sh", "-c", script}); code != 3 {
 		t.Errorf("got exit status %d, want 3 (9: no base URL, 8: the real key)", code)
 	}

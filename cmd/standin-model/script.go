@@ -49,10 +49,13 @@ func respond(req *request) map[string]any {
 	case len(results) > 0:
 		message["content"] = "The tools said: " + strings.Join(results, "; ")
 	case len(req.Tools) > 0:
-		name, args := pickTool(req, question)
-		in, _ := json.Marshal(args)
-		message["tool_calls"] = []map[string]any{{"id": "call_standin_1", "type": "function",
-			"function": map[string]string{"name": name, "arguments": string(in)}}}
+		var calls []map[string]any
+		for i, c := range pickTools(req, question) {
+			in, _ := json.Marshal(c.args)
+			calls = append(calls, map[string]any{"id": fmt.Sprintf("call_standin_%d", i+1), "type": "function",
+				"function": map[string]string{"name": c.name, "arguments": string(in)}})
+		}
+		message["tool_calls"] = calls
 		finish = "tool_calls"
 	default:
 		message["content"] = "stand-in model: " + question
@@ -102,26 +105,42 @@ func text(content json.RawMessage) string {
 
 var number = regexp.MustCompile(`-?\d+(\.\d+)?`)
 
-// pickTool chooses the tool to call and its arguments.
-func pickTool(req *request, question string) (string, map[string]any) {
-	var add, echo string
+// toolCall is a call the script makes: a tool and its arguments.
+type toolCall struct {
+	name string
+	args map[string]any
+}
+
+// pickTools chooses the tools to call and their arguments: add or echo
+// (or the first tool offered), and log as well when the question says
+// "log" and a log tool is offered.
+func pickTools(req *request, question string) []toolCall {
+	var add, echo, log string
 	for _, t := range req.Tools {
 		switch n := t.Function.Name; {
 		case add == "" && strings.HasSuffix(n, "__add"):
 			add = n
 		case echo == "" && strings.HasSuffix(n, "__echo"):
 			echo = n
+		case log == "" && strings.HasSuffix(n, "__log"):
+			log = n
 		}
 	}
+	var calls []toolCall
 	if nums := number.FindAllString(question, 2); add != "" && len(nums) == 2 {
 		var a, b float64
 		fmt.Sscan(nums[0], &a)
 		fmt.Sscan(nums[1], &b)
-		return add, map[string]any{"a": a, "b": b}
+		calls = append(calls, toolCall{add, map[string]any{"a": a, "b": b}})
+	} else if echo != "" {
+		calls = append(calls, toolCall{echo, map[string]any{"text": question}})
+	} else {
+		calls = append(calls, toolCall{req.Tools[0].Function.Name, map[string]any{}})
 	}
-	if echo != "" {
-		return echo, map[string]any{"text": question}
+	if log != "" && wordLog.MatchString(question) {
+		calls = append(calls, toolCall{log, map[string]any{"message": question}})
 	}
-	first := req.Tools[0].Function.Name
-	return first, map[string]any{}
+	return calls
 }
+
+var wordLog = regexp.MustCompile(`(?i)\blog\b`)

@@ -1,0 +1,95 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg"
+)
+
+// callTools decides and makes one turn's tool calls, and returns a
+// tool_result for each, in the order of uses. Consent is asked first, one
+// call at a time, in order; then the calls that may run go to at most
+// MaxConcurrentCalls goroutines, which is all the concurrency a turn has,
+// however many calls the model asked for.
+func (o *RunOptions) callTools(ctx context.Context, reg *toolreg.Registry, offered []toolreg.Tool, uses []mcpclient.Content) []mcpclient.Content {
+	byName := make(map[string]*toolreg.Tool, len(offered))
+	for i := range offered {
+		byName[offered[i].Name] = &offered[i]
+	}
+	results := make([]mcpclient.Content, len(uses))
+	var run []int
+	for i, u := range uses {
+		if why := o.decide(ctx, byName, i, u); why != "" {
+			results[i] = refusal(u.ID, why)
+			continue
+		}
+		run = append(run, i)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(len(run), o.MaxConcurrentCalls) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				res, err := reg.Call(ctx, uses[i].Name, json.RawMessage(objectOrEmpty(uses[i].Input)))
+				results[i] = ToolResult(uses[i].ID, res, err, o.MaxResultBytes)
+			}
+		}()
+	}
+	for _, i := range run {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// decide says why the i-th call of a turn may not run, or "" if it may.
+func (o *RunOptions) decide(ctx context.Context, byName map[string]*toolreg.Tool, i int, u mcpclient.Content) string {
+	if err := ctx.Err(); err != nil {
+		return "not run: " + err.Error()
+	}
+	if i >= o.MaxCallsPerTurn {
+		return fmt.Sprintf("not run: at most %d tool calls of one turn run, and this was call %d; "+
+			"ask again for the calls still needed, a few at a time", o.MaxCallsPerTurn, i+1)
+	}
+	t := byName[u.Name]
+	if t == nil || t.Def == nil {
+		return fmt.Sprintf("not run: %q was not offered to the model", u.Name)
+	}
+	if readOnly(t.Def) && !o.ApproveReadOnly {
+		return ""
+	}
+	if o.Approve == nil {
+		return fmt.Sprintf("not run: %s is not marked read-only, and this host approves no such call", u.Name)
+	}
+	call := toolreg.Call{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Args: json.RawMessage(objectOrEmpty(u.Input))}
+	if err := approve(ctx, o.Approve, call); err != nil {
+		return fmt.Sprintf("not run: the call was not approved: %v", err)
+	}
+	return ""
+}
+
+// approve asks the approver, a panic counting as a refusal.
+func approve(ctx context.Context, f func(context.Context, toolreg.Call) error, call toolreg.Call) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errors.New("the approver failed")
+		}
+	}()
+	return f(ctx, call)
+}
+
+// readOnly reports whether a tool's server marks it read-only and not
+// destructive. This is the server's hint, not a fact (see
+// RunOptions.Approve).
+func readOnly(t *mcpclient.Tool) bool {
+	a := t.Annotations
+	return a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint && (a.DestructiveHint == nil || !*a.DestructiveHint)
+}
