@@ -78,6 +78,7 @@ type Session struct {
 	listen  listener               // stateless era: the subscriptions/listen request
 	headers toolHeaders            // stateless era: Mcp-Param headers per tool
 	cache   listCache              // stateless era: list pages within their ttlMs
+	tasks   taskState              // tools' task support, task inputs answered
 
 	bgMu        sync.Mutex
 	closed      bool

@@ -75,6 +75,14 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 		case "", "complete": // absent means complete
 			return nil
 		case "input_required":
+		case "task":
+			// The tasks extension: only tools/call, and only when the
+			// client declared the extension (Options.Tasks); the caller
+			// drives the task.
+			if r.method == "tools/call" && s.opts.Tasks != nil {
+				return nil
+			}
+			return fmt.Errorf("%w: %s answered with a task, which only tools/call may, and only when the client declared %s", ErrMalformedResult, r.method, TasksExtension)
 		default:
 			return fmt.Errorf("%w: %s answered with resultType %q, which plainmcp does not know", ErrMalformedResult, r.method, env.ResultType)
 		}
@@ -156,7 +164,7 @@ func (s *Session) encodeMeta() {
 		b = append(b, raw...)
 	}
 	add(metaVersion, version)
-	add(metaCapabilities, s.opts.capabilities())
+	add(metaCapabilities, s.opts.capabilities(EraStateless))
 	add(metaClientInfo, s.opts.ClientInfo)
 	if level != "" {
 		add(metaLogLevel, level)
