@@ -59,7 +59,9 @@ type TaskOptions struct {
 	MaxWait time.Duration
 }
 
-func (o *TaskOptions) minPoll() time.Duration { return orDefault(o.MinPollInterval, 100*time.Millisecond) }
+func (o *TaskOptions) minPoll() time.Duration {
+	return orDefault(o.MinPollInterval, 100*time.Millisecond)
+}
 func (o *TaskOptions) maxPoll() time.Duration { return orDefault(o.MaxPollInterval, 30*time.Second) }
 func (o *TaskOptions) maxWait() time.Duration { return orDefault(o.MaxWait, time.Hour) }
 
