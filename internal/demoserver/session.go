@@ -196,8 +196,8 @@ func (ss *session) initialize(ctx context.Context, params json.RawMessage) (any,
 	return &initializeResult{
 		ProtocolVersion: version,
 		Capabilities:    caps,
-		ServerInfo:   implementation{Name: ss.srv.name, Title: "plainmcp demo server", Version: Version},
-		Instructions: ss.srv.instructions,
+		ServerInfo:      implementation{Name: ss.srv.name, Title: "plainmcp demo server", Version: Version},
+		Instructions:    ss.srv.instructions,
 	}, nil
 }
 
