@@ -29,6 +29,7 @@ demo: build
 	@echo
 	@echo "== a long call that reports progress"
 	$(MCPC) --progress call mcp__pages__slow '{"steps": 4, "delayMs": 150}'
+	$(MCPC) --progress call mcp__demo__research '{"topic": "pipes", "steps": 3}'
 	@echo
 	@echo "== read a resource from one server"
 	$(MCPC) read demo:demo://docs/readme

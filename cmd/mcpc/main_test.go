@@ -47,6 +47,7 @@ func serveDemo(args []string) int {
 	fs.IntVar(&opts.PageSize, "page-size", 0, "")
 	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
+	fs.BoolVar(&opts.Stateless, "stateless", false, "")
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
 	if fs.Parse(args) != nil {
 		return 2

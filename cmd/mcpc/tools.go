@@ -96,9 +96,9 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if e.cfg.progress {
-		show, done := e.progressPrinter()
+		show, task, done := e.progressPrinter()
 		defer done()
-		ctx = mcpclient.WithProgress(ctx, show)
+		ctx = mcpclient.WithTaskStatus(mcpclient.WithProgress(ctx, show), task)
 	}
 	// A qualified name goes straight to its server, which the lazy
 	// registry starts alone; anything else is resolved against every

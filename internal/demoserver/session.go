@@ -51,7 +51,7 @@ func (ss *session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	defer ss.handlers.Done()
 	ss.srv.log.Debug("demoserver: request", "method", req.Method, "id", req.ID)
 	fn := methods[req.Method]
-	if fn == nil {
+	if fn == nil || (req.Method == "server/discover" && !ss.srv.stateless) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
 	}
 	if req.Method != "initialize" && req.Method != "ping" && !ss.stateless(req) && !ss.awaitInitialize(ctx) {

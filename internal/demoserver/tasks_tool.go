@@ -82,6 +82,7 @@ func (ss *session) callTaskTool(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	ss.tasks.set(t, "working", fmt.Sprintf("step 1 of %d", a.Steps)) // what the client sees first
 	if !ss.enter() {
 		ss.tasks.set(t, "cancelled", "the server is shutting down")
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "server is shutting down")
