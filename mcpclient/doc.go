@@ -48,9 +48,12 @@
 // session, spliced into each request's params as they are written). A
 // server that rejects the version (-32022) is asked again with one it
 // offers. When the transport reports a response lost (its HTTP stream
-// broke), the request is sent again under a new id, at most twice, and
-// then the call fails with an error matching jsonrpc.ErrResponseLost;
-// a server's own error codes are answers, never a reason to resend.
+// broke, which the server takes for a cancellation), a request that is
+// safe to run twice — a list, a read, and with [Options].RepeatSafeTools a
+// tool annotated read-only or idempotent — is sent again under a new id,
+// at most twice; anything else, and what is still lost after that, fails
+// with an error matching jsonrpc.ErrResponseLost. A server's own error
+// codes are answers, never a reason to resend.
 //
 // # One path for every request
 //

@@ -112,6 +112,8 @@ func (s *Session) keepValidTools(tools []*Tool) []*Tool {
 			continue
 		}
 		s.headers.set(t.Name, h)
+		a := t.Annotations
+		s.headers.setRepeatable(t.Name, a != nil && (isTrue(a.ReadOnlyHint) || isTrue(a.IdempotentHint)))
 		kept = append(kept, t)
 	}
 	return kept

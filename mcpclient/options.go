@@ -103,6 +103,15 @@ type Options struct {
 	// Zero means 10 minutes.
 	MaxRequestTimeout time.Duration
 
+	// RepeatSafeTools lets the stateless era send a tools/call again when
+	// its response was lost (a broken HTTP stream, which the server takes
+	// for a cancellation) if the tool is annotated read-only or
+	// idempotent. Annotations are the server's claims, so this is the
+	// host's call; off, such a call fails at once with an error matching
+	// jsonrpc.ErrResponseLost, as any other tool call does. Lists and
+	// reads are always sent again.
+	RepeatSafeTools bool
+
 	// ManualInput turns off the automatic answering of the stateless era's
 	// input-required results: a request so answered returns an
 	// *InputRequiredError carrying the server's inputRequests and

@@ -60,12 +60,14 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 				continue
 			}
 			return err
-		case errors.Is(err, jsonrpc.ErrResponseLost) && lost < maxLostRetries:
-			// The spec's rule for a broken response stream: send the
-			// request again under a new id.
+		case errors.Is(err, jsonrpc.ErrResponseLost) && lost < maxLostRetries && s.repeatable(r):
+			// A broken response stream is a cancellation at the server;
+			// what is safe to run twice is sent again under a new id.
 			lost++
 			s.log.Debug("mcpclient: response lost; sending the request again", "method", r.method, "attempt", lost+1)
 			continue
+		case errors.Is(err, jsonrpc.ErrResponseLost) && lost == 0:
+			return fmt.Errorf("mcpclient: %s: the response was lost, and the request is not one to send twice: %w", r.method, err)
 		case errors.Is(err, jsonrpc.ErrResponseLost):
 			return fmt.Errorf("mcpclient: %s: sent %d times, the response was lost each time: %w", r.method, lost+1, err)
 		default:
@@ -225,3 +227,29 @@ func (s *Session) answerInput(ctx context.Context, req *jsonrpc.Request) (any, e
 	}
 	return res, err
 }
+
+// repeatMethods are safe to send again when a response was lost: they
+// only read.
+var repeatMethods = map[string]bool{
+	"server/discover": true, "tools/list": true, "prompts/list": true, "resources/list": true,
+	"resources/templates/list": true, "skills/list": true, "skills/get": true, "resources/read": true,
+	"prompts/get": true, "completion/complete": true, "tasks/get": true,
+}
+
+// repeatable reports whether r may be sent again after its response was
+// lost: a read, or — with Options.RepeatSafeTools — a call of a tool the
+// server annotated read-only or idempotent.
+func (s *Session) repeatable(r *request) bool {
+	if repeatMethods[r.method] {
+		return true
+	}
+	if r.method != "tools/call" || !s.opts.RepeatSafeTools {
+		return false
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	return json.Unmarshal(r.params, &p) == nil && s.headers.isRepeatable(p.Name)
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
