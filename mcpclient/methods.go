@@ -205,11 +205,15 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 // Subscribe asks for notifications/resources/updated when the resource at
 // uri changes (see Options.OnResourceUpdated): resources/subscribe in the
 // handshake era, the resource added to the session's subscriptions/listen
-// request in the stateless era.
+// request in the stateless era. Either way it returns once the server has
+// taken the subscription — in the stateless era when its
+// acknowledgement names uri, within ctx and 10 seconds — so a change made
+// after it returns is reported.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if s.Era() == EraStateless {
+		w := s.awaitAck(uri)
 		s.subscribeStateless(uri, true)
-		return nil
+		return s.waitAck(ctx, w)
 	}
 	return s.call(ctx, "resources/subscribe", uriParams{uri}, nil)
 }
