@@ -340,25 +340,79 @@ func Members(obj []byte, fn func(key []byte, start, end int) bool) error {
 
 // responseID reads the id of a frame that Decode refused but that looks
 // like a response: an object with an id we could have sent (a number) and
-// no method.
+// no method before the point where it stops making sense. It walks the top
+// level without a depth limit (skipFlat keeps a count, not a stack), so an
+// answer nested too deep to decode still ends its call at once, on every
+// transport.
 func responseID(frame []byte) (ID, bool) {
 	var id ID
-	found, method := false, false
-	err := Members(frame, func(key []byte, start, end int) bool {
-		switch string(key) {
+	found := false
+	i := skipSpace(frame, 0)
+	if i >= len(frame) || frame[i] != '{' {
+		return ID{}, false
+	}
+	for i = skipSpace(frame, i+1); i < len(frame) && frame[i] == '"'; {
+		kEnd, _, err := skipString(frame, i)
+		if err != nil {
+			break
+		}
+		key := string(frame[i:kEnd])
+		i = skipSpace(frame, kEnd)
+		if i >= len(frame) || frame[i] != ':' {
+			break
+		}
+		i = skipSpace(frame, i+1)
+		vEnd, ok := skipFlat(frame, i)
+		if !ok {
+			break
+		}
+		switch key {
 		case `"method"`:
-			method = true
-			return false
+			return ID{}, false
 		case `"id"`:
-			v, err := parseID(frame[start:end])
+			v, err := parseID(frame[i:vEnd])
 			if _, isInt := v.Int64(); err == nil && isInt {
 				id, found = v, true
 			}
 		}
-		return true
-	})
-	if err != nil || method || !found {
-		return ID{}, false
+		if i = skipSpace(frame, vEnd); i >= len(frame) || frame[i] != ',' {
+			break
+		}
+		i = skipSpace(frame, i+1)
 	}
-	return id, true
+	return id, found
+}
+
+// skipFlat returns the end of the value at b[i] like skipValue, but
+// without recursion: it counts brackets, whatever their depth, and checks
+// no more than that they balance.
+func skipFlat(b []byte, i int) (int, bool) {
+	depth := 0
+	for j := i; j < len(b); {
+		switch c := b[j]; {
+		case c == '"':
+			end, _, err := skipString(b, j)
+			if err != nil {
+				return 0, false
+			}
+			j = end
+		case c == '{' || c == '[':
+			depth++
+			j++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return j, j > i
+			}
+			depth--
+			j++
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n'):
+			return j, j > i
+		default:
+			j++
+		}
+		if depth == 0 && j > i && (b[j-1] == '}' || b[j-1] == ']' || b[j-1] == '"') {
+			return j, true
+		}
+	}
+	return 0, false
 }
