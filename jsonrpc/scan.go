@@ -339,8 +339,8 @@ func Members(obj []byte, fn func(key []byte, start, end int) bool) error {
 }
 
 // responseID reads the id of a frame that Decode refused but that looks
-// like a response: an object with an id we could have sent (a number) and
-// no method before the point where it stops making sense. It walks the top
+// like a response: a whole object with an id we could have sent (a
+// number) and no method. It walks the top
 // level without a depth limit (skipFlat keeps a count, not a stack), so an
 // answer nested too deep to decode still ends its call at once, on every
 // transport.
@@ -379,6 +379,11 @@ func responseID(frame []byte) (ID, bool) {
 			break
 		}
 		i = skipSpace(frame, i+1)
+	}
+	// Only a whole object counts: a truncated frame's id is not one to
+	// trust.
+	if i >= len(frame) || frame[i] != '}' || skipSpace(frame, i+1) != len(frame) {
+		return ID{}, false
 	}
 	return id, found
 }
