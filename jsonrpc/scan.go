@@ -351,20 +351,19 @@ func responseID(frame []byte) (ID, bool) {
 	if i >= len(frame) || frame[i] != '{' {
 		return ID{}, false
 	}
-	for i = skipSpace(frame, i+1); i < len(frame) && frame[i] == '"'; {
+	for i = skipSpace(frame, i+1); i < len(frame) && frame[i] == '"'; i = skipSpace(frame, i+1) {
 		kEnd, _, err := skipString(frame, i)
 		if err != nil {
-			break
+			return ID{}, false
 		}
 		key := string(frame[i:kEnd])
-		i = skipSpace(frame, kEnd)
-		if i >= len(frame) || frame[i] != ':' {
-			break
+		if i = skipSpace(frame, kEnd); i >= len(frame) || frame[i] != ':' {
+			return ID{}, false
 		}
 		i = skipSpace(frame, i+1)
 		vEnd, ok := skipFlat(frame, i)
 		if !ok {
-			break
+			return ID{}, false
 		}
 		switch key {
 		case `"method"`:
@@ -375,17 +374,16 @@ func responseID(frame []byte) (ID, bool) {
 				id, found = v, true
 			}
 		}
-		if i = skipSpace(frame, vEnd); i >= len(frame) || frame[i] != ',' {
-			break
+		if i = skipSpace(frame, vEnd); i < len(frame) && frame[i] == '}' {
+			// Only a whole object counts: a truncated frame's id is not
+			// one to trust.
+			return id, found && skipSpace(frame, i+1) == len(frame)
 		}
-		i = skipSpace(frame, i+1)
+		if i >= len(frame) || frame[i] != ',' {
+			return ID{}, false
+		}
 	}
-	// Only a whole object counts: a truncated frame's id is not one to
-	// trust.
-	if i >= len(frame) || frame[i] != '}' || skipSpace(frame, i+1) != len(frame) {
-		return ID{}, false
-	}
-	return id, found
+	return ID{}, false
 }
 
 // skipFlat returns the end of the value at b[i] like skipValue, but
