@@ -36,16 +36,16 @@ type progressWatch struct {
 	reset bool // progress restarts the timeout
 	wake  chan struct{}
 
-	log  *slog.Logger
+	log *slog.Logger
 
 	mu           sync.Mutex
 	pending      []Progress
-	pendingBytes int // of the pending updates' messages, as bounded below
-	dropped      int // updates dropped since the last delivery
+	pendingBytes int         // of the pending updates' messages, as bounded below
+	dropped      int         // updates dropped since the last delivery
 	timer        *time.Timer // the exchange in flight, if it has a timeout
-	start   time.Time
-	timeout time.Duration
-	cap     time.Duration
+	start        time.Time
+	timeout      time.Duration
+	cap          time.Duration
 }
 
 // maxPendingProgress and maxPendingProgressBytes bound the updates
