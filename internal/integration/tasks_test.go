@@ -75,3 +75,50 @@ func TestIntegrationEverythingTask(t *testing.T) {
 		t.Errorf("mcpc call --progress showed %q, want the task's status", r.stderr)
 	}
 }
+
+// The same over Streamable HTTP: the server's elicitation for the task
+// travels on the tasks/result stream.
+func TestIntegrationEverythingTaskHTTP(t *testing.T) {
+	h := &hostRecorder{}
+	opts := h.options()
+	opts.Tasks = &mcpclient.TaskOptions{}
+	s := connectHTTPWith(t, serveEverything(t, "streamableHttp")+"/mcp", opts)
+	res, err := s.CallTool(ctx30s(t), "simulate-research-query", map[string]any{"topic": "python", "ambiguous": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	elicited := len(h.elicited)
+	h.mu.Unlock()
+	if elicited != 1 || !strings.Contains(res.Text(), "Research Report: python") {
+		t.Errorf("elicited %d times; result %q", elicited, res.Text())
+	}
+}
+
+// The TypeScript SDK's example server (simpleStreamableHttp) offers a
+// delay tool that runs only as a task.
+func TestIntegrationSDKExampleDelayTask(t *testing.T) {
+	entry := os.Getenv("PLAINMCP_SDK_EXAMPLE")
+	if entry == "" {
+		t.Skip("PLAINMCP_SDK_EXAMPLE not set: run `make integration`")
+	}
+	url := serveNode(t, entry, "MCP_PORT")
+	opts := (&hostRecorder{}).options()
+	opts.Tasks = &mcpclient.TaskOptions{}
+	s := connectHTTPWith(t, url+"/mcp", opts)
+	var statuses []string
+	ctx := mcpclient.WithTaskStatus(ctx30s(t), func(t mcpclient.Task) { statuses = append(statuses, t.Status) })
+	res, err := s.CallTool(ctx, "delay", map[string]any{"duration": 1500})
+	if err != nil || res.Text() != "Completed 1500ms delay" {
+		t.Fatalf("%+v %v (statuses %v)", res, err, statuses)
+	}
+	if len(statuses) < 2 || statuses[len(statuses)-1] != mcpclient.TaskCompleted {
+		t.Errorf("statuses %v", statuses)
+	}
+	// Without Options.Tasks the server refuses the call (as a tool error,
+	// "requires task augmentation"), as the spec says it must.
+	plain := connectHTTPWith(t, url+"/mcp", (&hostRecorder{}).options())
+	if res, err := plain.CallTool(ctx30s(t), "delay", map[string]any{"duration": 10}); err == nil && !res.IsError {
+		t.Errorf("a required-task tool ran without a task: %+v", res)
+	}
+}
