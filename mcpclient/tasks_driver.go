@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -105,7 +107,8 @@ type detailedTask struct {
 // parseTask checks and converts a task the server sent in answer to method.
 func parseTask(method string, w *taskWire) (*detailedTask, error) {
 	switch {
-	case w.TaskID == "" || len(w.TaskID) > maxTaskIDLen || !utf8.ValidString(w.TaskID):
+	case w.TaskID == "" || len(w.TaskID) > maxTaskIDLen || !utf8.ValidString(w.TaskID) ||
+		strings.ContainsFunc(w.TaskID, unicode.IsControl): // it goes into headers and terminals
 		return nil, fmt.Errorf("%w: %s: the task has no usable taskId", ErrMalformedResult, method)
 	case w.Status != TaskWorking && w.Status != TaskInputRequired && w.Status != TaskCompleted &&
 		w.Status != TaskFailed && w.Status != TaskCancelled:

@@ -169,6 +169,7 @@ func TestStatelessTaskOutcomes(t *testing.T) {
 			func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
 		{"unknown status", polled("m", "paused", ""), func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
 		{"another task", polled("other", "working", ""), func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
+		{"control characters", polled(`m\r\nX-Evil: 1`, "working", ""), func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
 	} {
 		f := modernServer(t)
 		f.result("tools/call", created("m"))
