@@ -63,7 +63,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToo
 	if err != nil || t == nil {
 		return res, err
 	}
-	return s.driveTask(ctx, t)
+	return s.driveTask(ctx, t, false)
 }
 
 // startTool sends tools/call, as a task where the era's rules say so, and

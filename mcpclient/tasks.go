@@ -171,7 +171,7 @@ func (s *Session) AwaitTask(ctx context.Context, id string) (*CallToolResult, er
 	if err := s.tasksEnabled(); err != nil {
 		return nil, err
 	}
-	return s.driveTask(ctx, &Task{ID: id, Status: TaskWorking})
+	return s.driveTask(ctx, &Task{ID: id, Status: TaskWorking}, true)
 }
 
 // CancelTask asks the server to cancel a task (tasks/cancel). The server
@@ -195,9 +195,10 @@ type taskIDParams struct {
 	TaskID string `json:"taskId"`
 }
 
-// driveTask follows a task to its outcome, in the session's era.
-func (s *Session) driveTask(ctx context.Context, t *Task) (*CallToolResult, error) {
-	d := s.newDriver(ctx, t)
+// driveTask follows a task to its outcome, in the session's era. A task
+// only known by its id (AwaitTask) is polled at once.
+func (s *Session) driveTask(ctx context.Context, t *Task, pollFirst bool) (*CallToolResult, error) {
+	d := s.newDriver(ctx, t, pollFirst)
 	var raw json.RawMessage
 	var err error
 	if s.Era() == EraStateless {

@@ -60,6 +60,19 @@ func TestDemoServerTaskBothEras(t *testing.T) {
 			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError {
 				t.Errorf("failed task: %v", err)
 			}
+			started, _, err := s.StartTool(ctx5s(t), "research", map[string]any{"topic": "later", "steps": 1, "delayMs": 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res, err := s.AwaitTask(ctx5s(t), started.ID); err != nil || !strings.Contains(res.Text(), "report on later") {
+				t.Fatalf("AwaitTask: %+v %v", res, err)
+			}
+			if era == EraHandshake {
+				all, err := Collect(s.Tasks(ctx5s(t)))
+				if err != nil || len(all) != 4 || all[3].ID != started.ID || all[2].Status != TaskFailed {
+					t.Errorf("Tasks: %v %v", all, err)
+				}
+			}
 			task, _, err := s.StartTool(ctx5s(t), "research", map[string]any{"topic": "y", "steps": 100, "delayMs": 10000})
 			if err != nil || task == nil {
 				t.Fatalf("StartTool: %v %v", task, err)

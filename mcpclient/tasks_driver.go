@@ -166,11 +166,17 @@ type taskDriver struct {
 	pollFirst bool
 }
 
-func (s *Session) newDriver(ctx context.Context, t *Task) *taskDriver {
+// newDriver starts following t. One known only by its id (pollFirst) is
+// polled before anything is reported of it.
+func (s *Session) newDriver(ctx context.Context, t *Task, pollFirst bool) *taskDriver {
 	_, hasDeadline := ctx.Deadline()
 	report, _ := ctx.Value(taskStatusKey{}).(func(Task))
-	d := &taskDriver{s: s, start: time.Now(), ownLimit: !hasDeadline, report: report}
-	d.observe(t)
+	d := &taskDriver{s: s, start: time.Now(), ownLimit: !hasDeadline, report: report, pollFirst: pollFirst}
+	if pollFirst {
+		d.task = *t
+	} else {
+		d.observe(t)
+	}
 	return d
 }
 
