@@ -69,7 +69,7 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 		case errors.Is(err, jsonrpc.ErrResponseLost) && lost == 0:
 			return fmt.Errorf("mcpclient: %s: the response was lost, and the request is not one to send twice: %w", r.method, err)
 		case errors.Is(err, jsonrpc.ErrResponseLost):
-			return fmt.Errorf("mcpclient: %s: sent %d times, the response was lost each time: %w", r.method, lost+1, err)
+			return fmt.Errorf("mcpclient: sent %d times, the response was lost each time: %w", lost+1, err)
 		default:
 			return err
 		}

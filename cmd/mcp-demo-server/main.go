@@ -33,6 +33,7 @@ func main() {
 	extraTools := flag.Int("extra-tools", 0, "add this many generated tools, named tool-0001, tool-0002, …")
 	stateless := flag.Bool("stateless", false, "speak the stateless era (2026-07-28) too: answer server/discover")
 	logging := flag.Bool("log", false, "log to standard error at debug level")
+	linger := flag.Duration("linger", demoserver.DefaultLinger, "how long to go on answering requests in flight once standard input ends")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcp-demo-server [flags]\n\nServes the plainmcp demo MCP server on standard input and output.\n\n")
 		flag.PrintDefaults()
@@ -52,6 +53,7 @@ func main() {
 		ExtraTools: *extraTools,
 		Stateless:  *stateless,
 		Logger:     logger,
+		Linger:     *linger,
 	})
 	stream := transport.NewLineStream(os.Stdin, os.Stdout, &transport.LineOptions{Logger: logger})
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
@@ -45,8 +46,16 @@ func tokenStore() *oauth.FileStore {
 }
 
 // openBrowser opens u in the user's browser, where the system has a
-// known opener; it never goes through a shell. Tests replace it.
+// known opener; it never goes through a shell. It hands the opener only
+// an https URL, or http on a loopback host: the authorization server, and
+// with it this URL, is chosen by the MCP server, and a javascript:,
+// file: or custom-scheme URL given to the system's opener would run
+// something on the user's machine. The oauth package checks it first;
+// this is the check at the point where it leaves. Tests replace it.
 var openBrowser = func(u string) error {
+	if _, err := safe.ParseURL("the URL to open", u); err != nil {
+		return err
+	}
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":
@@ -84,7 +93,7 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if e.opts.TokenStore == nil {
+	if e.dialer.TokenStore == nil {
 		return errors.New("no user config directory to keep the tokens in")
 	}
 	port := 0
@@ -136,7 +145,7 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 	}
 	// The flow may take the user minutes: the startup timeout does not
 	// bound it, the wait above does.
-	if err := reg.Authorize(ctx, sc.Name, step, redirectURL); err != nil {
+	if err := e.dialer.Authorize(ctx, reg, sc, step, redirectURL); err != nil {
 		return err
 	}
 	return e.out.print(map[string]any{"server": sc.Name, "loggedIn": true}, func(w io.Writer) {
@@ -150,7 +159,7 @@ func cmdLogout(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, ok := e.opts.TokenStore.(*oauth.FileStore)
+	store, ok := e.dialer.TokenStore.(*oauth.FileStore)
 	if !ok || store == nil {
 		return errors.New("no token file")
 	}
