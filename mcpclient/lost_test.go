@@ -122,6 +122,9 @@ func TestLostResponseReissuedOnlyWhenSafe(t *testing.T) {
 			if reissued := tc.sent == 2; reissued != (err == nil) || (!reissued && !errors.Is(err, jsonrpc.ErrResponseLost)) {
 				t.Errorf("err = %v", err)
 			}
+			if err != nil && strings.Count(err.Error(), tc.method) != 1 {
+				t.Errorf("the error names the method more than once, or never: %v", err)
+			}
 			if tc.method == "tools/call" && len(f.paramsOf("tools/call")) > 1 {
 				t.Errorf("the server ran the call %d times", len(f.paramsOf("tools/call")))
 			}
@@ -143,7 +146,7 @@ func TestLostResponseBoundIsReported(t *testing.T) {
 			if !errors.Is(err, jsonrpc.ErrResponseLost) || !errors.As(err, &lost) {
 				t.Fatalf("err = %v, want a lost response", err)
 			}
-			if n := strings.Count(err.Error(), "tools/call"); n != 1 {
+			if n := strings.Count(err.Error(), "prompts/list"); n != 1 {
 				t.Errorf("the error names the method %d times, want once (one prefix per layer): %v", n, err)
 			}
 			want := 1 // the handshake era leaves resumption to the transport

@@ -67,7 +67,7 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 			s.log.Debug("mcpclient: response lost; sending the request again", "method", r.method, "attempt", lost+1)
 			continue
 		case errors.Is(err, jsonrpc.ErrResponseLost) && lost == 0:
-			return fmt.Errorf("mcpclient: %s: the response was lost, and the request is not one to send twice: %w", r.method, err)
+			return fmt.Errorf("mcpclient: not sent again, as it may not be safe to run twice: %w", err)
 		case errors.Is(err, jsonrpc.ErrResponseLost):
 			return fmt.Errorf("mcpclient: sent %d times, the response was lost each time: %w", lost+1, err)
 		default:
