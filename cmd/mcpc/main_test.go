@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -49,8 +51,21 @@ func serveDemo(args []string) int {
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
 	fs.BoolVar(&opts.Stateless, "stateless", false, "")
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
+	pidFile := fs.String("pid-file", "", "write the process id here")
+	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")
+	hang := fs.Bool("hang", false, "read requests and answer none")
 	if fs.Parse(args) != nil {
 		return 2
+	}
+	if *hang {
+		io.Copy(io.Discard, os.Stdin)
+		return 0
+	}
+	if *pidFile != "" {
+		os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	if *stubborn {
+		defer time.Sleep(time.Minute)
 	}
 	if *tamper {
 		opts.Skills = demoserver.DemoSkills()
