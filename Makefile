@@ -29,6 +29,7 @@ demo: build
 	@echo
 	@echo "== a long call that reports progress"
 	$(MCPC) --progress call mcp__pages__slow '{"steps": 4, "delayMs": 150}'
+	$(MCPC) --progress call mcp__demo__research '{"topic": "pipes", "steps": 3}'
 	@echo
 	@echo "== read a resource from one server"
 	$(MCPC) read demo:demo://docs/readme
@@ -92,6 +93,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
+	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzFrontmatter -fuzztime $(FUZZTIME) ./mcpclient/skill
 	$(GO) test -run '^$$' -fuzz FuzzRedact -fuzztime $(FUZZTIME) ./secret
 	$(GO) test -run '^$$' -fuzz FuzzCheckURL -fuzztime $(FUZZTIME) ./internal/safe
@@ -129,6 +131,7 @@ integration: $(NPM_SERVERS)/.installed
 	PLAINMCP_EVERYTHING_LEGACY="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything-legacy/dist/index.js" \
 	PLAINMCP_FILESYSTEM="$(CURDIR)/$(NPM_SERVERS)/node_modules/filesystem/dist/index.js" \
 	PLAINMCP_MEMORY="$(CURDIR)/$(NPM_SERVERS)/node_modules/memory/dist/index.js" \
+	PLAINMCP_SDK_EXAMPLE="$(CURDIR)/$(NPM_SERVERS)/node_modules/sdk/dist/esm/examples/server/simpleStreamableHttp.js" \
 		$(GO) test -race -count=1 -v -run Integration ./internal/integration/
 
 clean:

@@ -117,8 +117,11 @@ func TestUndecodableResponseEndsItsCall(t *testing.T) {
 		`{"jsonrpc":"2.0","id":%s}`,
 		`{"jsonrpc":"2.0","id":%s,"result":1,"error":{"code":1,"message":"x"}}`,
 		`{"jsonrpc":"2.0","id":%s,"error":{}}`,
+		// Nested deeper than any decoder goes, the id before and after.
+		`{"jsonrpc":"2.0","id":%s,"result":{"a":` + strings.Repeat("[", 1e6) + strings.Repeat("]", 1e6) + `}}`,
+		`{"jsonrpc":"2.0","result":` + strings.Repeat("[", 1e6) + strings.Repeat("]", 1e6) + `,"id":%s}`,
 	} {
-		t.Run(bad, func(t *testing.T) {
+		t.Run(bad[:min(len(bad), 60)], func(t *testing.T) {
 			c, peer, _ := newPair(t, nil)
 			done := make(chan error, 1)
 			go func() { done <- c.Call(context.Background(), "m", nil, nil) }()

@@ -36,28 +36,3 @@ func Members(obj []byte, fn func(key []byte, start, end int) bool) error {
 	}
 	return nil
 }
-
-// responseID reads the id of a frame that Decode refused but that looks
-// like a response: an object with an id we could have sent (a number) and
-// no method.
-func responseID(frame []byte) (ID, bool) {
-	var id ID
-	found, method := false, false
-	err := Members(frame, func(key []byte, start, end int) bool {
-		switch string(key) {
-		case `"method"`:
-			method = true
-			return false
-		case `"id"`:
-			v, err := parseID(frame[start:end])
-			if _, isInt := v.Int64(); err == nil && isInt {
-				id, found = v, true
-			}
-		}
-		return true
-	})
-	if err != nil || method || !found {
-		return ID{}, false
-	}
-	return id, true
-}

@@ -187,8 +187,14 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		m, err := Decode(frame)
+		rid, isResponse := responseID(frame) // never panics, whatever the frame
 		if err != nil {
 			return
+		}
+		if m.IsResponse() && m.ID.IsValid() && !m.ID.IsString() && (!isResponse || rid != m.ID) {
+			if _, isInt := m.ID.Int64(); isInt {
+				t.Fatalf("responseID read %v, %v from a response Decode reads as id %v", rid, isResponse, m.ID)
+			}
 		}
 		if !json.Valid(frame) {
 			t.Fatalf("Decode accepted invalid JSON: %q", frame)

@@ -261,7 +261,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	s.era, s.want = EraHandshake, want
 	s.stateMu.Unlock()
 	var res initializeResult
-	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(), ClientInfo: s.opts.ClientInfo}
+	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(EraHandshake), ClientInfo: s.opts.ClientInfo}
 	if err := s.call(ctx, "initialize", params, &res); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}

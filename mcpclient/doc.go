@@ -48,9 +48,12 @@
 // session, spliced into each request's params as they are written). A
 // server that rejects the version (-32022) is asked again with one it
 // offers. When the transport reports a response lost (its HTTP stream
-// broke), the request is sent again under a new id, at most twice, and
-// then the call fails with an error matching jsonrpc.ErrResponseLost;
-// a server's own error codes are answers, never a reason to resend.
+// broke, which the server takes for a cancellation), a request that is
+// safe to run twice — a list, a read, and with [Options].RepeatSafeTools a
+// tool annotated read-only or idempotent — is sent again under a new id,
+// at most twice; anything else, and what is still lost after that, fails
+// with an error matching jsonrpc.ErrResponseLost. A server's own error
+// codes are answers, never a reason to resend.
 //
 // # One path for every request
 //
@@ -79,6 +82,32 @@
 // Go error: the model should see the failure. JSON Schemas (a tool's input
 // and output schema, an elicitation's requested schema) are kept
 // byte-for-byte as the server sent them.
+//
+// # Tasks
+//
+// A server may run a tool call as a task: it answers with a handle at
+// once and the client polls for the outcome. Set [Options].Tasks and both
+// generations work behind the same [Session.CallTool]: 2025-11-25's
+// experimental tasks (the client asks for a task where the server's tasks
+// capability and the tool's execution.taskSupport say it must or may —
+// [Tool.TaskSupport]) and the stateless era's tasks extension
+// ([TasksExtension], SEP-2663: the server decides). CallTool polls the task
+// at the server's interval, bounded both ways by [TaskOptions], answers
+// what the task asks of the user or the model through the same sampling,
+// elicitation and roots handlers (each request once, however often the
+// server repeats it), and returns the final result, or a [*TaskError]
+// whose cause is the server's JSON-RPC error, [ErrTaskCancelled] or
+// [ErrTaskExpired] (the task's TTL, or TaskOptions.MaxWait, passed). A
+// caller whose context ends cancels the task at the server (tasks/cancel).
+// [WithTaskStatus] reports each state on the way. Hosts that return to
+// the user meanwhile use [Session.StartTool], [Session.TaskStatus],
+// [Session.AwaitTask], [Session.CancelTask] and [Session.Tasks].
+//
+// Without Options.Tasks nothing of tasks is declared: a tool whose
+// taskSupport is "required" fails with [ErrTaskRequired], and a task
+// answer is a protocol error ([ErrMalformedResult]) — as is any tools/call
+// result without content, so that a task the client did not ask for
+// never reaches a model as an empty success.
 //
 // # Skills
 //

@@ -142,7 +142,7 @@ func ExampleSession_Tools() {
 		n++
 	}
 	// Output:
-	// first page: 12 tools, more: false
+	// first page: 13 tools, more: false
 	// found fail after 7 others
 }
 

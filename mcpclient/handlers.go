@@ -11,8 +11,17 @@ import (
 
 // handleRequest answers the server's requests (handshake era). Each runs in
 // its own goroutine, so a sampling request that waits a minute for a model
-// stalls nothing else.
+// stalls nothing else. The answer to a request that belongs to a task
+// carries the task's related-task metadata back.
 func (s *Session) handleRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	res, err := s.answerRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return withRelatedTask(req, res), nil
+}
+
+func (s *Session) answerRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case "ping":
 		return struct{}{}, nil
@@ -194,6 +203,8 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 			s.opts.OnListChanged(kind)
 			return
 		}
+	case "notifications/subscriptions/acknowledged":
+		s.acknowledged(n.Params)
 	case "notifications/resources/updated":
 		if s.opts.OnResourceUpdated != nil {
 			var p struct {

@@ -73,6 +73,8 @@ func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResul
 	}
 	if s.Era() == EraStateless {
 		res.Tools = s.keepValidTools(res.Tools)
+	} else {
+		s.recordTaskSupport(cursor, res.Tools)
 	}
 	return &res, nil
 }
@@ -110,6 +112,8 @@ func (s *Session) keepValidTools(tools []*Tool) []*Tool {
 			continue
 		}
 		s.headers.set(t.Name, h)
+		a := t.Annotations
+		s.headers.setRepeatable(t.Name, a != nil && (isTrue(a.ReadOnlyHint) || isTrue(a.IdempotentHint)))
 		kept = append(kept, t)
 	}
 	return kept

@@ -24,6 +24,9 @@ type listener struct {
 	cancel context.CancelFunc // ends the running request
 	closed bool
 	wg     sync.WaitGroup
+	// waiters are the Subscribe calls waiting for the server to
+	// acknowledge their resource (listen_ack.go).
+	waiters []*ackWaiter
 }
 
 type listenParams struct {
@@ -74,6 +77,7 @@ func (s *Session) listenLoop(ctx context.Context, f subscriptionFilter) {
 		}
 		if errors.Is(err, jsonrpc.ErrMethodNotFound) || errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, jsonrpc.ErrDisconnected) {
 			s.log.Debug("mcpclient: subscriptions/listen stopped", "error", err)
+			s.listenFailed(err)
 			return
 		}
 		s.log.Debug("mcpclient: subscriptions/listen ended; reopening", "error", err, "after", pause)

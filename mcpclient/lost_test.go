@@ -77,30 +77,58 @@ func (l *lossyStream) count(method string) int {
 	return n
 }
 
-func TestLostResponseIsReissuedUnderANewID(t *testing.T) {
-	f := modernServer(t)
-	f.result("tools/call", `{"content":[{"type":"text","text":"ran"}]}`)
-	first := true
-	var lossy *lossyStream
-	wrap := newLossy(func(m *jsonrpc.Message) bool {
-		lose := m.Method == "tools/call" && first
-		first = first && m.Method != "tools/call"
-		return lose
-	})
-	s := connect(t, f, &Options{WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {
-		w := wrap(st)
-		lossy = w.(*lossyStream)
-		return w
-	}})
-	res, err := s.CallTool(ctx5s(t), "t", nil)
-	if err != nil || res.Text() != "ran" {
-		t.Fatalf("CallTool = %+v, %v", res, err)
-	}
-	if n := lossy.count("tools/call"); n != 2 {
-		t.Errorf("tools/call went out %d times, want 2 (lost once, re-issued once)", n)
-	}
-	if got := f.paramsOf("tools/call"); len(got) != 1 {
-		t.Errorf("the server ran the call %d times, want 1", len(got))
+// A broken response stream is a cancellation at the server: only what is
+// safe to run twice is sent again, under a new id — lists and reads, and a
+// tool annotated read-only or idempotent when the host allows it. Any
+// other call fails at once with a lost response, run at most once.
+func TestLostResponseReissuedOnlyWhenSafe(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		repeat bool // Options.RepeatSafeTools
+		call   func(*Session) error
+		method string
+		sent   int // times the request goes out; 2 means re-issued once
+	}{
+		{"list", false, func(s *Session) error { _, err := s.ListTools(ctx5s(t), ""); return err }, "tools/list", 2},
+		{"plain tool", true, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "plain", nil); return err }, "tools/call", 1},
+		{"read-only tool, not allowed", false, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "ro", nil); return err }, "tools/call", 1},
+		{"read-only tool, allowed", true, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "ro", nil); return err }, "tools/call", 2},
+		{"idempotent tool, allowed", true, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "idem", nil); return err }, "tools/call", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := modernServer(t)
+			f.result("tools/call", `{"content":[{"type":"text","text":"ran"}]}`)
+			f.result("tools/list", `{"tools":[{"name":"plain","inputSchema":{}},{"name":"ro","inputSchema":{},"annotations":{"readOnlyHint":true}},`+
+				`{"name":"idem","inputSchema":{},"annotations":{"idempotentHint":true,"readOnlyHint":false}}]}`)
+			lost := false
+			var lossy *lossyStream
+			s := connect(t, f, &Options{RepeatSafeTools: tc.repeat, WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {
+				lossy = newLossy(func(m *jsonrpc.Message) bool {
+					lose := m.Method == tc.method && !lost
+					lost = lost || lose
+					return lose
+				})(st).(*lossyStream)
+				return lossy
+			}})
+			if tc.method == "tools/call" {
+				if _, err := s.ListTools(ctx5s(t), ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := tc.call(s)
+			if n := lossy.count(tc.method); n != tc.sent {
+				t.Errorf("%s went out %d times, want %d", tc.method, n, tc.sent)
+			}
+			if reissued := tc.sent == 2; reissued != (err == nil) || (!reissued && !errors.Is(err, jsonrpc.ErrResponseLost)) {
+				t.Errorf("err = %v", err)
+			}
+			if err != nil && strings.Count(err.Error(), tc.method) != 1 {
+				t.Errorf("the error names the method more than once, or never: %v", err)
+			}
+			if tc.method == "tools/call" && len(f.paramsOf("tools/call")) > 1 {
+				t.Errorf("the server ran the call %d times", len(f.paramsOf("tools/call")))
+			}
+		})
 	}
 }
 
@@ -110,23 +138,23 @@ func TestLostResponseBoundIsReported(t *testing.T) {
 			f := modernServer(t)
 			var lossy *lossyStream
 			s := connect(t, f, &Options{Era: era, WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {
-				lossy = newLossy(func(m *jsonrpc.Message) bool { return m.Method == "tools/call" })(st).(*lossyStream)
+				lossy = newLossy(func(m *jsonrpc.Message) bool { return m.Method == "prompts/list" })(st).(*lossyStream)
 				return lossy
 			}})
-			_, err := s.CallTool(ctx5s(t), "t", nil)
+			_, err := s.ListPrompts(ctx5s(t), "")
 			var lost *jsonrpc.ResponseLostError
 			if !errors.Is(err, jsonrpc.ErrResponseLost) || !errors.As(err, &lost) {
 				t.Fatalf("err = %v, want a lost response", err)
 			}
-			if n := strings.Count(err.Error(), "tools/call"); n != 1 {
+			if n := strings.Count(err.Error(), "prompts/list"); n != 1 {
 				t.Errorf("the error names the method %d times, want once (one prefix per layer): %v", n, err)
 			}
 			want := 1 // the handshake era leaves resumption to the transport
 			if era == EraStateless {
 				want = 1 + maxLostRetries
 			}
-			if n := lossy.count("tools/call"); n != want {
-				t.Errorf("tools/call went out %d times, want %d", n, want)
+			if n := lossy.count("prompts/list"); n != want {
+				t.Errorf("prompts/list went out %d times, want %d", n, want)
 			}
 		})
 	}

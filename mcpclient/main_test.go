@@ -106,6 +106,8 @@ func rawServer(mode string) int {
 			send(text("ok after the flood"))
 		case "huge-line":
 			send(text(strings.Repeat("x", 20<<20+17)))
+		case "deep":
+			send(result(`{"content":` + strings.Repeat("[", 1e6) + strings.Repeat("]", 1e6) + `}`))
 		case "malformed":
 			send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[`) // truncated
 			send(`{"jsonrpc":"2.0","id":` + id + `,"result":`)

@@ -4,14 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 type callToolParams struct {
-	Name      string `json:"name"`
-	Arguments any    `json:"arguments,omitempty"`
+	Name      string      `json:"name"`
+	Arguments any         `json:"arguments"`
+	Task      *taskParams `json:"task,omitempty"`
 }
 
 // callToolWire decodes a tools/call result in one pass (see contentWire),
@@ -48,23 +50,64 @@ func putToolWire(w *callToolWire) {
 var errHeaderMismatch = &jsonrpc.Error{Code: CodeHeaderMismatch}
 
 // CallTool runs a tool. args is any JSON object value (a map, a struct, a
-// json.RawMessage) or nil. A tool that ran and failed returns a result with
-// IsError set and a nil error; the error is for everything else: unknown
-// tool, invalid arguments (as a *jsonrpc.Error), timeout, lost connection.
+// json.RawMessage) or nil (sent as {}). A tool that ran and failed returns
+// a result with IsError set and a nil error; the error is for everything
+// else: unknown tool, invalid arguments (as a *jsonrpc.Error), timeout,
+// lost connection, a result that is not a tool result.
+//
+// With Options.Tasks, a call the server runs as a task is still one call:
+// CallTool polls the task to its final result (see AwaitTask), reporting
+// its states to a WithTaskStatus callback.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
+	t, res, err := s.startTool(ctx, name, args)
+	if err != nil || t == nil {
+		return res, err
+	}
+	return s.driveTask(ctx, t, false)
+}
+
+// startTool sends tools/call, as a task where the era's rules say so, and
+// returns either the task the server made or the result.
+func (s *Session) startTool(ctx context.Context, name string, args any) (*Task, *CallToolResult, error) {
+	asTask, err := s.wantTask(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
 	w := getToolWire()
 	defer putToolWire(w)
-	raw, err := s.callTool(ctx, name, args, w)
+	raw, err := s.callTool(ctx, name, args, asTask, w)
 	if err != nil && errors.Is(err, errHeaderMismatch) && s.Era() == EraStateless {
 		// The tool's annotations may have changed: list again, then retry
 		// with the headers the new schema asks for.
 		if _, lerr := Collect(s.Tools(ctx)); lerr == nil {
 			zero(w)
-			raw, err = s.callTool(ctx, name, args, w)
+			raw, err = s.callTool(ctx, name, args, asTask, w)
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var t *Task
+	switch {
+	case w.ResultType == "task": // stateless: the wire let it through only with Options.Tasks
+		t, err = statelessCreated(raw)
+	case asTask:
+		t, err = legacyCreated(raw)
+	}
+	if err != nil || t != nil {
+		return t, nil, err
+	}
+	res, err := w.result(raw)
+	return nil, res, err
+}
+
+// result converts the decoded wire into a CallToolResult. A result
+// without content is not a tool result (the schema requires content): an
+// answer of another kind, say a task the call did not ask for, must not
+// reach the model as an empty success.
+func (w *callToolWire) result(raw json.RawMessage) (*CallToolResult, error) {
+	if len(w.Content) == 0 && !hasMember(raw, "content") {
+		return nil, fmt.Errorf("%w: tools/call answered without content: %s", ErrMalformedResult, describeResult(raw))
 	}
 	res := &CallToolResult{
 		Content:           decodeContent(w.Content, raw, "content"),
@@ -80,8 +123,12 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToo
 
 // callTool sends one tools/call, with the Mcp-Name and Mcp-Param headers
 // the stateless HTTP wire mirrors.
-func (s *Session) callTool(ctx context.Context, name string, args any, w *callToolWire) (json.RawMessage, error) {
-	r, err := newRequest("tools/call", callToolParams{Name: name, Arguments: args}, true)
+func (s *Session) callTool(ctx context.Context, name string, args any, asTask bool, w *callToolWire) (json.RawMessage, error) {
+	p := callToolParams{Name: name, Arguments: objectOrEmpty(args)}
+	if asTask {
+		p.Task = s.taskParams()
+	}
+	r, err := newRequest("tools/call", p, true)
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +155,12 @@ func (s *Session) callNamed(ctx context.Context, method, name string, params, re
 	return s.send(ctx, r, result)
 }
 
+// getPromptParams always carries arguments: servers built on the
+// TypeScript SDK reject a prompts/get without them, even for a prompt
+// whose arguments are all optional.
 type getPromptParams struct {
 	Name      string            `json:"name"`
-	Arguments map[string]string `json:"arguments,omitempty"`
+	Arguments map[string]string `json:"arguments"`
 }
 
 // GetPrompt renders a prompt with its arguments.
@@ -118,6 +168,9 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	var res struct {
 		GetPromptResult
 		resultEnvelope
+	}
+	if args == nil {
+		args = map[string]string{}
 	}
 	if err := s.callNamed(ctx, "prompts/get", name, getPromptParams{name, args}, &res); err != nil {
 		return nil, err
@@ -152,11 +205,15 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 // Subscribe asks for notifications/resources/updated when the resource at
 // uri changes (see Options.OnResourceUpdated): resources/subscribe in the
 // handshake era, the resource added to the session's subscriptions/listen
-// request in the stateless era.
+// request in the stateless era. Either way it returns once the server has
+// taken the subscription — in the stateless era when its
+// acknowledgement names uri, within ctx and 10 seconds — so a change made
+// after it returns is reported.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if s.Era() == EraStateless {
+		w := s.awaitAck(uri)
 		s.subscribeStateless(uri, true)
-		return nil
+		return s.waitAck(ctx, w)
 	}
 	return s.call(ctx, "resources/subscribe", uriParams{uri}, nil)
 }

@@ -66,6 +66,14 @@ type Options struct {
 	// declare it.
 	Skills bool
 
+	// Tasks opts in to tasks, both generations: the tasks capability
+	// (handshake era) or the io.modelcontextprotocol/tasks extension
+	// (stateless era) is declared, tools that run as tasks can be called,
+	// and CallTool drives a task to its result within these bounds. Nil
+	// declares neither: a tool that requires a task fails with
+	// ErrTaskRequired, and a task answer is a protocol error.
+	Tasks *TaskOptions
+
 	// OnLog receives notifications/message.
 	OnLog func(LogMessage)
 	// OnListChanged receives "tools", "prompts" or "resources" when the
@@ -94,6 +102,15 @@ type Options struct {
 	// MaxRequestTimeout caps a request however much progress it reports.
 	// Zero means 10 minutes.
 	MaxRequestTimeout time.Duration
+
+	// RepeatSafeTools lets the stateless era send a tools/call again when
+	// its response was lost (a broken HTTP stream, which the server takes
+	// for a cancellation) if the tool is annotated read-only or
+	// idempotent. Annotations are the server's claims, so this is the
+	// host's call; off, such a call fails at once with an error matching
+	// jsonrpc.ErrResponseLost, as any other tool call does. Lists and
+	// reads are always sent again.
+	RepeatSafeTools bool
 
 	// ManualInput turns off the automatic answering of the stateless era's
 	// input-required results: a request so answered returns an
@@ -139,8 +156,9 @@ func (o *Options) maxPages() int {
 	return o.MaxPages
 }
 
-// capabilities derives the client capabilities from what is wired.
-func (o *Options) capabilities() map[string]any {
+// capabilities derives the client capabilities from what is wired, for
+// an era: the two generations of tasks are declared differently.
+func (o *Options) capabilities(era Era) map[string]any {
 	caps := map[string]any{}
 	if o.Sampling != nil {
 		s := map[string]any{}
@@ -159,8 +177,20 @@ func (o *Options) capabilities() map[string]any {
 	if o.Roots != nil {
 		caps["roots"] = map[string]any{"listChanged": true}
 	}
+	ext := map[string]any{}
 	if o.Skills {
-		caps["extensions"] = map[string]any{SkillsExtension: map[string]any{}}
+		ext[SkillsExtension] = map[string]any{}
+	}
+	switch {
+	case o.Tasks != nil && era == EraStateless:
+		ext[TasksExtension] = map[string]any{}
+	case o.Tasks != nil:
+		// The client hosts no tasks of its own (no requests, list or
+		// cancel): the capability says it takes part in tasks.
+		caps["tasks"] = map[string]any{}
+	}
+	if len(ext) > 0 {
+		caps["extensions"] = ext
 	}
 	return caps
 }

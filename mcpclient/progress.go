@@ -3,7 +3,9 @@ package mcpclient
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -34,21 +36,33 @@ type progressWatch struct {
 	reset bool // progress restarts the timeout
 	wake  chan struct{}
 
-	mu      sync.Mutex
-	pending []Progress
-	timer   *time.Timer // the exchange in flight, if it has a timeout
-	start   time.Time
-	timeout time.Duration
-	cap     time.Duration
+	log *slog.Logger
+
+	mu           sync.Mutex
+	pending      []Progress
+	pendingBytes int         // of the pending updates' messages, as bounded below
+	dropped      int         // updates dropped since the last delivery
+	timer        *time.Timer // the exchange in flight, if it has a timeout
+	start        time.Time
+	timeout      time.Duration
+	cap          time.Duration
 }
 
-// maxPendingProgress bounds the updates waiting for the callback; past it
-// the oldest are dropped (the newest say the most).
-const maxPendingProgress = 1024
+// maxPendingProgress and maxPendingProgressBytes bound the updates
+// waiting for a slow callback, by count and by the bytes of their
+// messages; past either the oldest are dropped (the newest say the most),
+// and the drop is reported to the logger. maxProgressMessage cuts one
+// message: progress is a status line, not a payload.
+const (
+	maxPendingProgress      = 1024
+	maxPendingProgressBytes = 256 << 10
+	maxProgressMessage      = 4 << 10
+	progressOverhead        = 64 // what one update costs besides its message
+)
 
 // watchProgress gives r a progress token and registers its watch.
 func (s *Session) watchProgress(r *request, fn func(Progress)) *progressWatch {
-	w := &progressWatch{fn: fn, reset: s.opts.ResetTimeoutOnProgress, wake: make(chan struct{}, 1)}
+	w := &progressWatch{fn: fn, reset: s.opts.ResetTimeoutOnProgress, wake: make(chan struct{}, 1), log: s.log}
 	r.progress = strconv.FormatInt(s.progressSeq.Add(1), 10)
 	r.watch = w
 	s.progressMu.Lock()
@@ -81,9 +95,12 @@ func (w *progressWatch) callDelivering(call func() error) error {
 
 func (w *progressWatch) deliver() {
 	w.mu.Lock()
-	batch := w.pending
-	w.pending = nil
+	batch, dropped := w.pending, w.dropped
+	w.pending, w.pendingBytes, w.dropped = nil, 0, 0
 	w.mu.Unlock()
+	if dropped > 0 {
+		w.log.Warn("mcpclient: the progress callback fell behind; dropped the oldest updates", "dropped", dropped)
+	}
 	for _, p := range batch {
 		w.fn(p)
 	}
@@ -126,10 +143,18 @@ func (w *progressWatch) progressed(p Progress) {
 			w.timer.Reset(left)
 		}
 	}
-	if len(w.pending) >= maxPendingProgress {
+	if len(p.Message) > maxProgressMessage {
+		p.Message = strings.ToValidUTF8(p.Message[:maxProgressMessage], "") + "…"
+	}
+	size := len(p.Message) + progressOverhead
+	for len(w.pending) > 0 && (len(w.pending) >= maxPendingProgress || w.pendingBytes+size > maxPendingProgressBytes) {
+		w.pendingBytes -= len(w.pending[0].Message) + progressOverhead
+		w.pending[0] = Progress{} // let its message go
 		w.pending = w.pending[1:]
+		w.dropped++
 	}
 	w.pending = append(w.pending, p)
+	w.pendingBytes += size
 	w.mu.Unlock()
 	select {
 	case w.wake <- struct{}{}:

@@ -88,6 +88,7 @@ type Session struct {
 	listen  listener               // stateless era: the subscriptions/listen request
 	headers toolHeaders            // stateless era: Mcp-Param headers per tool
 	cache   listCache              // stateless era: list pages within their ttlMs
+	tasks   taskState              // tools' task support, task inputs answered
 
 	// bgMu guards closed, so that no cancellation notice is started after
 	// Close began waiting for the ones in flight (background).

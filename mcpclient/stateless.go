@@ -44,42 +44,19 @@ type statelessWire struct{ s *Session }
 
 func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) error {
 	s := w.s
-	versionRetried, lost, round := false, 0, 0
+	tries := retries{}
+	round := 0
 	for {
 		_, env, err := s.exchange(ctx, r, s.requestMeta(), result)
-		switch {
-		case err == nil:
-		case errors.Is(err, errUnsupportedVersion) && !versionRetried:
-			// Retry once with a version the server offers (even the same
-			// one: a server may reject a first request for its own reasons).
-			versionRetried = true
-			var rpcErr *jsonrpc.Error
-			errors.As(err, &rpcErr)
-			if v := supportedFrom(rpcErr.Data); v != "" {
-				s.setStateless(v)
+		if err != nil {
+			if tries.again(s, r, err) {
 				continue
 			}
-			return err
-		case errors.Is(err, jsonrpc.ErrResponseLost) && lost < maxLostRetries:
-			// The spec's rule for a broken response stream: send the
-			// request again under a new id.
-			lost++
-			s.log.Debug("mcpclient: response lost; sending the request again", "method", r.method, "attempt", lost+1)
-			continue
-		case errors.Is(err, jsonrpc.ErrResponseLost):
-			return fmt.Errorf("mcpclient: sent %d times, the response was lost each time: %w", lost+1, err)
-		default:
-			return err
+			return tries.failure(err)
 		}
-		switch env.ResultType {
-		case "", "complete": // absent means complete
-			return nil
-		case "input_required":
-		default:
-			return fmt.Errorf("%w: %s answered with resultType %q, which plainmcp does not know", ErrMalformedResult, r.method, env.ResultType)
-		}
-		if !inputMethods[r.method] {
-			return fmt.Errorf("%w: %s answered input_required, which only tools/call, prompts/get and resources/read may", ErrMalformedResult, r.method)
+		done, err := s.resultKind(r, env.ResultType)
+		if done || err != nil {
+			return err
 		}
 		if s.opts.ManualInput {
 			return &InputRequiredError{Method: r.method, InputRequests: env.InputRequests, RequestState: env.RequestState}
@@ -94,6 +71,69 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 		r.inputs, r.state = inputs, env.RequestState
 		zero(result)
 	}
+}
+
+// retries counts what a request was sent again for.
+type retries struct {
+	version bool // sent again with a version the server offers
+	lost    int  // sent again after a lost response
+}
+
+// again reports whether the error is one to send the request again for:
+// an unsupported version, once (even the same one: a server may reject a
+// first request for its own reasons), or a lost response of a request
+// safe to run twice (a broken response stream is a cancellation at the
+// server), within a bound.
+func (t *retries) again(s *Session, r *request, err error) bool {
+	var rpcErr *jsonrpc.Error
+	switch {
+	case errors.Is(err, errUnsupportedVersion) && !t.version && errors.As(err, &rpcErr):
+		t.version = true
+		v := supportedFrom(rpcErr.Data)
+		if v != "" {
+			s.setStateless(v)
+		}
+		return v != ""
+	case errors.Is(err, jsonrpc.ErrResponseLost) && t.lost < maxLostRetries && s.repeatable(r):
+		t.lost++
+		s.log.Debug("mcpclient: response lost; sending the request again", "method", r.method, "attempt", t.lost+1)
+		return true
+	}
+	return false
+}
+
+// failure is the error a request ends with when it is not sent again.
+func (t *retries) failure(err error) error {
+	switch {
+	case !errors.Is(err, jsonrpc.ErrResponseLost):
+		return err
+	case t.lost == 0:
+		return fmt.Errorf("mcpclient: not sent again, as it may not be safe to run twice: %w", err)
+	}
+	return fmt.Errorf("mcpclient: sent %d times, the response was lost each time: %w", t.lost+1, err)
+}
+
+// resultKind checks a result's resultType: done for a final result (a
+// task, for the caller to drive, included), an error for one the request
+// may not get, neither for input required.
+func (s *Session) resultKind(r *request, resultType string) (done bool, err error) {
+	switch resultType {
+	case "", "complete": // absent means complete
+		return true, nil
+	case "input_required":
+		if !inputMethods[r.method] {
+			return false, fmt.Errorf("%w: %s answered input_required, which only tools/call, prompts/get and resources/read may", ErrMalformedResult, r.method)
+		}
+		return false, nil
+	case "task":
+		// The tasks extension: only tools/call, and only when the client
+		// declared the extension (Options.Tasks).
+		if r.method == "tools/call" && s.opts.Tasks != nil {
+			return true, nil
+		}
+		return false, fmt.Errorf("%w: %s answered with a task, which only tools/call may, and only when the client declared %s", ErrMalformedResult, r.method, TasksExtension)
+	}
+	return false, fmt.Errorf("%w: %s answered with resultType %q, which plainmcp does not know", ErrMalformedResult, r.method, resultType)
 }
 
 // InputRequiredError is what a request returns, with Options.ManualInput
@@ -156,7 +196,7 @@ func (s *Session) encodeMeta() {
 		b = append(b, raw...)
 	}
 	add(metaVersion, version)
-	add(metaCapabilities, s.opts.capabilities())
+	add(metaCapabilities, s.opts.capabilities(EraStateless))
 	add(metaClientInfo, s.opts.ClientInfo)
 	if level != "" {
 		add(metaLogLevel, level)
@@ -217,3 +257,29 @@ func (s *Session) answerInput(ctx context.Context, req *jsonrpc.Request) (any, e
 	}
 	return res, err
 }
+
+// repeatMethods are safe to send again when a response was lost: they
+// only read.
+var repeatMethods = map[string]bool{
+	"server/discover": true, "tools/list": true, "prompts/list": true, "resources/list": true,
+	"resources/templates/list": true, "skills/list": true, "skills/get": true, "resources/read": true,
+	"prompts/get": true, "completion/complete": true, "tasks/get": true,
+}
+
+// repeatable reports whether r may be sent again after its response was
+// lost: a read, or — with Options.RepeatSafeTools — a call of a tool the
+// server annotated read-only or idempotent.
+func (s *Session) repeatable(r *request) bool {
+	if repeatMethods[r.method] {
+		return true
+	}
+	if r.method != "tools/call" || !s.opts.RepeatSafeTools {
+		return false
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	return json.Unmarshal(r.params, &p) == nil && s.headers.isRepeatable(p.Name)
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }

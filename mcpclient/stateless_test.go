@@ -305,6 +305,7 @@ func TestListenForChanges(t *testing.T) {
 		var p map[string]any
 		json.Unmarshal(r.Params, &p)
 		listening <- p["notifications"].(map[string]any)
+		f.conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p["notifications"]})
 		f.conn.Notify(ctx, "notifications/tools/list_changed", nil)
 		f.conn.Notify(ctx, "notifications/resources/updated", map[string]string{"uri": "file:///a"})
 		<-ctx.Done() // the stream stays open until the client closes it

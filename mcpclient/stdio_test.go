@@ -105,6 +105,16 @@ func TestStdioHugeResponseLine(t *testing.T) {
 	}
 }
 
+// An answer nested deeper than any decoder goes ends its call at once over
+// stdio too, with an error matching jsonrpc.ErrBadResponse, not a timeout.
+func TestStdioDeepAnswerEndsItsCall(t *testing.T) {
+	s := connectRaw(t, "deep", nil)
+	_, err := s.CallTool(ctx5s(t), "x", nil)
+	if !errors.Is(err, jsonrpc.ErrBadResponse) {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestStdioMalformedDuplicateAndUnknownResponses(t *testing.T) {
 	s := connectRaw(t, "malformed", nil)
 	res, err := s.CallTool(ctx5s(t), "x", nil)

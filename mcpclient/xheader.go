@@ -27,6 +27,28 @@ type paramHeader struct {
 type toolHeaders struct {
 	mu    sync.Mutex
 	tools map[string][]paramHeader
+	// repeatable holds the tools annotated read-only or idempotent, whose
+	// call a lost response may re-issue (Options.RepeatSafeTools).
+	repeatable map[string]bool
+}
+
+func (t *toolHeaders) setRepeatable(tool string, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.repeatable == nil {
+		t.repeatable = map[string]bool{}
+	}
+	if ok {
+		t.repeatable[tool] = true
+	} else {
+		delete(t.repeatable, tool)
+	}
+}
+
+func (t *toolHeaders) isRepeatable(tool string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.repeatable[tool]
 }
 
 func (t *toolHeaders) set(tool string, h []paramHeader) {

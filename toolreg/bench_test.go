@@ -7,7 +7,7 @@ import (
 )
 
 // demoToolCount is how many tools the demo server lists before any extra.
-const demoToolCount = 12
+const demoToolCount = 13
 
 // BenchmarkRegistryCall routes mcp__s__echo through a registry holding 10
 // (the demo server's 12) or 10,000 tools, to an in-memory demo server and back. Routing is one

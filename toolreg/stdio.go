@@ -72,6 +72,11 @@ func (s *server) sessionOptions() *mcpclient.Options {
 		opts = *base
 	}
 	opts.Skills = true // the registry lists and loads skills
+	if opts.Tasks == nil {
+		// Tools that run as tasks are listed and offered like the
+		// others, so the registry must be able to call them.
+		opts.Tasks = &mcpclient.TaskOptions{}
+	}
 	if v := s.cfg.ProtocolVersion; v != "" {
 		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
 	}

@@ -6,7 +6,12 @@
 //
 // Usage:
 //
-//	mcp-demo-server [-page-size n] [-extra-tools n] [-log]
+//	mcp-demo-server [-page-size n] [-extra-tools n] [-stateless] [-log]
+//
+// With -stateless it speaks the stateless era (2026-07-28) too: it answers
+// server/discover, so a client that probes with it (as plainmcp does)
+// speaks that era with it; without, such a client falls back to
+// initialize.
 //
 // The server's tools, prompts and resources are described in package
 // internal/demoserver.
@@ -26,6 +31,7 @@ import (
 func main() {
 	pageSize := flag.Int("page-size", demoserver.DefaultPageSize, "items per page of tools/list, prompts/list and resources/list")
 	extraTools := flag.Int("extra-tools", 0, "add this many generated tools, named tool-0001, tool-0002, …")
+	stateless := flag.Bool("stateless", false, "speak the stateless era (2026-07-28) too: answer server/discover")
 	logging := flag.Bool("log", false, "log to standard error at debug level")
 	linger := flag.Duration("linger", demoserver.DefaultLinger, "how long to go on answering requests in flight once standard input ends")
 	flag.Usage = func() {
@@ -45,6 +51,7 @@ func main() {
 	srv := demoserver.New(&demoserver.Options{
 		PageSize:   *pageSize,
 		ExtraTools: *extraTools,
+		Stateless:  *stateless,
 		Logger:     logger,
 		Linger:     *linger,
 	})

@@ -51,7 +51,7 @@ func TestStdioSession(t *testing.T) {
 		wantLog   bool
 		hasCursor bool
 	}{
-		{"defaults", nil, 12, false, false},
+		{"defaults", nil, 13, false, false},
 		{"flags", []string{"-page-size", "20", "-extra-tools", "100", "-log"}, 20, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,5 +101,34 @@ func TestLargeResult(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &resp); err != nil || len(resp.Result.Content) != 1 || len(resp.Result.Content[0].Text) != size {
 		t.Fatalf("big result not received whole (%v)", err)
+	}
+}
+
+// Without -stateless, server/discover is an unknown method (a probing
+// client falls back to initialize); with it, the answer offers 2026-07-28
+// and the tasks extension, and a request with that era's metadata needs
+// no initialize.
+func TestStatelessFlag(t *testing.T) {
+	const input = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+`
+	for _, stateless := range []bool{false, true} {
+		var args []string
+		if stateless {
+			args = []string{"-stateless"}
+		}
+		stdout, _ := run(t, input, args...)
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("-stateless=%v: %d answers:\n%s", stateless, len(lines), stdout)
+		}
+		if strings.Contains(lines[0], `"id":2`) { // answered in either order
+			lines[0], lines[1] = lines[1], lines[0]
+		}
+		offers := strings.Contains(lines[0], `"supportedVersions":["2026-07-28"]`) && strings.Contains(lines[0], "io.modelcontextprotocol/tasks")
+		echoed := strings.Contains(lines[1], `"text":"hi"`)
+		if offers != stateless || echoed != stateless {
+			t.Errorf("-stateless=%v:\n%s", stateless, stdout)
+		}
 	}
 }

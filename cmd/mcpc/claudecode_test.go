@@ -33,7 +33,7 @@ func claudeHome(t *testing.T, doc map[string]any) string {
 
 // Without --config, mcpc reads Claude Code's files for the working
 // directory, and a server in a narrower scope wins: local, then project,
-// then user. The demo has 12 tools, and -extra-tools adds some.
+// then user. The demo has 13 tools, and -extra-tools adds some.
 func TestDefaultConfigIsClaudeCodes(t *testing.T) {
 	leakcheck.Check(t)
 	dir := t.TempDir()
@@ -59,7 +59,7 @@ func TestDefaultConfigIsClaudeCodes(t *testing.T) {
 	})
 	r := runIn(t, dir, "", "tools", "--json")
 	r.want(t, exitOK)
-	want := map[string]int{"user": 13, "project": 12, "shared": 14, "both": 15, "local": 16}
+	want := map[string]int{"user": 14, "project": 13, "shared": 15, "both": 16, "local": 17}
 	if diff := cmp.Diff(want, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
@@ -75,7 +75,7 @@ func TestDefaultConfigNeedsNoMCPJSON(t *testing.T) {
 	})
 	r := runIn(t, dir, "", "tools", "--json")
 	r.want(t, exitOK)
-	if diff := cmp.Diff(map[string]int{"local": 12}, toolServers(t, r)); diff != "" {
+	if diff := cmp.Diff(map[string]int{"local": 13}, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
 
@@ -92,7 +92,7 @@ func TestConfigFlagSkipsClaudeCodesFiles(t *testing.T) {
 	cfg := writeConfig(t, dir, "only.json", map[string]any{"only": demoEntry(t)})
 	r := runIn(t, dir, "", "--config", cfg, "tools", "--json")
 	r.want(t, exitOK)
-	if diff := cmp.Diff(map[string]int{"only": 12}, toolServers(t, r)); diff != "" {
+	if diff := cmp.Diff(map[string]int{"only": 13}, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
 }

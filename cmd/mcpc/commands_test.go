@@ -63,7 +63,7 @@ func TestToolsJSONNamesAndRawSchemas(t *testing.T) {
 	}
 	human := runIn(t, demoDir(t), "", "tools")
 	human.want(t, exitOK)
-	for _, want := range []string{"demo: 12 tools", "pages: 17 tools", "mcp__demo__echo", "Returns the text it is given."} {
+	for _, want := range []string{"demo: 13 tools", "pages: 18 tools", "mcp__demo__echo", "Returns the text it is given."} {
 		if !strings.Contains(human.stdout, want) {
 			t.Errorf("tools lacks %q:\n%s", want, human.stdout)
 		}

@@ -56,6 +56,7 @@ func serveDemo(args []string) int {
 	fs.IntVar(&opts.PageSize, "page-size", 0, "")
 	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
+	fs.BoolVar(&opts.Stateless, "stateless", false, "")
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
 	pidFile := fs.String("pid-file", "", "write the process id here")
 	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")

@@ -24,7 +24,7 @@ func TestDefaultConfigIsTheDirectorysMCPJSON(t *testing.T) {
 	leakcheck.Check(t)
 	r := runIn(t, demoDir(t), "", "tools", "--json")
 	r.want(t, exitOK)
-	if diff := cmp.Diff(map[string]int{"demo": 12, "pages": 17}, toolServers(t, r)); diff != "" {
+	if diff := cmp.Diff(map[string]int{"demo": 13, "pages": 18}, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
 }
@@ -51,7 +51,7 @@ func TestConfigFilesMergeInOrderAndReplaceTheDefault(t *testing.T) {
 	second := writeConfig(t, dir, "second.json", map[string]any{"pages": demoEntry(t, "-extra-tools", "2")})
 	r := runIn(t, dir, "", "--config", first, "--config", second, "--json", "tools")
 	r.want(t, exitOK)
-	if diff := cmp.Diff(map[string]int{"demo": 12, "pages": 14}, toolServers(t, r)); diff != "" {
+	if diff := cmp.Diff(map[string]int{"demo": 13, "pages": 15}, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
 }
@@ -61,7 +61,7 @@ func TestServerFlagSelectsOneServer(t *testing.T) {
 	dir := demoDir(t)
 	r := runIn(t, dir, "", "--server", "pages", "--json", "tools")
 	r.want(t, exitOK)
-	if diff := cmp.Diff(map[string]int{"pages": 17}, toolServers(t, r)); diff != "" {
+	if diff := cmp.Diff(map[string]int{"pages": 18}, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
 	runIn(t, dir, "", "--server", "nope", "tools").want(t, exitUsage, `"nope"`, "demo, pages")
@@ -88,7 +88,7 @@ func TestServersReportsEveryStateAndFailsForAFailedOne(t *testing.T) {
 	if len(got) != 3 || len(byName) != 3 {
 		t.Fatalf("got %d servers, want 3: %s", len(got), r.stdout)
 	}
-	if s := byName["demo"]; s.State != "connected" || s.Transport != "stdio" || s.Tools != 12 ||
+	if s := byName["demo"]; s.State != "connected" || s.Transport != "stdio" || s.Tools != 13 ||
 		s.ProtocolVersion == "" || s.Title == "" || s.Error != "" {
 		t.Errorf("demo: %+v", s)
 	}
@@ -124,7 +124,7 @@ func TestAdHocStdioServer(t *testing.T) {
 	}
 	r = runIn(t, dir, "", append(stdio, "--name", "solo", "--json", "tools")...)
 	r.want(t, exitOK)
-	if diff := cmp.Diff(map[string]int{"solo": 13}, toolServers(t, r)); diff != "" {
+	if diff := cmp.Diff(map[string]int{"solo": 14}, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
 }

@@ -133,9 +133,9 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if e.cfg.progress {
-		show, done := e.progressPrinter()
+		show, task, done := e.progressPrinter()
 		defer done()
-		ctx = mcpclient.WithProgress(ctx, show)
+		ctx = mcpclient.WithTaskStatus(mcpclient.WithProgress(ctx, show), task)
 		res, err := callTool(ctx, e, reg, args[0], params)
 		done() // the progress line goes before the result is printed
 		return e.printCallResult(res, err)

@@ -71,8 +71,8 @@ func TestFirstToolEveryPage(t *testing.T) {
 	if code != 0 || out != "hello\n" {
 		t.Fatalf("exit %d, stdout %q, want 0 and \"hello\\n\"; stderr:\n%s", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "offers 12 tools: echo, add,") || !strings.HasSuffix(errOut, ", touch\n") {
-		t.Errorf("stderr does not list all 12 tools:\n%s", errOut)
+	if !strings.Contains(errOut, "offers 13 tools: echo, add,") || !strings.HasSuffix(errOut, ", research\n") {
+		t.Errorf("stderr does not list all 13 tools:\n%s", errOut)
 	}
 }
 

@@ -71,11 +71,48 @@
 //   - touch {uri: string}: sends notifications/resources/updated {uri} if
 //     the client subscribed to uri. Text "notified the subscriber of <uri>"
 //     or "not subscribed to <uri>".
+//   - research {topic: string, steps: integer = 3, delayMs: integer = 100,
+//     ask: boolean, fail: boolean}: runs only as a task
+//     (execution.taskSupport "required"; see Tasks below). It takes steps,
+//     each delayMs, its status message "step i of N"; with ask, after the
+//     first step it asks the user which reading of the topic they mean
+//     (input_required, an elicitation for {reading: "broad" | "narrow"}).
+//     Result text "report on <topic> (<reading> reading) after N steps";
+//     with fail, the task fails with -32603 instead.
 //
 // Then, with Options.ExtraTools = n, tools tool-0001 … tool-n that take an
 // optional {value: string} and answer "<name>: <value>". The tools sample,
 // elicit and roots answer a tool error when the client did not declare the
 // capability they need, or when the client's answer is an error.
+//
+// # Tasks
+//
+// With 2025-11-25 the server declares tasks {list, cancel, requests.tools.call};
+// research called with params.task answers {"task": …} at once and runs
+// on; tasks/get shows it (pollInterval 100, ttl 10 minutes), tasks/result
+// waits for its end and answers the result (with the related-task _meta)
+// or the task's JSON-RPC error, tasks/list pages through the session's
+// tasks, tasks/cancel cancels one that has not ended (-32602 otherwise).
+// Its question to the user is an elicitation/create carrying the
+// related-task _meta. Called without params.task it is -32601.
+//
+// In the stateless era (Options.Stateless) the server offers the tasks
+// extension (io.modelcontextprotocol/tasks) instead: research answers a
+// client that declares the extension with resultType "task", tasks/get
+// carries the outcome (result or error) and, while the task waits, its
+// inputRequests, which tasks/update answers; tasks/cancel acknowledges.
+// A client that does not declare the extension gets -32021. Task ids
+// count up within the session that made them (task-1, task-2, …); a
+// session keeps at most 64, dropping the oldest finished one. Task
+// timestamps are the one place the server reads the clock.
+//
+// # The stateless era
+//
+// Options.Stateless (mcp-demo-server -stateless) makes the server answer
+// server/discover, offering 2026-07-28, and serve any request that
+// carries that era's _meta without initialize. Tools that send the client
+// requests (sample, elicit, roots) answer a tool error there: the era's
+// way of asking is the research tool's.
 //
 // # Prompts
 //

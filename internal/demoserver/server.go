@@ -59,6 +59,13 @@ type Options struct {
 	// means not at all.
 	Linger time.Duration
 
+	// Stateless makes the server speak the stateless era (2026-07-28) as
+	// well: it answers server/discover, and a request carrying the
+	// era's _meta (io.modelcontextprotocol/protocolVersion) needs no
+	// initialize. Off, server/discover is an unknown method and clients
+	// fall back to the handshake.
+	Stateless bool
+
 	// Logger receives what the server and its connections report: dropped
 	// frames, handler panics, and at debug level each request and tool
 	// call. Nil is silent.
@@ -78,6 +85,7 @@ type Server struct {
 	instructions string
 	pageSize     int
 	linger       time.Duration
+	stateless    bool
 	log          *slog.Logger
 
 	tools     []*tool          // the demo tools, then the generated ones
@@ -96,6 +104,7 @@ func New(opts *Options) *Server {
 		instructions: o.Instructions,
 		pageSize:     o.PageSize,
 		linger:       o.Linger,
+		stateless:    o.Stateless,
 		log:          o.Logger,
 	}
 	if s.name == "" {
@@ -187,6 +196,8 @@ type session struct {
 	level         int             // index into logLevels: notifications below it are dropped
 	subscriptions map[string]bool // resource URIs the client subscribed to
 	dynamicTool   bool            // whether the change tool has added the "dynamic" tool
+
+	tasks taskStore // the tasks this session made
 }
 
 func newSession(s *Server) *session {
@@ -216,6 +227,7 @@ func (ss *session) stop() {
 	ss.mu.Lock()
 	ss.stopped = true
 	ss.mu.Unlock()
+	ss.tasks.cancelAll() // their work counts as handlers
 	ss.handlers.Wait()
 }
 

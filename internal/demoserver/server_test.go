@@ -51,6 +51,7 @@ func TestInitializeResult(t *testing.T) {
 		"logging":     `{}`,
 		"completions": `{}`,
 		"extensions":  `{"io.modelcontextprotocol/skills":{}}`,
+		"tasks":       `{"cancel":{},"list":{},"requests":{"tools":{"call":{}}}}`,
 	}
 	if d := cmp.Diff(want, caps); d != "" {
 		t.Errorf("capabilities (-want +got):\n%s", d)
@@ -196,7 +197,7 @@ func TestSessionsAreIndependent(t *testing.T) {
 	if err := conns[0].Call(context.Background(), "tools/call", json.RawMessage(`{"name":"change"}`), nil); err != nil {
 		t.Fatal(err)
 	}
-	for i, want := range []int{13, 12} {
+	for i, want := range []int{14, 13} {
 		var res struct{ Tools []json.RawMessage }
 		if err := conns[i].Call(context.Background(), "tools/list", nil, &res); err != nil {
 			t.Fatal(err)

@@ -34,6 +34,12 @@ var methods = map[string]func(ss *session, ctx context.Context, params json.RawM
 	"resources/unsubscribe":    (*session).unsubscribe,
 	"skills/list":              (*session).listSkills,
 	"skills/get":               (*session).getSkill,
+	"tasks/get":                (*session).getTask,
+	"tasks/result":             (*session).taskResult,
+	"tasks/list":               (*session).listTasks,
+	"tasks/cancel":             (*session).cancelTask,
+	"tasks/update":             (*session).updateTask,
+	"server/discover":          (*session).discover,
 }
 
 // handle is the session's jsonrpc.Handler. Each request runs in its own
@@ -45,10 +51,10 @@ func (ss *session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	defer ss.handlers.Done()
 	ss.srv.log.Debug("demoserver: request", "method", req.Method, "id", req.ID)
 	fn := methods[req.Method]
-	if fn == nil {
+	if fn == nil || (req.Method == "server/discover" && !ss.srv.stateless) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
 	}
-	if req.Method != "initialize" && req.Method != "ping" && !ss.awaitInitialize(ctx) {
+	if req.Method != "initialize" && req.Method != "ping" && !ss.stateless(req) && !ss.awaitInitialize(ctx) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "not initialized: send initialize before %s", req.Method)
 	}
 	return fn(ss, ctx, req.Params)
@@ -175,18 +181,23 @@ func (ss *session) initialize(ctx context.Context, params json.RawMessage) (any,
 	ss.initialized = true
 	ss.version = version
 	ss.client = p.Capabilities
+	caps := map[string]any{
+		"tools":       map[string]bool{"listChanged": true},
+		"prompts":     map[string]bool{"listChanged": true},
+		"resources":   map[string]bool{"subscribe": true, "listChanged": true},
+		"logging":     struct{}{},
+		"completions": struct{}{},
+		"extensions":  map[string]any{skillsExtension: struct{}{}},
+	}
+	if version == "2025-11-25" { // tasks came with it
+		caps["tasks"] = map[string]any{"list": struct{}{}, "cancel": struct{}{},
+			"requests": map[string]any{"tools": map[string]any{"call": struct{}{}}}}
+	}
 	return &initializeResult{
 		ProtocolVersion: version,
-		Capabilities: map[string]any{
-			"tools":       map[string]bool{"listChanged": true},
-			"prompts":     map[string]bool{"listChanged": true},
-			"resources":   map[string]bool{"subscribe": true, "listChanged": true},
-			"logging":     struct{}{},
-			"completions": struct{}{},
-			"extensions":  map[string]any{skillsExtension: struct{}{}},
-		},
-		ServerInfo:   implementation{Name: ss.srv.name, Title: "plainmcp demo server", Version: Version},
-		Instructions: ss.srv.instructions,
+		Capabilities:    caps,
+		ServerInfo:      implementation{Name: ss.srv.name, Title: "plainmcp demo server", Version: Version},
+		Instructions:    ss.srv.instructions,
 	}, nil
 }
 

@@ -14,6 +14,8 @@ type tool struct {
 	def toolDef
 	raw json.RawMessage // def, encoded once
 	run func(ctx context.Context, c *call) (*toolResult, error)
+	// task marks a tool that runs only as a task (see tasks_tool.go).
+	task bool
 }
 
 type toolDef struct {
@@ -23,6 +25,7 @@ type toolDef struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	Execution    json.RawMessage `json:"execution,omitempty"`
 }
 
 func newTool(def toolDef, run func(ctx context.Context, c *call) (*toolResult, error)) *tool {
@@ -104,6 +107,7 @@ func demoTools() []*tool {
 			Name: "touch", Title: "Touch", Description: "Pretends a resource changed: notifies the client (notifications/resources/updated) if it subscribed to the URI.",
 			InputSchema: uriSchema,
 		}, touchTool),
+		researchTool,
 	}
 }
 
@@ -187,6 +191,9 @@ func (ss *session) callTool(ctx context.Context, params json.RawMessage) (any, e
 	}
 	if t == nil {
 		return nil, invalidParams("tools/call: unknown tool %q", p.Name)
+	}
+	if t.task {
+		return ss.callTaskTool(params)
 	}
 	c := &call{ss: ss, name: p.Name, args: p.Arguments, progressToken: p.Meta.ProgressToken}
 	res, err := t.run(ctx, c)

@@ -54,7 +54,7 @@ func (c *client) listAllTools() ([]toolInfo, int) {
 	}
 }
 
-var demoToolNames = []string{"echo", "add", "slow", "sample", "elicit", "roots", "mixed", "fail", "big", "log", "change", "touch"}
+var demoToolNames = []string{"echo", "add", "slow", "sample", "elicit", "roots", "mixed", "fail", "big", "log", "change", "touch", "research"}
 
 func TestToolsList(t *testing.T) {
 	c := startInitialized(t, nil, nil, `{}`)

@@ -56,6 +56,12 @@ func (h *hostRecorder) options() *mcpclient.Options {
 // startEverything runs server-everything over stdio, or skips.
 func startEverything(t *testing.T, envVar string, h *hostRecorder) *mcpclient.Session {
 	t.Helper()
+	return startEverythingWith(t, envVar, h.options())
+}
+
+// startEverythingWith is startEverything with the host's options.
+func startEverythingWith(t *testing.T, envVar string, opts *mcpclient.Options) *mcpclient.Session {
+	t.Helper()
 	entry := os.Getenv(envVar)
 	if entry == "" {
 		t.Skipf("%s not set: run `make integration`", envVar)
@@ -66,7 +72,7 @@ func startEverything(t *testing.T, envVar string, h *hostRecorder) *mcpclient.Se
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := mcpclient.Connect(ctx, stream, h.options())
+	s, err := mcpclient.Connect(ctx, stream, opts)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}

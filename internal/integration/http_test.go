@@ -22,14 +22,22 @@ func serveEverything(t *testing.T, mode string) string {
 	if entry == "" {
 		t.Skip("PLAINMCP_EVERYTHING not set: run `make integration`")
 	}
+	return serveNode(t, entry, "PORT", mode)
+}
+
+// serveNode runs a Node HTTP server (entry and args) on a free local port,
+// named to it by the variable portVar, and returns its base URL once it
+// listens.
+func serveNode(t *testing.T, entry, portVar string, args ...string) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command("node", entry, mode)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	cmd := exec.Command("node", append([]string{entry}, args...)...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", portVar, port))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -45,7 +53,7 @@ func serveEverything(t *testing.T, mode string) string {
 			return "http://" + addr
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("server-everything %s did not listen on %s: %s", mode, addr, stderr.String())
+			t.Fatalf("%s %v did not listen on %s: %s", entry, args, addr, stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -53,13 +61,18 @@ func serveEverything(t *testing.T, mode string) string {
 
 func connectHTTP(t *testing.T, url string, h *hostRecorder) *mcpclient.Session {
 	t.Helper()
+	return connectHTTPWith(t, url, h.options())
+}
+
+func connectHTTPWith(t *testing.T, url string, opts *mcpclient.Options) *mcpclient.Session {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stream, err := streamhttp.Dial(ctx, streamhttp.Config{URL: url})
 	if err != nil {
 		t.Fatalf("Dial %s: %v", url, err)
 	}
-	s, err := mcpclient.Connect(ctx, stream, h.options())
+	s, err := mcpclient.Connect(ctx, stream, opts)
 	if err != nil {
 		t.Fatalf("Connect %s: %v", url, err)
 	}

@@ -1,0 +1,88 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// A client that takes part in tasks MUST declare the tasks capability;
+// one whose host did not opt in declares nothing of tasks.
+func TestLegacyTasksCapabilityDeclaredOnlyWhenEnabled(t *testing.T) {
+	for _, tasks := range []*TaskOptions{nil, {}} {
+		f := legacyTaskServer(t, tasksCaps, `[]`)
+		connect(t, f, &Options{Tasks: tasks})
+		caps, _ := f.paramsOf("initialize")[0]["capabilities"].(map[string]any)
+		_, declared := caps["tasks"]
+		if _, ext := caps["extensions"]; declared != (tasks != nil) || ext {
+			t.Errorf("Tasks %v: capabilities %v", tasks, caps)
+		}
+	}
+}
+
+// tasks/list pages: cursors are opaque tokens, sent back untouched; a
+// repeated one stops the iteration.
+func TestLegacyTaskListPagination(t *testing.T) {
+	f := legacyTaskServer(t, tasksCaps, `[]`)
+	const cursor = `c/1?x=%20+ü`
+	f.handle("tasks/list", func(_ context.Context, r *jsonrpc.Request) (any, error) {
+		if strings.Contains(string(r.Params), "cursor") {
+			return json.RawMessage(`{"tasks":[` + legacyTask("b", "completed", "") + `],"nextCursor":"` + cursor + `"}`), nil
+		}
+		return json.RawMessage(`{"tasks":[` + legacyTask("a", "working", "") + `],"nextCursor":"` + cursor + `"}`), nil
+	})
+	s := connect(t, f, &Options{Tasks: fastTasks()})
+	tasks, err := Collect(s.Tasks(ctx5s(t)))
+	if !errors.Is(err, ErrPagination) || len(tasks) != 2 || tasks[0].ID != "a" || tasks[1].Status != TaskCompleted {
+		t.Fatalf("%v %v", tasks, err)
+	}
+	if got := f.paramsOf("tasks/list")[1]["cursor"]; got != cursor {
+		t.Errorf("cursor sent back as %q", got)
+	}
+}
+
+// The TTL is a backstop: a task not done when it has passed is given up
+// (and cancelled), however the server answers its polls.
+func TestLegacyTaskExpires(t *testing.T) {
+	f := legacyTaskServer(t, tasksCaps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
+	stuck := `{"taskId":"t3","status":"working","createdAt":"","lastUpdatedAt":"","ttl":30,"pollInterval":1}`
+	f.result("tools/call", `{"task":`+stuck+`}`)
+	f.result("tasks/get", stuck)
+	f.result("tasks/cancel", stuck)
+	s := connect(t, f, &Options{Tasks: fastTasks()})
+	if _, err := s.CallTool(ctx5s(t), "slow", nil); !errors.Is(err, ErrTaskExpired) {
+		t.Fatalf("got %v", err)
+	}
+	s.Close()
+	if f.count("tasks/cancel") != 1 {
+		t.Error("the expired task was not cancelled")
+	}
+}
+
+// The server's polling interval is honoured within bounds, both ways.
+func TestTaskPollIntervalIsCapped(t *testing.T) {
+	for _, tc := range []struct {
+		server, want time.Duration
+		opts         TaskOptions
+	}{
+		{0, time.Second, TaskOptions{}},
+		{time.Nanosecond, 100 * time.Millisecond, TaskOptions{}},
+		{2 * time.Second, 2 * time.Second, TaskOptions{}},
+		{1000 * time.Hour, 30 * time.Second, TaskOptions{}},
+		{time.Hour, 5 * time.Second, TaskOptions{MaxPollInterval: 5 * time.Second}},
+	} {
+		d := &taskDriver{s: &Session{opts: Options{Tasks: &tc.opts}}, task: Task{PollInterval: tc.server}}
+		if got := d.pollDelay(); got != tc.want {
+			t.Errorf("server %v: polls every %v, want %v", tc.server, got, tc.want)
+		}
+	}
+	huge := 1e300
+	if got := millis(&huge, nil); got != 0 {
+		t.Errorf("an absurd interval became %v", got)
+	}
+}

@@ -1,0 +1,125 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// demoTasks connects, in era, to the demo server, which speaks both.
+func demoTasks(t *testing.T, era Era, opts *Options) *Session {
+	t.Helper()
+	checkGoroutines(t)
+	a, b := transport.Pipe()
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		demoserver.New(&demoserver.Options{Stateless: true}).Serve(ctx, b)
+		close(served)
+	}()
+	opts.Era = era
+	s, err := Connect(ctx5s(t), a, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(); stop(); <-served })
+	return s
+}
+
+// The demo server's research tool, as a task in each era: to its result,
+// through a question to the user, to a failure, and cancelled.
+func TestDemoServerTaskBothEras(t *testing.T) {
+	for _, era := range []Era{EraHandshake, EraStateless} {
+		t.Run(era.String(), func(t *testing.T) {
+			asked := 0
+			s := demoTasks(t, era, &Options{Tasks: fastTasks(), Elicitation: func(context.Context, *ElicitParams) (*ElicitResult, error) {
+				asked++
+				return &ElicitResult{Action: "accept", Content: map[string]any{"reading": "narrow"}}, nil
+			}})
+			var seen []string
+			ctx := WithTaskStatus(ctx5s(t), func(t Task) { seen = append(seen, t.Status) })
+			res, err := s.CallTool(ctx, "research", map[string]any{"topic": "pipes", "steps": 2, "delayMs": 1})
+			if err != nil || res.Text() != "report on pipes (broad reading) after 2 steps" {
+				t.Fatalf("%+v %v", res, err)
+			}
+			if seen[0] != TaskWorking || seen[len(seen)-1] != TaskCompleted {
+				t.Errorf("statuses %v", seen)
+			}
+			res, err = s.CallTool(ctx5s(t), "research", map[string]any{"topic": "pipes", "steps": 2, "delayMs": 1, "ask": true})
+			if err != nil || !strings.Contains(res.Text(), "narrow reading") || asked != 1 {
+				t.Fatalf("asked %d times: %+v %v", asked, res, err)
+			}
+			_, err = s.CallTool(ctx5s(t), "research", map[string]any{"topic": "x", "steps": 1, "delayMs": 1, "fail": true})
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError {
+				t.Errorf("failed task: %v", err)
+			}
+			started, _, err := s.StartTool(ctx5s(t), "research", map[string]any{"topic": "later", "steps": 1, "delayMs": 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res, err := s.AwaitTask(ctx5s(t), started.ID); err != nil || !strings.Contains(res.Text(), "report on later") {
+				t.Fatalf("AwaitTask: %+v %v", res, err)
+			}
+			if era == EraHandshake {
+				all, err := Collect(s.Tasks(ctx5s(t)))
+				if err != nil || len(all) != 4 || all[3].ID != started.ID || all[2].Status != TaskFailed {
+					t.Errorf("Tasks: %v %v", all, err)
+				}
+			}
+			task, _, err := s.StartTool(ctx5s(t), "research", map[string]any{"topic": "y", "steps": 100, "delayMs": 10000})
+			if err != nil || task == nil {
+				t.Fatalf("StartTool: %v %v", task, err)
+			}
+			if err := s.CancelTask(ctx5s(t), task.ID); err != nil {
+				t.Fatal(err)
+			}
+			st, err := s.TaskStatus(ctx5s(t), task.ID)
+			if err != nil || st.Status != TaskCancelled {
+				t.Errorf("after tasks/cancel: %+v %v", st, err)
+			}
+		})
+	}
+}
+
+// Without Options.Tasks the server refuses the call (a handshake-era
+// -32601, the extension's -32021) and no task is made.
+func TestDemoServerTaskToolNeedsTasks(t *testing.T) {
+	for era, code := range map[Era]int64{EraHandshake: jsonrpc.CodeMethodNotFound, EraStateless: -32021} {
+		s := demoTasks(t, era, &Options{})
+		_, err := s.CallTool(ctx5s(t), "research", map[string]any{"topic": "x"})
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != code {
+			t.Errorf("%v: got %v, want code %d", era, err, code)
+		}
+	}
+}
+
+// A caller that gives up cancels the task at the server.
+func TestDemoServerTaskCancelledByTheCaller(t *testing.T) {
+	for _, era := range []Era{EraHandshake, EraStateless} {
+		s := demoTasks(t, era, &Options{Tasks: fastTasks()})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		var id string
+		_, err := s.CallTool(WithTaskStatus(ctx, func(t Task) { id = t.ID }), "research", map[string]any{"topic": "z", "steps": 100, "delayMs": 10000})
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("%v: %v", era, err)
+		}
+		for end := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+			st, err := s.TaskStatus(ctx5s(t), id)
+			if err == nil && st.Status == TaskCancelled {
+				break
+			}
+			if time.Now().After(end) {
+				t.Fatalf("%v: the task was not cancelled: %+v %v", era, st, err)
+			}
+		}
+	}
+}

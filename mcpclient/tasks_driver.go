@@ -1,0 +1,254 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// What bounds a task the server controls: its id's length, the input
+// requests of one poll and of its whole life, and how many tasks' answered
+// keys a session remembers.
+const (
+	maxTaskIDLen          = 1024
+	maxTaskInputsPerPoll  = 32
+	maxTaskInputsPerTask  = 1024
+	maxTrackedTasks       = 256
+	defaultTaskPollPeriod = time.Second
+)
+
+// taskState is what a session remembers about tasks.
+type taskState struct {
+	mu sync.Mutex
+	// support is each listed tool's execution.taskSupport other than
+	// "forbidden" (handshake era); listed says a tools/list was read.
+	support map[string]string
+	listed  bool
+	// answered is, per task, the inputRequests keys already answered
+	// (stateless era): each is answered once, however often it is polled.
+	answered map[string]map[string]bool
+}
+
+// answeredAlready reports whether key was answered for task.
+func (ts *taskState) answeredAlready(task, key string) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.answered[task][key]
+}
+
+// markAnswered records keys as answered for task. It fails when a task
+// asks for more than the bound over its life.
+func (ts *taskState) markAnswered(task string, keys []string) error {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.answered == nil {
+		ts.answered = map[string]map[string]bool{}
+	}
+	done := ts.answered[task]
+	if done == nil {
+		if len(ts.answered) >= maxTrackedTasks {
+			for k := range ts.answered { // forget one: any is as good as another
+				delete(ts.answered, k)
+				break
+			}
+		}
+		done = map[string]bool{}
+		ts.answered[task] = done
+	}
+	if len(done)+len(keys) > maxTaskInputsPerTask {
+		return fmt.Errorf("%w: the task asked for more than %d inputs", ErrMalformedResult, maxTaskInputsPerTask)
+	}
+	for _, k := range keys {
+		done[k] = true
+	}
+	return nil
+}
+
+// forget drops what is remembered of a task that ended or was cancelled.
+func (ts *taskState) forget(task string) {
+	ts.mu.Lock()
+	delete(ts.answered, task)
+	ts.mu.Unlock()
+}
+
+// taskWire is a task as either era sends it: 2025-11-25's ttl and
+// pollInterval, 2026-07-28's ttlMs and pollIntervalMs, and the stateless
+// era's outcome and inputRequests inline.
+type taskWire struct {
+	TaskID         string          `json:"taskId"`
+	Status         string          `json:"status"`
+	StatusMessage  string          `json:"statusMessage"`
+	CreatedAt      string          `json:"createdAt"`
+	LastUpdatedAt  string          `json:"lastUpdatedAt"`
+	TTL            *float64        `json:"ttl"`
+	TTLMs          *float64        `json:"ttlMs"`
+	PollInterval   *float64        `json:"pollInterval"`
+	PollIntervalMs *float64        `json:"pollIntervalMs"`
+	InputRequests  json.RawMessage `json:"inputRequests"`
+	Result         json.RawMessage `json:"result"`
+	Error          *jsonrpc.Error  `json:"error"`
+}
+
+// detailedTask is a task and what came with it.
+type detailedTask struct {
+	task          Task
+	inputRequests json.RawMessage
+	result        json.RawMessage
+	err           *jsonrpc.Error
+}
+
+// parseTask checks and converts a task the server sent in answer to method.
+func parseTask(method string, w *taskWire) (*detailedTask, error) {
+	switch {
+	case w.TaskID == "" || len(w.TaskID) > maxTaskIDLen || !utf8.ValidString(w.TaskID) ||
+		strings.ContainsFunc(w.TaskID, unicode.IsControl): // it goes into headers and terminals
+		return nil, fmt.Errorf("%w: %s: the task has no usable taskId", ErrMalformedResult, method)
+	case w.Status != TaskWorking && w.Status != TaskInputRequired && w.Status != TaskCompleted &&
+		w.Status != TaskFailed && w.Status != TaskCancelled:
+		return nil, fmt.Errorf("%w: %s: unknown task status %q", ErrMalformedResult, method, truncate(w.Status, 40))
+	}
+	d := &detailedTask{
+		task: Task{
+			ID: w.TaskID, Status: w.Status, StatusMessage: w.StatusMessage,
+			CreatedAt: w.CreatedAt, LastUpdatedAt: w.LastUpdatedAt,
+			TTL:          millis(w.TTLMs, w.TTL),
+			PollInterval: millis(w.PollIntervalMs, w.PollInterval),
+		},
+		inputRequests: w.InputRequests, result: w.Result, err: w.Error,
+	}
+	return d, nil
+}
+
+// millis converts a count of milliseconds, the first of the two given,
+// to a duration; absent, null, negative or absurd is zero.
+func millis(a, b *float64) time.Duration {
+	v := a
+	if v == nil {
+		v = b
+	}
+	if v == nil || *v <= 0 || *v > float64(100*365*24*time.Hour/time.Millisecond) {
+		return 0
+	}
+	return time.Duration(*v * float64(time.Millisecond))
+}
+
+// getTask sends one tasks/get, its Mcp-Name the task id.
+func (s *Session) getTask(ctx context.Context, id string) (*detailedTask, error) {
+	var w taskWire
+	if err := s.callNamed(ctx, "tasks/get", id, taskIDParams{id}, &w); err != nil {
+		return nil, err
+	}
+	d, err := parseTask("tasks/get", &w)
+	if err == nil && d.task.ID != id {
+		err = fmt.Errorf("%w: tasks/get for %q answered for another task", ErrMalformedResult, truncate(id, 64))
+	}
+	return d, err
+}
+
+// taskDriver follows one task: the bounds on how long and how often it
+// is polled, and the caller's status callback.
+type taskDriver struct {
+	s        *Session
+	task     Task
+	start    time.Time
+	ownLimit bool // the caller set no deadline: MaxWait applies
+	report   func(Task)
+	reported bool
+	// pollFirst skips the wait before the first poll: AwaitTask on a
+	// task the session has not seen.
+	pollFirst bool
+}
+
+// newDriver starts following t. One known only by its id (pollFirst) is
+// polled before anything is reported of it.
+func (s *Session) newDriver(ctx context.Context, t *Task, pollFirst bool) *taskDriver {
+	_, hasDeadline := ctx.Deadline()
+	report, _ := ctx.Value(taskStatusKey{}).(func(Task))
+	d := &taskDriver{s: s, start: time.Now(), ownLimit: !hasDeadline, report: report, pollFirst: pollFirst}
+	if pollFirst {
+		d.task = *t
+	} else {
+		d.observe(t)
+	}
+	return d
+}
+
+// observe takes a new state of the task and reports it when it differs
+// from the last one reported.
+func (d *taskDriver) observe(t *Task) {
+	changed := !d.reported || t.Status != d.task.Status || t.StatusMessage != d.task.StatusMessage
+	d.task = *t
+	if changed && d.report != nil {
+		d.reported = true
+		d.report(*t)
+	}
+}
+
+// deadline is when the task is given up: its TTL after it was seen
+// created (the SEP's backstop), or MaxWait when the caller set no
+// deadline; zero for neither.
+func (d *taskDriver) deadline() time.Time {
+	var dl time.Time
+	if d.task.TTL > 0 {
+		dl = d.start.Add(d.task.TTL)
+	}
+	if d.ownLimit {
+		if w := d.start.Add(d.s.opts.Tasks.maxWait()); dl.IsZero() || w.Before(dl) {
+			dl = w
+		}
+	}
+	return dl
+}
+
+// pollDelay is the server's suggested interval within the session's
+// bounds.
+func (d *taskDriver) pollDelay() time.Duration {
+	o := d.s.opts.Tasks
+	p := d.task.PollInterval
+	if p <= 0 {
+		p = defaultTaskPollPeriod
+	}
+	return min(max(p, o.minPoll()), o.maxPoll())
+}
+
+// wait sleeps until the next poll. It returns ctx's error when ctx ends
+// and a *TaskError matching ErrTaskExpired past the deadline.
+func (d *taskDriver) wait(ctx context.Context) error {
+	if d.pollFirst {
+		d.pollFirst = false
+		return nil
+	}
+	delay := d.pollDelay()
+	if dl := d.deadline(); !dl.IsZero() {
+		left := time.Until(dl)
+		if left <= 0 {
+			return &TaskError{Task: d.task, Err: ErrTaskExpired}
+		}
+		delay = min(delay, left)
+	}
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// boundedContext is ctx limited by the task's deadline, for a wait that
+// has no timeout of its own (tasks/result holds until the task ends).
+func (d *taskDriver) boundedContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	dl := d.deadline()
+	if dl.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, dl)
+}
