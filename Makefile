@@ -17,42 +17,49 @@ $(BIN):
 build: | $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
+# The demo runs the repository's own .mcp.json, a project's config.
+DEMO_MCPC = $(MCPC) --trust-project
+
 demo: build
-	@echo "== the servers of .mcp.json (read by default): the demo server twice, as demo and as pages"
-	$(MCPC) servers
+	@echo "== the servers of .mcp.json (read by default): the demo server twice, as demo and as pages."
+	@echo "   It is a project's .mcp.json, whose servers mcpc, like Claude Code, starts only once you"
+	@echo "   approved them (it asks at a terminal); the demo approves them for each run: --trust-project"
+	$(DEMO_MCPC) servers
 	@echo
 	@echo "== every tool, named mcp__<server>__<tool>"
-	$(MCPC) tools
+	$(DEMO_MCPC) tools
 	@echo
 	@echo "== call a tool by its qualified name"
-	$(MCPC) call mcp__demo__add '{"a": 2, "b": 40}'
+	$(DEMO_MCPC) call mcp__demo__add '{"a": 2, "b": 40}'
 	@echo
 	@echo "== a long call that reports progress"
-	$(MCPC) --progress call mcp__pages__slow '{"steps": 4, "delayMs": 150}'
-	$(MCPC) --progress call mcp__demo__research '{"topic": "pipes", "steps": 3}'
+	$(DEMO_MCPC) --progress call mcp__pages__slow '{"steps": 4, "delayMs": 150}'
+	@echo
+	@echo "== a tool that runs as a task: mcpc polls it to its result, showing its status like progress"
+	$(DEMO_MCPC) --progress call mcp__demo__research '{"topic": "pipes", "steps": 3}'
 	@echo
 	@echo "== read a resource from one server"
-	$(MCPC) read demo:demo://docs/readme
+	$(DEMO_MCPC) read demo:demo://docs/readme
 	@echo
 	@echo "== a server's skills, then one loaded: its SKILL.md verified against the listing"
-	$(MCPC) --server demo skills
-	$(MCPC) skill mcp__demo__haiku
+	$(DEMO_MCPC) --server demo skills
+	$(DEMO_MCPC) skill mcp__demo__haiku
 	@echo
 	@echo "== the server asks the client's model (sampling; mcpc's stand-in model echoes)"
-	$(MCPC) --sampling echo call mcp__demo__sample '{"prompt": "Write a haiku about pipes"}'
+	$(DEMO_MCPC) --sampling echo call mcp__demo__sample '{"prompt": "Write a haiku about pipes"}'
 	@echo
 	@echo "== the sampling round trip on the wire: --trace prints every frame to stderr, led by its server"
-	$(MCPC) --json --trace --server demo --sampling echo call mcp__demo__sample '{"prompt": "Say hi"}'
+	$(DEMO_MCPC) --json --trace --server demo --sampling echo call mcp__demo__sample '{"prompt": "Say hi"}'
 	@echo
 	@echo "== a model uses the servers' tools: mcpc ask through its OpenAI adapter, offline and without a key"
 	@echo "   (bin/standin-model is a scripted stand-in for a provider, not a model; it speaks the"
 	@echo "   OpenAI Chat Completions wire over loopback and points OPENAI_BASE_URL at itself)."
 	@echo "   add is marked read-only and runs; log is not, so it needs consent: rather than stop and"
 	@echo "   ask at the terminal, the demo gives it with --allow, and mcpc says so on stderr"
-	$(BIN)/standin-model -- $(MCPC) --server demo ask --allow mcp__demo__log --model openai:standin "What is 2 + 40? Log the question."
+	$(BIN)/standin-model -- $(DEMO_MCPC) --server demo ask --allow mcp__demo__log --model openai:standin "What is 2 + 40? Log the question."
 	@echo
 	@echo "== the server's sampling request answered through the same adapter and stand-in"
-	$(BIN)/standin-model -- $(MCPC) --server demo --sampling openai:standin call mcp__demo__sample '{"prompt": "Say hi"}'
+	$(BIN)/standin-model -- $(DEMO_MCPC) --server demo --sampling openai:standin call mcp__demo__sample '{"prompt": "Say hi"}'
 
 # -race needs cgo and a C compiler; without them the tests run without it,
 # and say so.
