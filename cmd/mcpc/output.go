@@ -149,10 +149,11 @@ func printProgress(w io.Writer, p mcpclient.Progress) {
 }
 
 func progressLine(p mcpclient.Progress) string {
+	msg := clip(clean(p.Message), lineWidth)
 	if p.Total > 0 {
-		return strings.TrimSpace(fmt.Sprintf("progress: %g/%g %s", p.Progress, p.Total, clean(p.Message)))
+		return strings.TrimSpace(fmt.Sprintf("progress: %g/%g %s", p.Progress, p.Total, msg))
 	}
-	return strings.TrimSpace(fmt.Sprintf("progress: %g %s", p.Progress, clean(p.Message)))
+	return strings.TrimSpace(fmt.Sprintf("progress: %g %s", p.Progress, msg))
 }
 
 // progressPrinter is how a call shows its progress on stderr: with --json,
@@ -169,13 +170,19 @@ func (e *env) progressPrinter() (show func(mcpclient.Progress), done func()) {
 			fmt.Fprintf(e.stderr, "%s\n", b)
 		}, func() {}
 	case e.cfg.terminal:
+		// mcpc's own control sequences (carriage return, erase the line)
+		// pass the printable filter of stderr; the progress text does not.
+		term, ok := e.stderr.(*lockedWriter)
+		if !ok {
+			break
+		}
 		drawn := false
 		return func(p mcpclient.Progress) {
 				drawn = true
-				fmt.Fprintf(e.stderr, "\r\033[K%s", progressLine(p))
+				term.draw("\r\033[K", progressLine(p))
 			}, func() {
 				if drawn {
-					fmt.Fprint(e.stderr, "\r\033[K")
+					term.draw("\r\033[K", "")
 				}
 			}
 	}
@@ -214,22 +221,37 @@ func clip(s string, n int) string {
 	return string(runes[:max(n-3, 0)]) + "..."
 }
 
-// clean makes a server's text safe to print on a terminal: control
-// characters (escape sequences, carriage returns) become spaces.
+// clean fits a server's text into one cell or line of a listing: control
+// characters (line breaks, escape sequences, carriage returns) and
+// bidirectional controls become spaces. It is layout, not the guard:
+// everything mcpc prints also passes the printable filter of its output
+// (cli.run), whatever escaped this.
 func clean(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError {
 			return ' '
 		}
 		return r
 	}, s)
 }
 
-// quoted shows a server's text as a quotation, line by line.
+// Bounds of a quotation (quoted).
+const (
+	maxQuotedLine  = 500 // characters
+	maxQuotedLines = 200
+)
+
+// quoted shows a server's text as a quotation, line by line, each line
+// and their number bounded.
 func quoted(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	more := len(lines) - maxQuotedLines
+	lines = lines[:min(len(lines), maxQuotedLines)]
 	for i, l := range lines {
-		lines[i] = "  > " + clean(l)
+		lines[i] = "  > " + clip(clean(l), maxQuotedLine)
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("  > … (%d more lines)", more))
 	}
 	return strings.Join(lines, "\n")
 }
