@@ -129,7 +129,7 @@ func hasConfiguredCredentials(sc *ServerConfig) bool {
 			return true
 		}
 	}
-	return sc.HeadersHelper != ""
+	return !sc.HeadersHelper.IsZero()
 }
 
 // tokenStore is the store of the OAuth tokens: Options.TokenStore, else
