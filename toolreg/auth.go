@@ -129,7 +129,7 @@ func hasConfiguredCredentials(sc *ServerConfig) bool {
 			return true
 		}
 	}
-	return !sc.HeadersHelper.IsZero()
+	return sc.HeadersHelper != ""
 }
 
 // tokenStore is the store of the OAuth tokens: Options.TokenStore, else

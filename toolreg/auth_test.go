@@ -70,7 +70,7 @@ func TestNeedsAuthWithConfiguredCredentials(t *testing.T) {
 	inner := tinyHTTPServer(t)
 	as := fakeauth.New(inner.Config.Handler)
 	t.Cleanup(as.Close)
-	sc := &ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp", Headers: secretMap(map[string]string{"Authorization": "Basic bm90OnZhbGlk"})}
+	sc := &ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp", Headers: map[string]string{"Authorization": "Basic bm90OnZhbGlk"}}
 	r := newRegistry(t, nil, sc)
 	st := r.Servers()[0]
 	if st.State != StateNeedsAuth || !errors.Is(st.Err, ErrNeedsAuth) || st.AuthServer != "" {

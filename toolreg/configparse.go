@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/secret"
 )
 
 // configParser holds what every part of one file's parse needs.
@@ -152,11 +151,9 @@ func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, 
 		case "headers":
 			headers, err = p.stringMap(name, f.key, f.val)
 		case "headersHelper":
-			var helper string
-			if err = decodeString(f.val, &helper); err == nil && strings.TrimSpace(helper) == "" {
+			if err = decodeString(f.val, &s.HeadersHelper); err == nil && strings.TrimSpace(s.HeadersHelper) == "" {
 				return nil, fail(f.key, "empty")
 			}
-			s.HeadersHelper = secret.New(helper)
 		case "oauth":
 			// Kept among the keys plainmcp does not read too, where its
 			// value is never printed: other programs may put secrets there.
@@ -306,7 +303,7 @@ func (p *configParser) check(s *ServerConfig) error {
 			return fail("url", "applies only to http and sse servers")
 		case len(s.Headers) > 0:
 			return fail("headers", "apply only to http and sse servers")
-		case !s.HeadersHelper.IsZero():
+		case s.HeadersHelper != "":
 			return fail("headersHelper", "applies only to http and sse servers")
 		}
 	} else {
@@ -366,11 +363,11 @@ func (p *configParser) check(s *ServerConfig) error {
 }
 
 // checkEnv checks the expanded env entries and makes them a map.
-func (p *configParser) checkEnv(server string, env []stringMember) (map[string]secret.String, error) {
+func (p *configParser) checkEnv(server string, env []stringMember) (map[string]string, error) {
 	if env == nil {
 		return nil, nil
 	}
-	m := make(map[string]secret.String, len(env))
+	m := make(map[string]string, len(env))
 	for _, kv := range env {
 		switch {
 		case kv.key == "":
@@ -380,17 +377,17 @@ func (p *configParser) checkEnv(server string, env []stringMember) (map[string]s
 		case strings.ContainsRune(kv.val, 0):
 			return nil, p.errorf(server, "env."+kv.key, "the value contains a NUL byte")
 		}
-		m[kv.key] = secret.New(kv.val)
+		m[kv.key] = kv.val
 	}
 	return m, nil
 }
 
 // checkHeaders checks the expanded headers and makes them a map.
-func (p *configParser) checkHeaders(server string, headers []stringMember) (map[string]secret.String, error) {
+func (p *configParser) checkHeaders(server string, headers []stringMember) (map[string]string, error) {
 	if headers == nil {
 		return nil, nil
 	}
-	m := make(map[string]secret.String, len(headers))
+	m := make(map[string]string, len(headers))
 	names := map[string]bool{}
 	for _, h := range headers {
 		key := "headers." + h.key
@@ -404,7 +401,7 @@ func (p *configParser) checkHeaders(server string, headers []stringMember) (map[
 			return nil, p.errorf(server, key, "the value contains a line break or NUL byte")
 		}
 		names[lower] = true
-		m[h.key] = secret.New(h.val)
+		m[h.key] = h.val
 	}
 	return m, nil
 }

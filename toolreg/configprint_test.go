@@ -18,12 +18,11 @@ func printedServers(t *testing.T) []*ServerConfig {
 		       "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}", "LITERAL": "S3cr3t-literal", "EMPTY": ""}, "timeout": "10s",
 		       "oauth": {"clientSecret": "S3cr3t-extra"}},
 		"api": {"type": "http", "url": "https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=2",
-		        "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}", "X-Api-Key": "S3cr3t-header"}, "allow": ["read_*"]},
-		"helper": {"type": "http", "url": "https://h.example/mcp", "headersHelper": "get-token --key S3cr3t-helper-arg"}
+		        "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}", "X-Api-Key": "S3cr3t-header"}, "allow": ["read_*"]}
 	}`)
 	literal := &ServerConfig{
 		Name: "lit", Type: "http", URL: "https://user:" + secretPass + "@example.com/mcp?apikey=" + secretToken,
-		Headers: secretMap(map[string]string{"X-Api-Key": secretToken}), ToolTimeout: time.Minute, Disabled: true, Source: "code",
+		Headers: map[string]string{"X-Api-Key": secretToken}, ToolTimeout: time.Minute, Disabled: true, Source: "code",
 	}
 	return append(c.Servers, literal)
 }
@@ -42,7 +41,7 @@ func TestServerConfigPrintsRedacted(t *testing.T) {
 				}
 			}
 		}
-		if a, b := fmt.Sprintf("%#v", v), fmt.Sprintf("%#v", s); a != b {
+		if a, b := fmt.Sprintf("%#v", v), fmt.Sprintf("%#v", s); a != b || a != v.GoString() {
 			t.Errorf("%%#v: value %s, pointer %s", a, b)
 		}
 		var text strings.Builder
@@ -69,24 +68,19 @@ func TestServerConfigPrintsRedacted(t *testing.T) {
 	}
 }
 
-// %#v shows the fields in Go syntax, the secrets by their type and the
-// plain strings as String shows them.
-func TestServerConfigGoSyntax(t *testing.T) {
+func TestServerConfigGoString(t *testing.T) {
 	servers := printedServers(t)
-	for i, want := range [][]string{
-		{`Name:"gh", Type:"stdio", Command:"docker", Args:[]string{"run", "--token", "${GITHUB_TOKEN}", "u:${DB_PASSWORD}"}`,
-			`Env:map[string]secret.Value[string]{"EMPTY":secret.Value{}, "GITHUB_TOKEN":secret.Value{[redacted]}, "LITERAL":secret.Value{[redacted]}}`,
-			"Extra:map[string]json.RawMessage{\"oauth\":json.RawMessage{0x22, 0x5b"},
-		{`URL:"https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=[redacted]"`,
-			`Headers:map[string]secret.Value[string]{"Authorization":secret.Value{[redacted]}, "X-Api-Key":secret.Value{[redacted]}}`},
-		{`HeadersHelper:secret.Value{[redacted]}`},
-		{`URL:"https://user:[redacted]@example.com/mcp?apikey=[redacted]"`, `ToolTimeout:60000000000, ProtocolVersion:"", Disabled:true`},
+	for i, want := range []string{
+		`toolreg.ServerConfig{Name:"gh", Type:"stdio", Command:"docker", Args:[]string{"run", "--token", "${GITHUB_TOKEN}", "u:${DB_PASSWORD}"}, ` +
+			`Env:map[string]string{"EMPTY":"", "GITHUB_TOKEN":"${GITHUB_TOKEN}", "LITERAL":"[redacted]"}, Timeout:10000000000, ` +
+			"Source:\"proj/.mcp.json\", Extra:map[string]json.RawMessage{\"oauth\":json.RawMessage(`\"[redacted]\"`)}}",
+		`toolreg.ServerConfig{Name:"api", Type:"http", URL:"https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=[redacted]", ` +
+			`Headers:map[string]string{"Authorization":"Bearer ${GITHUB_TOKEN}", "X-Api-Key":"[redacted]"}, Allow:[]string{"read_*"}, Source:"proj/.mcp.json"}`,
+		`toolreg.ServerConfig{Name:"lit", Type:"http", URL:"https://user:[redacted]@example.com/mcp?apikey=[redacted]", ` +
+			`Headers:map[string]string{"X-Api-Key":"[redacted]"}, ToolTimeout:60000000000, Disabled:true, Source:"code"}`,
 	} {
-		got := fmt.Sprintf("%#v", servers[i])
-		for _, w := range want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%%#v =\n  %s\nwant it to hold\n  %s", got, w)
-			}
+		if got := servers[i].GoString(); got != want {
+			t.Errorf("GoString() =\n  %s\nwant\n  %s", got, want)
 		}
 	}
 }
@@ -95,7 +89,7 @@ func TestServerConfigGoSyntax(t *testing.T) {
 // every exported field under its Go name — so whatever read that output
 // still can; only the secrets are gone.
 func TestServerConfigMarshalJSON(t *testing.T) {
-	lit := printedServers(t)[3]
+	lit := printedServers(t)[2]
 	data, err := json.Marshal(lit)
 	if err != nil {
 		t.Fatal(err)
@@ -125,15 +119,20 @@ func TestServerConfigMarshalJSON(t *testing.T) {
 	}
 }
 
-// log/slog's JSON handler logs what MarshalJSON gives.
-func TestServerConfigLogsAsJSON(t *testing.T) {
+func TestServerConfigLogValue(t *testing.T) {
 	var buf bytes.Buffer
-	slog.New(slog.NewJSONHandler(&buf, nil)).Info("server", "s", printedServers(t)[0])
-	for _, want := range []string{`"Name":"gh"`, `"Args":["run","--token","${GITHUB_TOKEN}","u:${DB_PASSWORD}"]`,
-		`"Env":{"EMPTY":"","GITHUB_TOKEN":"[redacted]","LITERAL":"[redacted]"}`, `"Extra":{"oauth":"[redacted]"}`} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("slog JSON =\n  %s\nwant it to hold\n  %s", buf.String(), want)
+	slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
 		}
+		return a
+	}})).Info("server", "s", printedServers(t)[0])
+	want := `{"level":"INFO","msg":"server","s":{"name":"gh","type":"stdio","command":"docker",` +
+		`"args":["run","--token","${GITHUB_TOKEN}","u:${DB_PASSWORD}"],` +
+		`"env":{"EMPTY":"","GITHUB_TOKEN":"${GITHUB_TOKEN}","LITERAL":"[redacted]"},"timeout":10000000000,` +
+		`"source":"proj/.mcp.json","extra":{"oauth":"[redacted]"}}}` + "\n"
+	if buf.String() != want {
+		t.Errorf("slog JSON =\n  %s\nwant\n  %s", buf.String(), want)
 	}
 	var nilServer *ServerConfig
 	if got := fmt.Sprint(nilServer); got != "<nil>" {

@@ -26,7 +26,7 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options, author
 	switch sc.Type {
 	case "http", "sse":
 		hc, err := httpConfig(sc)
-		if err == nil && !sc.HeadersHelper.IsZero() {
+		if err == nil && sc.HeadersHelper != "" {
 			err = addHelperHeaders(ctx, sc, &hc)
 		}
 		if err != nil {
@@ -42,7 +42,7 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options, author
 	default:
 		env := make([]string, 0, len(sc.Env))
 		for k, v := range sc.Env {
-			env = append(env, k+"="+v.Reveal())
+			env = append(env, k+"="+v)
 		}
 		sort.Strings(env)
 		// Unlike StartStdio's own default, a server inherits our whole
@@ -70,7 +70,7 @@ func dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options, author
 func httpConfig(sc *ServerConfig) (streamhttp.Config, error) {
 	hc := streamhttp.Config{URL: sc.URL, Headers: map[string]secret.String{}}
 	for k, v := range sc.Headers {
-		setHeader(&hc, k, v.Reveal())
+		setHeader(&hc, k, v)
 	}
 	return hc, nil
 }
@@ -86,7 +86,7 @@ const maxHelperOutput = 64 << 10
 // configured ones of the same name. Its output is a secret: no error
 // quotes it, nor what the helper wrote to its standard error.
 func addHelperHeaders(ctx context.Context, sc *ServerConfig, hc *streamhttp.Config) error {
-	words := strings.Fields(sc.HeadersHelper.Reveal())
+	words := strings.Fields(sc.HeadersHelper)
 	if len(words) == 0 {
 		return fmt.Errorf("%w: server %q: headersHelper is empty", ErrConfig, sc.Name)
 	}

@@ -12,7 +12,7 @@ func TestHTTPConfigAuthorizationSchemes(t *testing.T) {
 		{"Token t0ken", "", "Token t0ken"},
 	} {
 		hc, err := httpConfig(&ServerConfig{Name: "s", Type: "http", URL: "https://example.com/mcp",
-			Headers: secretMap(map[string]string{"authorization": tc.header, "X-Org": "acme"})})
+			Headers: map[string]string{"authorization": tc.header, "X-Org": "acme"}})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.header, err)
 		}

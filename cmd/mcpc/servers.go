@@ -13,7 +13,6 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -159,16 +158,16 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 				return nil, usagef("--env: want NAME=value")
 			}
 			if sc.Env == nil {
-				sc.Env = map[string]secret.String{}
+				sc.Env = map[string]string{}
 			}
-			sc.Env[k] = secret.New(v)
+			sc.Env[k] = v
 		}
 		return sc, nil
 	}
 	if len(cfg.env) > 0 {
 		return nil, usagef("--env applies to a --stdio server")
 	}
-	sc.Type, sc.URL, sc.Headers = "http", cfg.url, map[string]secret.String{}
+	sc.Type, sc.URL, sc.Headers = "http", cfg.url, map[string]string{}
 	for _, h := range cfg.headers {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
@@ -177,9 +176,9 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 		}
 		value = strings.TrimSpace(value)
 		if prev, dup := sc.Headers[name]; dup {
-			value = prev.Reveal() + ", " + value
+			value = prev + ", " + value
 		}
-		sc.Headers[name] = secret.New(value)
+		sc.Headers[name] = value
 	}
 	if cfg.bearerEnv != "" {
 		token := os.Getenv(cfg.bearerEnv)
@@ -191,7 +190,7 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 				delete(sc.Headers, k)
 			}
 		}
-		sc.Headers["Authorization"] = secret.New("Bearer " + token)
+		sc.Headers["Authorization"] = "Bearer " + token
 	}
 	return sc, nil
 }
