@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // ServerStatus is what Servers reports of one server. Title and
@@ -90,4 +92,28 @@ func (s *server) status() ServerStatus {
 		st.ProtocolVersion, st.Title, st.Instructions = session.ProtocolVersion(), info.Title, session.Instructions()
 	}
 	return st
+}
+
+// startError says in one sentence why a server did not start — it exited,
+// or it did not answer in time — rather than which protocol request was
+// on the wire when that happened. The cause stays reachable (errors.As).
+type startError struct {
+	msg string
+	err error
+}
+
+func (e *startError) Error() string { return e.msg }
+func (e *startError) Unwrap() error { return e.err }
+
+func startFailure(name string, err error, timeout time.Duration) error {
+	var exit *transport.ExitError
+	switch {
+	case errors.As(err, &exit):
+		// "server exited with status 2: <stderr>" becomes
+		// `server "x" exited with status 2: <stderr>`.
+		return &startError{fmt.Sprintf("server %q %s", name, strings.TrimPrefix(exit.Error(), "server ")), err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &startError{fmt.Sprintf("server %q did not answer within %v", name, timeout), err}
+	}
+	return fmt.Errorf("server %q: %w", name, err)
 }

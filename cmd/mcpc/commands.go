@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/remote"
 )
 
 // env is what a command works with: the selected servers, and the
@@ -17,6 +18,7 @@ import (
 type env struct {
 	conf   *toolreg.Config // the selected servers
 	opts   *toolreg.Options
+	dialer *remote.Dialer // opts.Dial's: it keeps the tokens and authorizes
 	reg    *toolreg.Registry
 	out    *printer
 	cfg    *config
@@ -82,7 +84,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	if c.interactive && cfg.elicitation == "" {
 		ask = newAsker(c.stdin, c.stderr) // a person is there to answer a form
 	}
-	opts, err := registryOptions(cfg, c.stderr, ask)
+	opts, dialer, err := registryOptions(cfg, c.stderr, ask)
 	if err != nil {
 		return err
 	}
@@ -90,7 +92,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	// servers configured, one starts, not nine); the other commands show
 	// or list every server and start them all.
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
-	e := &env{conf: conf, opts: opts, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
+	e := &env{conf: conf, opts: opts, dialer: dialer, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
 	defer e.close(ctx)
 	return cmd.run(ctx, e, args[1:])
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
@@ -170,23 +171,47 @@ func (e *env) progressPrinter() (show func(mcpclient.Progress), done func()) {
 			fmt.Fprintf(e.stderr, "%s\n", b)
 		}, func() {}
 	case e.cfg.terminal:
-		// mcpc's own control sequences (carriage return, erase the line)
-		// pass the printable filter of stderr; the progress text does not.
-		term, ok := e.stderr.(*lockedWriter)
-		if !ok {
-			break
-		}
-		drawn := false
-		return func(p mcpclient.Progress) {
-				drawn = true
-				term.draw("\r\033[K", progressLine(p))
-			}, func() {
-				if drawn {
-					term.draw("\r\033[K", "")
-				}
-			}
+		return terminalProgress(e.stderr)
 	}
 	return func(p mcpclient.Progress) { printProgress(e.stderr, p) }, func() {}
+}
+
+// terminalProgress draws progress as one line that each report rewrites.
+// done clears the line and stops drawing, so it must run before the result
+// is printed (stdout and stderr are often the same terminal) and a report
+// that arrives late draws nothing. Both are safe to call concurrently, and
+// done more than once.
+func terminalProgress(w io.Writer) (show func(mcpclient.Progress), done func()) {
+	var mu sync.Mutex
+	drawn, stopped := false, false
+	show = func(p mcpclient.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			drawn = true
+			draw(w, "\r\033[K", progressLine(p))
+		}
+	}
+	done = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if drawn && !stopped {
+			draw(w, "\r\033[K", "")
+		}
+		stopped = true
+	}
+	return show, done
+}
+
+// draw writes mcpc's own terminal control sequence ctl, then text: on
+// mcpc's stderr the control passes its printable filter (which text does
+// not); on any other writer both are written as they are.
+func draw(w io.Writer, ctl, text string) {
+	if l, ok := w.(*lockedWriter); ok {
+		l.draw(ctl, text)
+		return
+	}
+	io.WriteString(w, ctl+text)
 }
 
 func orUnknown(s string) string {
@@ -212,13 +237,21 @@ func firstLine(s string, n int) string {
 	return clip(clean(s), n)
 }
 
-// clip cuts s to n characters, ending in "..." if it was longer.
+// clip cuts s to n characters, ending in "..." if it was longer: at the
+// last space that keeps at least half of the room, so a word is not cut in
+// two unless it is very long.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	runes := []rune(s)
-	return string(runes[:max(n-3, 0)]) + "..."
+	runes := []rune(s)[:max(n-3, 0)]
+	for i := len(runes) - 1; i >= len(runes)/2; i-- {
+		if runes[i] == ' ' {
+			runes = runes[:i]
+			break
+		}
+	}
+	return strings.TrimRight(string(runes), " ,;:") + "..."
 }
 
 // clean fits a server's text into one cell or line of a listing: control

@@ -71,6 +71,7 @@ type cli struct {
 	stderr io.Writer // shared by trace, progress and errors: see lockedWriter
 
 	interactive bool // a person at a terminal can answer forms
+	terminal    bool // stderr is a terminal whatever it looks like (tests)
 
 	getenv func(string) string // the environment; nil is the process's
 }
@@ -91,7 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // override) in it, however it was built. With --json, stdout escapes as
 // JSON does, so the document stays valid.
 func (c *cli) run(ctx context.Context, args []string) int {
-	terminal := isTerminal(c.stderr)
+	terminal := c.terminal || isTerminal(c.stderr)
 	errs := &lockedWriter{w: safe.NewWriter(c.stderr), raw: c.stderr}
 	c.stderr = errs
 	defer errs.flush()

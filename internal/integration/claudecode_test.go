@@ -13,6 +13,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
 // claudeJSON is a ~/.claude.json as Claude Code keeps it: app state beside
@@ -86,18 +87,18 @@ func (l *warnLog) WithGroup(string) slog.Handler                    { return l }
 
 // TestIntegrationClaudeCodeConfig runs the servers of a Claude Code user's
 // files: user and local scope in ~/.claude.json, the project's .mcp.json,
-// as toolreg.ClaudeCodeFiles finds them for the project directory.
+// as mcpjson.ClaudeCodeFiles finds them for the project directory.
 func TestIntegrationClaudeCodeConfig(t *testing.T) {
 	leakcheck.Check(t)
 	w := newWorkspace(t)
 	bin := buildMCPC(t) // before the home moves, which would move go's caches
 	project := claudeCodeHome(t, w)
-	files, err := toolreg.ClaudeCodeFiles(project)
+	files, err := mcpjson.ClaudeCodeFiles(project)
 	if err != nil {
 		t.Fatal(err)
 	}
 	warnings := &warnLog{}
-	cfg, err := toolreg.LoadConfigFiles(files, &toolreg.ConfigOptions{Logger: slog.New(warnings)})
+	cfg, err := mcpjson.LoadConfigFiles(files, &mcpjson.ConfigOptions{Logger: slog.New(warnings)})
 	if err != nil {
 		t.Fatalf("LoadConfigFiles: %v", err)
 	}
