@@ -241,6 +241,9 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 		dialer.TokenStore = store
 	}
 	opts := &toolreg.Options{Session: session, Dial: dialer.Dial}
+	if cfg.timeoutSet {
+		opts.StartupTimeout = cfg.timeout // a server's own "timeout" still wins
+	}
 	if cfg.trace {
 		// Every frame to stderr as "[server] -> frame" or "[server] <- frame",
 		// so that the lines of several servers tell apart.
