@@ -105,6 +105,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRedact -fuzztime $(FUZZTIME) ./secret
 	$(GO) test -run '^$$' -fuzz FuzzCheckURL -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzPrintable -fuzztime $(FUZZTIME) ./internal/safe
+	$(GO) test -run '^$$' -fuzz FuzzWriter -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzSSE -fuzztime $(FUZZTIME) ./transport/streamhttp
 	$(GO) test -run '^$$' -fuzz FuzzWWWAuthenticate -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzMetadata -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth

@@ -12,6 +12,7 @@ import (
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func TestRegistryRefreshIsOneRequestForManyCallers(t *testing.T) {
@@ -143,7 +144,7 @@ func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
 	// Kill the server and let the backoff pass, then make it reconnect to
 	// a server that takes 30 s to start: the refresh is stuck in connect.
 	srv := r.snapshot()[0]
-	srv.cfg.Env[delayEnv] = "30000"
+	srv.cfg.Env[delayEnv] = secret.New("30000")
 	proc, _ := os.FindProcess(readPid(t, pidFile))
 	proc.Kill()
 	waitFor(t, "the death to be noticed", func() bool { return r.Servers()[0].State == StateReconnecting })

@@ -18,13 +18,14 @@ import (
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
 // withEnv returns sc with more environment for its server.
 func withEnv(sc *ServerConfig, kv ...string) *ServerConfig {
 	for i := 0; i+1 < len(kv); i += 2 {
-		sc.Env[kv[i]] = kv[i+1]
+		sc.Env[kv[i]] = secret.New(kv[i+1])
 	}
 	return sc
 }

@@ -16,7 +16,7 @@ import (
 // demoConfig is a stdio server entry running the demo server.
 func demoConfig(name string) *ServerConfig {
 	return &ServerConfig{Name: name, Type: "stdio", Command: os.Args[0],
-		Env: map[string]string{demoEnv: "1", "GORACE": "atexit_sleep_ms=0"}}
+		Env: secretMap(map[string]string{demoEnv: "1", "GORACE": "atexit_sleep_ms=0"})}
 }
 
 func ctx10(t *testing.T) context.Context {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/mcpclient"

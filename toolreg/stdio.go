@@ -30,7 +30,7 @@ func DialStdio(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (
 	}
 	env := make([]string, 0, len(sc.Env))
 	for k, v := range sc.Env {
-		env = append(env, k+"="+v)
+		env = append(env, k+"="+v.Reveal())
 	}
 	sort.Strings(env)
 	// Unlike StartStdio's own default, a server inherits our whole

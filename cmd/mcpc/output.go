@@ -146,10 +146,11 @@ func printText(w io.Writer, s string) {
 }
 
 func progressLine(p mcpclient.Progress) string {
+	msg := clip(clean(p.Message), lineWidth)
 	if p.Total > 0 {
-		return strings.TrimSpace(fmt.Sprintf("progress: %g/%g %s", p.Progress, p.Total, clean(p.Message)))
+		return strings.TrimSpace(fmt.Sprintf("progress: %g/%g %s", p.Progress, p.Total, msg))
 	}
-	return strings.TrimSpace(fmt.Sprintf("progress: %g %s", p.Progress, clean(p.Message)))
+	return strings.TrimSpace(fmt.Sprintf("progress: %g %s", p.Progress, msg))
 }
 
 // taskLine is a task's state as a status line: the server's words,
@@ -216,18 +217,29 @@ func terminalLine(w io.Writer) (show func(text string, _ any), done func()) {
 		defer mu.Unlock()
 		if !stopped {
 			drawn = true
-			fmt.Fprintf(w, "\r\033[K%s", text)
+			draw(w, "\r\033[K", text)
 		}
 	}
 	done = func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if drawn && !stopped {
-			fmt.Fprint(w, "\r\033[K")
+			draw(w, "\r\033[K", "")
 		}
 		stopped = true
 	}
 	return show, done
+}
+
+// draw writes mcpc's own terminal control sequence ctl, then text: on
+// mcpc's stderr the control passes its printable filter (which text does
+// not); on any other writer both are written as they are.
+func draw(w io.Writer, ctl, text string) {
+	if l, ok := w.(*lockedWriter); ok {
+		l.draw(ctl, text)
+		return
+	}
+	io.WriteString(w, ctl+text)
 }
 
 func orUnknown(s string) string {
@@ -270,22 +282,37 @@ func clip(s string, n int) string {
 	return strings.TrimRight(string(runes), " ,;:") + "..."
 }
 
-// clean makes a server's text safe to print on a terminal: control
-// characters (escape sequences, carriage returns) become spaces.
+// clean fits a server's text into one cell or line of a listing: control
+// characters (line breaks, escape sequences, carriage returns) and
+// bidirectional controls become spaces. It is layout, not the guard:
+// everything mcpc prints also passes the printable filter of its output
+// (cli.run), whatever escaped this.
 func clean(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError {
 			return ' '
 		}
 		return r
 	}, s)
 }
 
-// quoted shows a server's text as a quotation, line by line.
+// Bounds of a quotation (quoted).
+const (
+	maxQuotedLine  = 500 // characters
+	maxQuotedLines = 200
+)
+
+// quoted shows a server's text as a quotation, line by line, each line
+// and their number bounded.
 func quoted(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	more := len(lines) - maxQuotedLines
+	lines = lines[:min(len(lines), maxQuotedLines)]
 	for i, l := range lines {
-		lines[i] = "  > " + clean(l)
+		lines[i] = "  > " + clip(clean(l), maxQuotedLine)
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("  > … (%d more lines)", more))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
 )
 
 // Exit codes.
@@ -85,14 +87,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // run parses args, runs the command and returns the exit code. Every
 // failure is reported as one line on stderr.
+//
+// Everything mcpc prints goes through a safe.Writer, the one sink of its
+// standard output and error: tool output, descriptions, errors quoting a
+// server, a model's text — none reaches the terminal with a control
+// character (an escape sequence, a carriage return, a bidirectional
+// override) in it, however it was built. With --json, stdout escapes as
+// JSON does, so the document stays valid.
 func (c *cli) run(ctx context.Context, args []string) int {
 	terminal := c.terminal || isTerminal(c.stderr)
-	c.stderr = &lockedWriter{w: c.stderr}
+	errs := &lockedWriter{w: safe.NewWriter(c.stderr), raw: c.stderr}
+	c.stderr = errs
+	defer errs.flush()
 	cfg, rest, err := parseFlags(args, terminal)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	}
+	out := safe.NewWriter(c.stdout)
+	if err == nil && cfg.json {
+		out = safe.NewJSONWriter(c.stdout)
+	}
+	c.stdout = out
+	defer out.Flush()
 	if err == nil {
 		cfg.getenv = c.getenv
 		if cfg.getenv == nil {
@@ -167,9 +184,14 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	return cfg, rest, nil
 }
 
-// oneLine squeezes a multi-line error (stderr tails) onto one line.
+// maxErrorLine bounds a line of text quoted from a server — an error
+// with a stderr tail or an error body — which oneLine cuts there.
+const maxErrorLine = 2000
+
+// oneLine squeezes a multi-line text (an error, a stderr tail) onto one
+// printable line of at most maxErrorLine bytes.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return safe.Line(s, maxErrorLine)
 }
 
 // isTerminal reports whether v is a terminal: a character device that is
@@ -208,14 +230,33 @@ func (d *durationFlag) Set(v string) error {
 }
 
 // lockedWriter serializes writes: trace lines, progress and errors come
-// from several goroutines (one per server) to the same stderr.
+// from several goroutines (one per server) to the same stderr. What is
+// written goes through w, which makes it printable; raw is the terminal
+// itself, for mcpc's own control sequences (draw).
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   *safe.Writer
+	raw io.Writer
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// draw writes mcpc's own terminal control sequence ctl as it is, then
+// text made printable, in one go.
+func (l *lockedWriter) draw(ctl, text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Flush()
+	io.WriteString(l.raw, ctl)
+	io.WriteString(l.w, text)
+}
+
+func (l *lockedWriter) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Flush()
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/toolreg/remote"
@@ -199,16 +200,16 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 				return nil, usagef("--env: want NAME=value")
 			}
 			if sc.Env == nil {
-				sc.Env = map[string]string{}
+				sc.Env = map[string]secret.String{}
 			}
-			sc.Env[k] = v
+			sc.Env[k] = secret.New(v)
 		}
 		return sc, nil
 	}
 	if len(cfg.env) > 0 {
 		return nil, usagef("--env applies to a --stdio server")
 	}
-	sc.Type, sc.URL, sc.Headers = "http", cfg.url, map[string]string{}
+	sc.Type, sc.URL, sc.Headers = "http", cfg.url, map[string]secret.String{}
 	for _, h := range cfg.headers {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
@@ -217,9 +218,9 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 		}
 		value = strings.TrimSpace(value)
 		if prev, dup := sc.Headers[name]; dup {
-			value = prev + ", " + value
+			value = prev.Reveal() + ", " + value
 		}
-		sc.Headers[name] = value
+		sc.Headers[name] = secret.New(value)
 	}
 	if cfg.bearerEnv != "" {
 		token := os.Getenv(cfg.bearerEnv)
@@ -231,7 +232,7 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 				delete(sc.Headers, k)
 			}
 		}
-		sc.Headers["Authorization"] = "Bearer " + token
+		sc.Headers["Authorization"] = secret.New("Bearer " + token)
 	}
 	return sc, nil
 }

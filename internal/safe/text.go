@@ -18,7 +18,7 @@ import (
 // \x1b[2J. Everything else, other languages and emoji included, is kept.
 // A string with nothing to escape is returned as it is.
 func Printable(s string) string {
-	return escape(s, true)
+	return escape(s, goStyle)
 }
 
 // Line is s as a quote on one line of at most max bytes: runs of white
@@ -29,7 +29,7 @@ func Line(s string, max int) string {
 	if strings.ContainsFunc(s, isSpaceToJoin) {
 		s = strings.Join(strings.FieldsFunc(s, isSpaceToJoin), " ")
 	}
-	s = escape(s, false)
+	s = escape(s, oneLine)
 	if max <= 0 || len(s) <= max {
 		return s
 	}
@@ -50,9 +50,21 @@ func isSpaceToJoin(r rune) bool {
 	return false
 }
 
-// escape is Printable; multiline keeps newlines and tabs.
-func escape(s string, multiline bool) string {
-	i := firstUnsafe(s, multiline)
+// A style is how escape writes what it escapes.
+type style struct {
+	multiline bool // newlines and tabs stay
+	json      bool // \u001b, valid in a JSON string, rather than Go's \x1b
+}
+
+var (
+	goStyle   = style{multiline: true}
+	oneLine   = style{}
+	jsonStyle = style{multiline: true, json: true}
+)
+
+// escape is Printable in the given style.
+func escape(s string, st style) string {
+	i := firstUnsafe(s, st.multiline)
 	if i < 0 {
 		return s
 	}
@@ -62,18 +74,16 @@ func escape(s string, multiline bool) string {
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case r == utf8.RuneError && n == 1 && st.json:
+			b.WriteString(`\ufffd`)
 		case r == utf8.RuneError && n == 1:
-			b.WriteString(`\x`)
-			b.WriteString(hex2(s[i]))
-		case unsafeRune(r, multiline):
-			if r < 0x80 {
-				b.WriteString(`\x`)
-				b.WriteString(hex2(byte(r)))
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-		default:
+			b.WriteString(`\x` + hex2(s[i]))
+		case !unsafeRune(r, st.multiline):
 			b.WriteString(s[i : i+n])
+		case r < 0x80 && !st.json:
+			b.WriteString(`\x` + hex2(byte(r)))
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 		i += n
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // check validates what depends on the server's type, and the values that
@@ -69,7 +71,7 @@ func stdioMismatch(s *ServerConfig) (key, msg string) {
 		return "url", "applies only to http and sse servers"
 	case len(s.Headers) > 0:
 		return "headers", "apply only to http and sse servers"
-	case s.HeadersHelper != "":
+	case !s.HeadersHelper.IsZero():
 		return "headersHelper", "applies only to http and sse servers"
 	}
 	return "", ""
@@ -113,11 +115,11 @@ func checkURL(raw string) string {
 }
 
 // checkEnv checks the expanded env entries and makes them a map.
-func (p *configParser) checkEnv(server string, env []stringMember) (map[string]string, error) {
+func (p *configParser) checkEnv(server string, env []stringMember) (map[string]secret.String, error) {
 	if env == nil {
 		return nil, nil
 	}
-	m := make(map[string]string, len(env))
+	m := make(map[string]secret.String, len(env))
 	for _, kv := range env {
 		switch {
 		case kv.key == "":
@@ -127,17 +129,17 @@ func (p *configParser) checkEnv(server string, env []stringMember) (map[string]s
 		case strings.ContainsRune(kv.val, 0):
 			return nil, p.errorf(server, "env."+kv.key, "the value contains a NUL byte")
 		}
-		m[kv.key] = kv.val
+		m[kv.key] = secret.New(kv.val)
 	}
 	return m, nil
 }
 
 // checkHeaders checks the expanded headers and makes them a map.
-func (p *configParser) checkHeaders(server string, headers []stringMember) (map[string]string, error) {
+func (p *configParser) checkHeaders(server string, headers []stringMember) (map[string]secret.String, error) {
 	if headers == nil {
 		return nil, nil
 	}
-	m := make(map[string]string, len(headers))
+	m := make(map[string]secret.String, len(headers))
 	names := map[string]bool{}
 	for _, h := range headers {
 		key := "headers." + h.key
@@ -151,7 +153,7 @@ func (p *configParser) checkHeaders(server string, headers []stringMember) (map[
 			return nil, p.errorf(server, key, "the value contains a line break or NUL byte")
 		}
 		names[lower] = true
-		m[h.key] = h.val
+		m[h.key] = secret.New(h.val)
 	}
 	return m, nil
 }

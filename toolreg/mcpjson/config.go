@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // ErrConfig is matched (with errors.Is) by every error [ParseConfig] and
@@ -64,10 +66,11 @@ type ServerConfig struct {
 
 	// Command, Args, Env and Cwd describe a stdio server: the program (run
 	// without a shell), its arguments, the variables added to its
-	// environment and its working directory.
+	// environment and its working directory. Env's values are secrets (API
+	// keys, tokens): they print as "[redacted]".
 	Command string
 	Args    []string
-	Env     map[string]string
+	Env     map[string]secret.String
 	Cwd     string
 	// SafeEnv starts a stdio server with a small safe set of our
 	// environment variables (see transport.StdioConfig) under Env. The
@@ -77,16 +80,17 @@ type ServerConfig struct {
 	SafeEnv bool
 
 	// URL and Headers describe an http or sse server: its endpoint and the
-	// headers sent with every request.
+	// headers sent with every request, whose values are secrets.
 	URL     string
-	Headers map[string]string
+	Headers map[string]secret.String
 
 	// HeadersHelper ("headersHelper") is a command run at each connection
 	// to an http or sse server, without a shell: its words are split on
 	// spaces, the first being the program. It must print a JSON object of
 	// header names to string values, which are sent besides Headers and
-	// win over them. Its output is a secret, never printed or logged.
-	HeadersHelper string
+	// win over them. Its output is a secret, never printed or logged, and
+	// so is the command itself, whose arguments may carry a key.
+	HeadersHelper secret.String
 	// OAuth ("oauth", as Claude Code writes it) configures the OAuth client
 	// of an http or sse server; nil means the defaults.
 	OAuth *OAuthConfig

@@ -112,7 +112,7 @@ func TestParseConfigEveryField(t *testing.T) {
 		Type:        "stdio",
 		Command:     "npx",
 		Args:        []string{"-y", "@modelcontextprotocol/server-github"},
-		Env:         map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": secretToken, "LOG": "debug"},
+		Env:         secretMap(map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": secretToken, "LOG": "debug"}),
 		Cwd:         "/home/u/src",
 		Timeout:     30 * time.Second,
 		ToolTimeout: 2 * time.Minute,
@@ -127,7 +127,7 @@ func TestParseConfigEveryField(t *testing.T) {
 		Name:     "remote",
 		Type:     "sse",
 		URL:      "https://api.example.com/sse?tenant=default",
-		Headers:  map[string]string{"Authorization": "Bearer " + secretToken, "X-Org": "acme"},
+		Headers:  secretMap(map[string]string{"Authorization": "Bearer " + secretToken, "X-Org": "acme"}),
 		Disabled: true,
 		Timeout:  1500*time.Millisecond + 500*time.Microsecond,
 		Source:   "proj/.mcp.json",
@@ -191,7 +191,7 @@ func TestParseConfigExpandsEveryField(t *testing.T) {
 	if diff := cmp.Diff([]string{"--root", "/home/u", "xy", "${HOME}"}, s.Args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{"TOKEN": secretToken, "LIT": "${HOME}", "${HOME}": "names are not expanded"}, s.Env); diff != "" {
+	if diff := cmp.Diff(secretMap(map[string]string{"TOKEN": secretToken, "LIT": "${HOME}", "${HOME}": "names are not expanded"}), s.Env); diff != "" {
 		t.Errorf("env (-want +got):\n%s", diff)
 	}
 	if s.Cwd != "/tmp" {
@@ -200,7 +200,7 @@ func TestParseConfigExpandsEveryField(t *testing.T) {
 	if h.URL != "https://api.example.com/mcp" {
 		t.Errorf("url %q", h.URL)
 	}
-	if diff := cmp.Diff(map[string]string{"X-Key": secretPass, "X-Lit": "${DB_PASSWORD}"}, h.Headers); diff != "" {
+	if diff := cmp.Diff(secretMap(map[string]string{"X-Key": secretPass, "X-Lit": "${DB_PASSWORD}"}), h.Headers); diff != "" {
 		t.Errorf("headers (-want +got):\n%s", diff)
 	}
 }
@@ -445,7 +445,7 @@ func TestServerConfigStringHidesLiteralSecrets(t *testing.T) {
 			"AKIAIOSFODNN7EXAMPLE1234",
 			"--verbose", "@modelcontextprotocol/server-filesystem", "/home/u/projects/2024",
 		},
-		Env:    map[string]string{"SECRET": "hunter2-pa55w0rd"},
+		Env:    secretMap(map[string]string{"SECRET": "hunter2-pa55w0rd"}),
 		Source: "code",
 	}
 	want := `x: stdio srv --api-key [redacted] --token=[redacted] -p hunter2-pa55w0rd --password [redacted] PASSWORD=[redacted] ` +
@@ -456,7 +456,7 @@ func TestServerConfigStringHidesLiteralSecrets(t *testing.T) {
 	if got := s.String(); got != want {
 		t.Errorf("String() =\n  %s\nwant\n  %s", got, want)
 	}
-	h := &ServerConfig{Name: "h", Type: "http", URL: "https://example.com/mcp#frag", Headers: map[string]string{"X-Api-Key": secretToken}}
+	h := &ServerConfig{Name: "h", Type: "http", URL: "https://example.com/mcp#frag", Headers: secretMap(map[string]string{"X-Api-Key": secretToken})}
 	if got, want := h.String(), `h: http https://example.com/mcp#frag headers=X-Api-Key`; got != want {
 		t.Errorf("String() = %s, want %s", got, want)
 	}
@@ -614,13 +614,13 @@ func TestParseConfigOAuthAndHeadersHelper(t *testing.T) {
 	if diff := cmp.Diff(want, a.OAuth); diff != "" {
 		t.Errorf("oauth (-want +got):\n%s", diff)
 	}
-	if a.HeadersHelper != "/bin/get-headers --json" {
-		t.Errorf("headersHelper = %q", a.HeadersHelper)
+	if a.HeadersHelper.Reveal() != "/bin/get-headers --json" {
+		t.Errorf("headersHelper = %q", a.HeadersHelper.Reveal())
 	}
 	if diff := cmp.Diff(&OAuthConfig{Scopes: []string{"files:read"}}, b.OAuth); diff != "" {
 		t.Errorf("oauth (-want +got):\n%s", diff)
 	}
-	if s := a.String(); !strings.Contains(s, "headersHelper=") || !strings.Contains(s, "oauth") {
+	if s := a.String(); !strings.Contains(s, "headersHelper") || !strings.Contains(s, "oauth") {
 		t.Errorf("String() = %s", s)
 	}
 }

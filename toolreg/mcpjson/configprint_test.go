@@ -18,11 +18,12 @@ func printedServers(t *testing.T) []*ServerConfig {
 		       "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}", "LITERAL": "S3cr3t-literal", "EMPTY": ""}, "timeout": "10s",
 		       "oauth": {"clientSecret": "S3cr3t-extra"}},
 		"api": {"type": "http", "url": "https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=2",
-		        "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}", "X-Api-Key": "S3cr3t-header"}, "allow": ["read_*"]}
+		        "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}", "X-Api-Key": "S3cr3t-header"}, "allow": ["read_*"]},
+		"helper": {"type": "http", "url": "https://h.example/mcp", "headersHelper": "get-token --key S3cr3t-helper-arg"}
 	}`)
 	literal := &ServerConfig{
 		Name: "lit", Type: "http", URL: "https://user:" + secretPass + "@example.com/mcp?apikey=" + secretToken,
-		Headers: map[string]string{"X-Api-Key": secretToken}, ToolTimeout: time.Minute, Disabled: true, Source: "code",
+		Headers: secretMap(map[string]string{"X-Api-Key": secretToken}), ToolTimeout: time.Minute, Disabled: true, Source: "code",
 	}
 	return append(c.Servers, literal)
 }
@@ -41,7 +42,7 @@ func TestServerConfigPrintsRedacted(t *testing.T) {
 				}
 			}
 		}
-		if a, b := fmt.Sprintf("%#v", v), fmt.Sprintf("%#v", s); a != b || a != v.GoString() {
+		if a, b := fmt.Sprintf("%#v", v), fmt.Sprintf("%#v", s); a != b {
 			t.Errorf("%%#v: value %s, pointer %s", a, b)
 		}
 		var text strings.Builder
@@ -68,19 +69,24 @@ func TestServerConfigPrintsRedacted(t *testing.T) {
 	}
 }
 
-func TestServerConfigGoString(t *testing.T) {
+// %#v shows the fields in Go syntax, the secrets by their type and the
+// plain strings as String shows them.
+func TestServerConfigGoSyntax(t *testing.T) {
 	servers := printedServers(t)
-	for i, want := range []string{
-		`mcpjson.ServerConfig{Name:"gh", Type:"stdio", Command:"docker", Args:[]string{"run", "--token", "${GITHUB_TOKEN}", "u:${DB_PASSWORD}"}, ` +
-			`Env:map[string]string{"EMPTY":"", "GITHUB_TOKEN":"${GITHUB_TOKEN}", "LITERAL":"[redacted]"}, Timeout:10000000000, ` +
-			"Source:\"proj/.mcp.json\", Extra:map[string]json.RawMessage{\"oauth\":json.RawMessage(`\"[redacted]\"`)}}",
-		`mcpjson.ServerConfig{Name:"api", Type:"http", URL:"https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=[redacted]", ` +
-			`Headers:map[string]string{"Authorization":"Bearer ${GITHUB_TOKEN}", "X-Api-Key":"[redacted]"}, Allow:[]string{"read_*"}, Source:"proj/.mcp.json"}`,
-		`mcpjson.ServerConfig{Name:"lit", Type:"http", URL:"https://user:[redacted]@example.com/mcp?apikey=[redacted]", ` +
-			`Headers:map[string]string{"X-Api-Key":"[redacted]"}, ToolTimeout:60000000000, Disabled:true, Source:"code"}`,
+	for i, want := range [][]string{
+		{`Name:"gh", Type:"stdio", Command:"docker", Args:[]string{"run", "--token", "${GITHUB_TOKEN}", "u:${DB_PASSWORD}"}`,
+			`Env:map[string]secret.Value[string]{"EMPTY":secret.Value{}, "GITHUB_TOKEN":secret.Value{[redacted]}, "LITERAL":secret.Value{[redacted]}}`,
+			"Extra:map[string]json.RawMessage{\"oauth\":json.RawMessage{0x22, 0x5b"},
+		{`URL:"https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=[redacted]"`,
+			`Headers:map[string]secret.Value[string]{"Authorization":secret.Value{[redacted]}, "X-Api-Key":secret.Value{[redacted]}}`},
+		{`HeadersHelper:secret.Value{[redacted]}`},
+		{`URL:"https://user:[redacted]@example.com/mcp?apikey=[redacted]"`, `ToolTimeout:60000000000, ProtocolVersion:"", Disabled:true`},
 	} {
-		if got := servers[i].GoString(); got != want {
-			t.Errorf("GoString() =\n  %s\nwant\n  %s", got, want)
+		got := fmt.Sprintf("%#v", servers[i])
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%%#v =\n  %s\nwant it to hold\n  %s", got, w)
+			}
 		}
 	}
 }
@@ -89,7 +95,7 @@ func TestServerConfigGoString(t *testing.T) {
 // every exported field under its Go name — so whatever read that output
 // still can; only the secrets are gone.
 func TestServerConfigMarshalJSON(t *testing.T) {
-	lit := printedServers(t)[2]
+	lit := printedServers(t)[3]
 	data, err := json.Marshal(lit)
 	if err != nil {
 		t.Fatal(err)
@@ -119,20 +125,15 @@ func TestServerConfigMarshalJSON(t *testing.T) {
 	}
 }
 
-func TestServerConfigLogValue(t *testing.T) {
+// log/slog's JSON handler logs what MarshalJSON gives.
+func TestServerConfigLogsAsJSON(t *testing.T) {
 	var buf bytes.Buffer
-	slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-		if a.Key == slog.TimeKey {
-			return slog.Attr{}
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("server", "s", printedServers(t)[0])
+	for _, want := range []string{`"Name":"gh"`, `"Args":["run","--token","${GITHUB_TOKEN}","u:${DB_PASSWORD}"]`,
+		`"Env":{"EMPTY":"","GITHUB_TOKEN":"[redacted]","LITERAL":"[redacted]"}`, `"Extra":{"oauth":"[redacted]"}`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("slog JSON =\n  %s\nwant it to hold\n  %s", buf.String(), want)
 		}
-		return a
-	}})).Info("server", "s", printedServers(t)[0])
-	want := `{"level":"INFO","msg":"server","s":{"name":"gh","type":"stdio","command":"docker",` +
-		`"args":["run","--token","${GITHUB_TOKEN}","u:${DB_PASSWORD}"],` +
-		`"env":{"EMPTY":"","GITHUB_TOKEN":"${GITHUB_TOKEN}","LITERAL":"[redacted]"},"timeout":10000000000,` +
-		`"source":"proj/.mcp.json","extra":{"oauth":"[redacted]"}}}` + "\n"
-	if buf.String() != want {
-		t.Errorf("slog JSON =\n  %s\nwant\n  %s", buf.String(), want)
 	}
 	var nilServer *ServerConfig
 	if got := fmt.Sprint(nilServer); got != "<nil>" {

@@ -88,8 +88,7 @@ func validVarName(s string) bool {
 // and "Basic …" credentials, and long token-like strings.
 //
 // It is on the value type, so a ServerConfig and a *ServerConfig print
-// alike; GoString, Format, LogValue and MarshalJSON (configprint.go) hide
-// the same secrets.
+// alike; Format and MarshalJSON (configprint.go) hide the same secrets.
 func (s ServerConfig) String() string {
 	var parts []string
 	parts = append(parts, quoteIfNeeded(s.Name)+":")
@@ -118,8 +117,8 @@ func (s ServerConfig) String() string {
 		if len(s.Headers) > 0 {
 			parts = append(parts, "headers="+strings.Join(sortedNames(s.Headers), ","))
 		}
-		if s.HeadersHelper != "" {
-			parts = append(parts, "headersHelper="+quoteIfNeeded(s.HeadersHelper))
+		if !s.HeadersHelper.IsZero() {
+			parts = append(parts, "headersHelper")
 		}
 		if s.OAuth != nil {
 			parts = append(parts, "oauth")
@@ -286,7 +285,7 @@ func quoteIfNeeded(s string) string {
 }
 
 // sortedNames is m's keys, sorted and quoted if need be.
-func sortedNames(m map[string]string) []string {
+func sortedNames[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, quoteIfNeeded(k))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // knownType is the transport a server's "type" names, or "" if none.
@@ -109,12 +110,14 @@ func durationKey(field func(*ServerConfig) *time.Duration) keyDecoder {
 }
 
 func decodeHeadersHelper(e *entry, _ string, raw json.RawMessage) error {
-	if err := decodeString(raw, &e.s.HeadersHelper); err != nil {
+	var helper string
+	if err := decodeString(raw, &helper); err != nil {
 		return err
 	}
-	if strings.TrimSpace(e.s.HeadersHelper) == "" {
+	if strings.TrimSpace(helper) == "" {
 		return errors.New("empty")
 	}
+	e.s.HeadersHelper = secret.New(helper)
 	return nil
 }
 

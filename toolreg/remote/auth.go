@@ -124,7 +124,7 @@ func hasConfiguredCredentials(sc *toolreg.ServerConfig) bool {
 			return true
 		}
 	}
-	return sc.HeadersHelper != ""
+	return !sc.HeadersHelper.IsZero()
 }
 
 // tokenStore is TokenStore, else one in memory for the Dialer's life;

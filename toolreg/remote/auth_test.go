@@ -72,7 +72,7 @@ func TestNeedsAuthWithConfiguredCredentials(t *testing.T) {
 	inner := tinyHTTPServer(t)
 	as := fakeauth.New(inner.Config.Handler)
 	t.Cleanup(as.Close)
-	sc := &toolreg.ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp", Headers: map[string]string{"Authorization": "Basic bm90OnZhbGlk"}}
+	sc := &toolreg.ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp", Headers: secretMap(map[string]string{"Authorization": "Basic bm90OnZhbGlk"})}
 	d := &Dialer{}
 	r := newRegistry(t, d, sc)
 	st := r.Servers()[0]

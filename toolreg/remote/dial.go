@@ -71,7 +71,7 @@ func (d *Dialer) Dial(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpcl
 		return toolreg.DialStdio(ctx, sc, opts)
 	}
 	hc, err := httpConfig(sc)
-	if err == nil && sc.HeadersHelper != "" {
+	if err == nil && !sc.HeadersHelper.IsZero() {
 		err = addHelperHeaders(ctx, sc, &hc)
 	}
 	if err != nil {
@@ -112,7 +112,7 @@ func dialHTTP(ctx context.Context, hc streamhttp.Config, opts *mcpclient.Options
 func httpConfig(sc *toolreg.ServerConfig) (streamhttp.Config, error) {
 	hc := streamhttp.Config{URL: sc.URL, Headers: map[string]secret.String{}}
 	for k, v := range sc.Headers {
-		setHeader(&hc, k, v)
+		setHeader(&hc, k, v.Reveal())
 	}
 	return hc, nil
 }
@@ -128,7 +128,7 @@ const maxHelperOutput = 64 << 10
 // configured ones of the same name. Its output is a secret: no error
 // quotes it, nor what the helper wrote to its standard error.
 func addHelperHeaders(ctx context.Context, sc *toolreg.ServerConfig, hc *streamhttp.Config) error {
-	words := strings.Fields(sc.HeadersHelper)
+	words := strings.Fields(sc.HeadersHelper.Reveal())
 	if len(words) == 0 {
 		return fmt.Errorf("%w: server %q: headersHelper is empty", mcpjson.ErrConfig, sc.Name)
 	}

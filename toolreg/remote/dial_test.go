@@ -16,7 +16,7 @@ func TestHTTPConfigAuthorizationSchemes(t *testing.T) {
 		{"Token t0ken", "", "Token t0ken"},
 	} {
 		hc, err := httpConfig(&toolreg.ServerConfig{Name: "s", Type: "http", URL: "https://example.com/mcp",
-			Headers: map[string]string{"authorization": tc.header, "X-Org": "acme"}})
+			Headers: secretMap(map[string]string{"authorization": tc.header, "X-Org": "acme"})})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.header, err)
 		}

@@ -214,6 +214,10 @@ func TestRedactedExcerptCuts(t *testing.T) {
 	if got := redactedExcerpt(nil, []byte("a  b\nc")); got != "a b c" {
 		t.Errorf("without a transport: %q", got)
 	}
+	// A body's control characters are quoted escaped, never raw.
+	if got := redactedExcerpt(nil, []byte("a\x1b[2J\u202eb\x9b")); got != `a\x1b[2J\u202eb\x9b` {
+		t.Errorf("control characters: %q", got)
+	}
 }
 
 // Every error the transports report, for every answer a server refusing
