@@ -29,7 +29,8 @@ type RootsHandler func(ctx context.Context) ([]Root, error)
 // handshake era they answer server→client requests, in the stateless era
 // they fulfil the input requests inside results. Declaring a capability is
 // automatic: sampling, elicitation and roots are announced exactly when the
-// matching handler is set, the skills extension when Skills is.
+// matching handler is set, the skills extension when Skills is, MCP Apps
+// when UI is.
 type Options struct {
 	// ClientInfo names this client to the server. Zero means plainmcp's own.
 	ClientInfo Implementation
@@ -65,6 +66,12 @@ type Options struct {
 	// without it, but a server may tailor what it offers to clients that
 	// declare it.
 	Skills bool
+
+	// UI declares the MCP Apps extension (UIExtension, with UIMimeType):
+	// the host renders tools' interfaces. Servers may offer interfaces
+	// only to hosts that declare it; decoding a tool's _meta.ui
+	// (Tool.UI) and reading one (Session.ReadUI) work without it.
+	UI bool
 
 	// OnLog receives notifications/message.
 	OnLog func(LogMessage)
@@ -159,8 +166,15 @@ func (o *Options) capabilities() map[string]any {
 	if o.Roots != nil {
 		caps["roots"] = map[string]any{"listChanged": true}
 	}
+	ext := map[string]any{}
 	if o.Skills {
-		caps["extensions"] = map[string]any{SkillsExtension: map[string]any{}}
+		ext[SkillsExtension] = map[string]any{}
+	}
+	if o.UI {
+		ext[UIExtension] = map[string]any{"mimeTypes": []string{UIMimeType}}
+	}
+	if len(ext) > 0 {
+		caps["extensions"] = ext
 	}
 	return caps
 }
