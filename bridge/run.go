@@ -80,9 +80,15 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 	tr := &Transcript{Messages: []mcpclient.SamplingMessage{
 		{Role: "user", Content: mcpclient.ContentList{{Type: "text", Text: question}}},
 	}}
-	tools, err := reg.Tools(ctx)
+	// Only the tools visible to the model (MCP Apps' visibility) are
+	// offered, and only those it was offered may it call.
+	tools, err := reg.ModelTools(ctx)
 	if err != nil {
 		return tr, fmt.Errorf("listing the tools: %w", err)
+	}
+	offered := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		offered[t.Name] = true
 	}
 	defs := Definitions(tools)
 	var choice *mcpclient.ToolChoice
@@ -124,7 +130,7 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 			tr.Answer = strings.Join(text, "\n")
 			return tr, nil
 		}
-		results := callTools(ctx, reg, uses, o.MaxResultBytes)
+		results := callTools(ctx, reg, offered, uses, o.MaxResultBytes)
 		if err := ctx.Err(); err != nil {
 			return tr, err
 		}
@@ -139,10 +145,15 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 
 // callTools runs the model's tool calls concurrently and returns their
 // results in the same order.
-func callTools(ctx context.Context, reg *toolreg.Registry, uses []mcpclient.Content, limit int) []mcpclient.Content {
+func callTools(ctx context.Context, reg *toolreg.Registry, offered map[string]bool, uses []mcpclient.Content, limit int) []mcpclient.Content {
 	results := make([]mcpclient.Content, len(uses))
 	var wg sync.WaitGroup
 	for i, u := range uses {
+		if !offered[u.Name] {
+			err := fmt.Errorf("%w: %q was not offered to the model", toolreg.ErrUnknownTool, u.Name)
+			results[i] = ToolResult(u.ID, nil, err, limit)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -13,10 +13,14 @@ const DefaultMaxResultBytes = 64 << 10
 
 // Definitions returns the registry's tools as MCP tool definitions named
 // by their exposed names (mcp__server__tool), which is what a [Model]
-// takes in a sampling request and what it calls them back by.
+// takes in a sampling request and what it calls them back by. A tool whose
+// MCP Apps visibility leaves out the model is left out.
 func Definitions(tools []toolreg.Tool) []*mcpclient.Tool {
 	out := make([]*mcpclient.Tool, 0, len(tools))
 	for _, t := range tools {
+		if t.Def != nil && !t.Def.UI().ModelVisible() {
+			continue
+		}
 		d := &mcpclient.Tool{Name: t.Name}
 		if t.Def != nil {
 			d.Description, d.InputSchema = t.Def.Description, t.Def.InputSchema

@@ -64,6 +64,9 @@ type server struct {
 	resources catalog[*mcpclient.Resource]
 	templates catalog[*mcpclient.ResourceTemplate]
 	skills    catalog[*mcpclient.Skill]
+
+	uis   map[string]*uiEntry // interfaces read, by ui:// URI (ui.go)
+	uiGen int                 // counts the times uis was emptied
 }
 
 func (r *Registry) newServer(sc *ServerConfig) *server {
@@ -190,6 +193,7 @@ func (s *server) connect(ctx context.Context) error {
 	s.session, s.state, s.lastErr, s.failures = session, StateConnected, nil, 0
 	s.connectedAt = time.Now()
 	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale, s.skills.stale = true, true, true, true, true
+	s.forgetUIs()
 	s.mu.Unlock()
 	go s.watch(session)
 	if s.r.opts.OnConnect != nil {
@@ -312,6 +316,7 @@ func (s *server) markStale(kind string) {
 		s.prompts.stale = true
 	case "resources": // templates and skills, all resources, have no notification of their own
 		s.resources.stale, s.templates.stale, s.skills.stale = true, true, true
+		s.forgetUIs()
 	}
 }
 
