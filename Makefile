@@ -115,6 +115,7 @@ integration: $(NPM_SERVERS)/.installed
 	PLAINMCP_EVERYTHING_LEGACY="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything-legacy/dist/index.js" \
 	PLAINMCP_FILESYSTEM="$(CURDIR)/$(NPM_SERVERS)/node_modules/filesystem/dist/index.js" \
 	PLAINMCP_MEMORY="$(CURDIR)/$(NPM_SERVERS)/node_modules/memory/dist/index.js" \
+	PLAINMCP_APPS_BASIC="$(CURDIR)/$(NPM_SERVERS)/node_modules/basic-vanillajs/dist/index.js" \
 		$(GO) test -race -count=1 -v -run Integration ./internal/integration/
 
 clean:
