@@ -42,6 +42,9 @@ type config struct {
 	roots       []string
 	model       string // --model, for ask: PROVIDER:NAME
 	maxTurns    int    // --max-turns, for ask; 0 is the default
+	addr        string // --addr, for web
+	open        bool   // --open, for web
+	yes         bool   // --yes, for web: calls the person did not start run without asking
 	getenv      func(string) string
 }
 
@@ -135,6 +138,9 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo" or PROVIDER:NAME`)
 	fs.StringVar(&cfg.model, "model", "", "the model ask uses: PROVIDER:NAME")
 	fs.IntVar(&cfg.maxTurns, "max-turns", 0, "the most model turns ask takes")
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "web: the page's loopback address")
+	fs.BoolVar(&cfg.open, "open", false, "web: open the page in the browser")
+	fs.BoolVar(&cfg.yes, "yes", false, "web: run calls from apps and links without asking")
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
 	cfg.terminal = terminal

@@ -30,6 +30,10 @@ Commands:
                              comes back to 127.0.0.1, at the config's oauth.callbackPort or a free
                              port); the tokens go to plainmcp/tokens.json in the user config directory
   logout <server>            forget the server's stored tokens
+  web                        a local page over the servers (URL on the first line of stdout): tools
+                             with forms, resources, prompts, skills, results, the wire, and tools'
+                             MCP Apps; --addr 127.0.0.1:PORT, --open (a browser), --yes (calls from
+                             apps and links run without asking)
 
 Servers:
   --config FILE              a config file in .mcp.json format (repeatable; later files win);

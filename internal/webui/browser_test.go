@@ -1,0 +1,59 @@
+package webui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/browsertest"
+)
+
+// TestBrowserApp opens ?call= for the clock in headless Chromium and
+// plays the app's side: the app shows the time the tool returned, its
+// button calls the tool again through the page, an app-only tool asks the
+// person first, a model-only tool is refused, and the app runs on neither
+// the page's origin nor the sandbox proxy's.
+func TestBrowserApp(t *testing.T) {
+	srv, _ := startPage(t, false)
+	b := browsertest.Start(t)
+	b.Go(srv.URL() + "?call=mcp__apps__clock&args=" + `%7B%22zone%22%3A%22UTC%22%7D`)
+	b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second)
+	b.Frame("#app-box iframe")
+	var proxyOrigin string
+	b.Eval(`return location.origin`, &proxyOrigin)
+	if proxyOrigin != srv.SandboxOrigin() || strings.Contains(srv.URL(), proxyOrigin+"/") {
+		t.Errorf("proxy origin %q, want the sandbox origin %q, not the page's", proxyOrigin, srv.SandboxOrigin())
+	}
+	b.Frame("iframe")
+	first := b.Wait("the time in the app", `const t = document.getElementById("time").textContent; return t === "waiting" ? "" : t`, 30*time.Second)
+	if first != base.Add(time.Second).Format(time.RFC3339Nano) {
+		t.Errorf("the app shows %q, want the first call's time", first)
+	}
+	if in := b.Text("#input"); in != `{"zone":"UTC"}` {
+		t.Errorf("the app got tool input %q", in)
+	}
+	if o := b.Text("#origin"); o != "null" {
+		t.Errorf("the app's origin is %q, want an opaque one", o)
+	}
+	b.Click("#again")
+	again := b.Wait("the app's own call", `return document.getElementById("calls").textContent === "1" ? document.getElementById("time").textContent : ""`, 30*time.Second)
+	if again != base.Add(2*time.Second).Format(time.RFC3339Nano) {
+		t.Errorf("after the app's call the app shows %q", again)
+	}
+	b.Click("#note")
+	if e := b.Wait("the refusal", `return document.getElementById("error").textContent`, 30*time.Second); !strings.Contains(e, "not available") {
+		t.Errorf("calling a model-only tool: %q", e)
+	}
+	b.Click("#tick")
+	b.Top()
+	b.Wait("the consent dialog", `return document.getElementById("consent").open ? document.getElementById("consent-text").textContent : ""`, 30*time.Second)
+	b.Click("#consent-yes")
+	b.Frame("#app-box iframe")
+	b.Frame("iframe")
+	b.Wait("the app-only call", `return document.getElementById("calls").textContent === "2" ? "ok" : ""`, 30*time.Second)
+	b.Top()
+	if shot := t.TempDir() + "/page.png"; testing.Verbose() {
+		b.Screenshot(shot)
+		t.Logf("screenshot: %s", shot)
+	}
+}
