@@ -142,7 +142,10 @@ func (b *Browser) Cmd(method, path string, body, out any) {
 }
 
 // Go navigates to url.
-func (b *Browser) Go(url string) { b.t.Helper(); b.Cmd("POST", "/url", map[string]string{"url": url}, nil) }
+func (b *Browser) Go(url string) {
+	b.t.Helper()
+	b.Cmd("POST", "/url", map[string]string{"url": url}, nil)
+}
 
 // Eval runs script (a function body; arguments[0…]) in the current frame
 // and decodes what it returns into out.

@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func TestBrowserApp(t *testing.T) {
 	b.Frame("iframe")
 	b.Wait("the app-only call", `return document.getElementById("calls").textContent === "2" ? "ok" : ""`, 30*time.Second)
 	b.Top()
-	if shot := t.TempDir() + "/page.png"; testing.Verbose() {
+	if shot := os.Getenv("PLAINMCP_SCREENSHOT"); shot != "" {
 		b.Screenshot(shot)
 		t.Logf("screenshot: %s", shot)
 	}
