@@ -6,7 +6,9 @@ package appserver
 // button (#again), tries an app-only tool (#tick) and a model-only one
 // (#note, which the host must refuse), asks to open a link (#link),
 // reports its size, answers teardown, and logs what it received in
-// #log, one method a line, for a test to read.
+// #log, one method a line, for a test to read. It says it is initialized
+// 300 ms after the host answered ui/initialize, and shows in #early how
+// many messages the host sent it before that (the extension says none).
 const App = `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Clock</title>
 <style>body{font:14px sans-serif;margin:8px} #time{font-weight:bold}</style></head>
@@ -15,11 +17,11 @@ const App = `<!DOCTYPE html>
 <p>Input: <span id="input"></span> Theme: <span id="theme"></span></p>
 <button id="again">Again</button> <button id="tick">Tick</button>
 <button id="note">Note</button> <button id="link">Link</button>
-<p id="calls">0</p><p id="error"></p><p id="origin"></p>
+<p id="calls">0</p><p id="error"></p><p id="origin"></p><p id="early"></p>
 <pre id="log"></pre>
 <script>
 "use strict";
-let next = 1, calls = 0;
+let next = 1, calls = 0, received = 0;
 const waiting = {};
 const $ = (id) => document.getElementById(id);
 function log(s) { $("log").textContent += s + "\n"; }
@@ -37,7 +39,7 @@ window.addEventListener("message", (ev) => {
   if (ev.source !== window.parent) { return; }
   const m = ev.data;
   if (!m || m.jsonrpc !== "2.0") { return; }
-  if (m.method) { log(m.method); }
+  if (m.method) { log(m.method); received++; }
   if (m.id !== undefined && !m.method) {
     const w = waiting[m.id];
     delete waiting[m.id];
@@ -66,6 +68,11 @@ try { $("origin").textContent = String(window.origin); } catch (e) { $("origin")
 request("ui/initialize", {appCapabilities: {}, appInfo: {name: "clock", version: "1.0"}, protocolVersion: "2026-01-26"})
   .then((r) => {
     $("theme").textContent = (r.hostContext && r.hostContext.theme) || "";
+    // Wait a while before saying so: the host must send nothing of its
+    // own until then (#early counts what it sent all the same).
+    return new Promise((ok) => setTimeout(ok, 300));
+  }).then(() => {
+    $("early").textContent = String(received);
     notify("ui/notifications/initialized", {});
     notify("ui/notifications/size-changed", {width: document.body.scrollWidth, height: document.body.scrollHeight});
     notify("notifications/message", {level: "info", data: "clock ready"});

@@ -33,6 +33,12 @@ func TestBrowserApp(t *testing.T) {
 	if in := b.Text("#input"); in != `{"zone":"UTC"}` {
 		t.Errorf("the app got tool input %q", in)
 	}
+	if e := b.Text("#early"); e != "0" {
+		t.Errorf("the page sent the app %s messages before it said it was initialized", e)
+	}
+	if log := b.Text("#log"); !strings.HasPrefix(log, "ui/notifications/tool-input\nui/notifications/tool-result") {
+		t.Errorf("the app received, in order:\n%s\nwant the tool input, then the result", log)
+	}
 	if o := b.Text("#origin"); o != "null" {
 		t.Errorf("the app's origin is %q, want an opaque one", o)
 	}
@@ -53,6 +59,11 @@ func TestBrowserApp(t *testing.T) {
 	b.Frame("iframe")
 	b.Wait("the app-only call", `return document.getElementById("calls").textContent === "2" ? "ok" : ""`, 30*time.Second)
 	b.Top()
+	// A new call tears the app down first, and waits for its answer.
+	b.Click("#call-btn")
+	b.Wait("the teardown", `const items = [...document.querySelectorAll("#app-log li")].map((li) => li.textContent);
+		return items.some((t) => t.startsWith("host → app") && t.includes("ui/resource-teardown")) &&
+			items.some((t) => t.startsWith("app → host") && t.includes('"id": "host-1"')) ? "ok" : ""`, 30*time.Second)
 	if shot := os.Getenv("PLAINMCP_SCREENSHOT"); shot != "" {
 		b.Screenshot(shot)
 		t.Logf("screenshot: %s", shot)

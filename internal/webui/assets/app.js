@@ -176,6 +176,7 @@
     if (!list) { list = el("ol", { id: "app-log", class: "frames", "aria-label": "Messages between the page and the app" }); $("app-box").after(el("details", {}, el("summary", { text: "App messages" }), list)); }
     let s = pretty(m); if (s.length > 4000) { s = s.slice(0, 4000) + "…"; }
     list.append(el("li", { text: dir + " " + s }));
+    while (list.childElementCount > 500) { list.firstElementChild.remove(); }
   }
 
   function showResult(r) {
