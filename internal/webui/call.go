@@ -142,4 +142,3 @@ func (s *Server) exposed(r *http.Request, server, tool string) (string, bool) {
 	}
 	return "", false
 }
-
