@@ -398,15 +398,16 @@ func TestCancelPeerRequest(t *testing.T) {
 }
 
 func TestCloseCancelsHandlers(t *testing.T) {
-	stopped := make(chan struct{})
+	started, stopped := make(chan struct{}), make(chan struct{})
 	handler := func(ctx context.Context, req *Request) (any, error) {
+		close(started)
 		<-ctx.Done()
 		close(stopped)
 		return nil, nil
 	}
 	c, peer, _ := newPair(t, &Options{Handler: handler})
 	peer.send(`{"jsonrpc":"2.0","id":1,"method":"wait"}`)
-	time.Sleep(10 * time.Millisecond)
+	<-started // Close must meet a running handler
 	c.Close()
 	select {
 	case <-stopped:

@@ -51,10 +51,10 @@
 // *[Error] with its code, anything else as an internal error; a handler
 // that panics is answered with -32603 and the connection lives on. Without
 // a handler every request is answered with method-not-found (-32601).
-// [Conn.Cancel] ends a running handler's context when the peer cancels the
-// request.
+// [Conn.CancelPeerRequest] ends a running handler's context when the peer
+// cancels the request.
 //
-// Notifications go to [Options].Notify one at a time, in the order they
+// Notifications go to [Options].OnNotification one at a time, in the order they
 // arrived, on a goroutine of their own. [Options].Intercept sees them first,
 // on the read loop, for the few that must take effect before any later
 // frame.
@@ -69,6 +69,6 @@
 //
 // [Error] is the wire error object. Its Is method compares codes, so
 // errors.Is(err, jsonrpc.ErrMethodNotFound) holds for any method-not-found
-// answer. The codes MCP adds (-32002, -32042, -32020, -32021, -32022, -1) are
-// named here too.
+// answer. The codes MCP adds to JSON-RPC's (-32002, -32042, -32020, -32021,
+// -32022, -1) are MCP's business and are named in mcpclient, not here.
 package jsonrpc

@@ -44,88 +44,116 @@ func Decode(frame []byte) (*Message, error) {
 	if i >= len(frame) || frame[i] != '{' {
 		return nil, errors.New("jsonrpc: frame is not a JSON object")
 	}
-	m := new(Message)
-	var version, id []byte
-	var hasResult, hasError, hasMethod bool
-	end, err := eachMember(frame, i, 1, func(key, value []byte) error {
-		switch string(keyName(key)) {
-		case "jsonrpc":
-			version = value
-		case "id":
-			id = value
-		case "method":
-			hasMethod = true
-			if len(value) == 0 || value[0] != '"' {
-				return errors.New("method is not a string")
-			}
-			s, err := unquote(value)
-			if err != nil {
-				return fmt.Errorf("method: %w", err)
-			}
-			m.Method = s
-		case "params":
-			if value[0] != '{' && value[0] != '[' {
-				return errors.New("params is neither an object nor an array")
-			}
-			m.Params = value
-		case "result":
-			hasResult = true
-			m.Result = value
-		case "error":
-			hasError = true
-			if string(value) == "null" {
-				hasError = false
-				return nil
-			}
-			e := new(Error)
-			if err := json.Unmarshal(value, e); err != nil {
-				return fmt.Errorf("error object: %w", err)
-			}
-			m.Error = e
-		}
-		return nil
-	})
+	env := envelope{m: new(Message)}
+	end, err := eachMember(frame, i, 1, env.member)
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: malformed frame: %w", err)
 	}
 	if skipSpace(frame, end) != len(frame) {
 		return nil, errors.New("jsonrpc: trailing data after message")
 	}
-	if string(version) != `"2.0"` {
-		if version == nil {
-			return nil, errors.New(`jsonrpc: "jsonrpc" member missing`)
-		}
-		return nil, fmt.Errorf(`jsonrpc: "jsonrpc" must be "2.0", got %.20s`, version)
+	if err := env.check(); err != nil {
+		return nil, err
 	}
-	if id != nil {
-		if m.ID, err = parseID(id); err != nil {
-			return nil, fmt.Errorf("jsonrpc: %w", err)
+	return env.m, nil
+}
+
+// envelope is what Decode gathers in its one pass over a frame's members:
+// the message itself, and what it needs to judge the message's shape.
+type envelope struct {
+	m                              *Message
+	version, id                    []byte
+	hasMethod, hasResult, hasError bool
+}
+
+// member takes one member of the frame's object.
+func (e *envelope) member(key, value []byte) error {
+	switch string(keyName(key)) {
+	case "jsonrpc":
+		e.version = value
+	case "id":
+		e.id = value
+	case "method":
+		e.hasMethod = true
+		if len(value) == 0 || value[0] != '"' {
+			return errors.New("method is not a string")
+		}
+		s, err := unquote(value)
+		if err != nil {
+			return fmt.Errorf("method: %w", err)
+		}
+		e.m.Method = s
+	case "params":
+		if value[0] != '{' && value[0] != '[' {
+			return errors.New("params is neither an object nor an array")
+		}
+		e.m.Params = value
+	case "result":
+		e.hasResult = true
+		e.m.Result = value
+	case "error":
+		return e.errorMember(value)
+	}
+	return nil
+}
+
+// errorMember takes the error object; "error": null is no error at all.
+func (e *envelope) errorMember(value []byte) error {
+	if string(value) == "null" {
+		e.hasError = false
+		return nil
+	}
+	e.hasError = true
+	obj := new(Error)
+	if err := json.Unmarshal(value, obj); err != nil {
+		return fmt.Errorf("error object: %w", err)
+	}
+	e.m.Error = obj
+	return nil
+}
+
+// check judges the gathered members: the version, the id, and whether they
+// make a request, a notification or a response — and nothing in between.
+func (e *envelope) check() error {
+	if string(e.version) != `"2.0"` {
+		if e.version == nil {
+			return errors.New(`jsonrpc: "jsonrpc" member missing`)
+		}
+		return fmt.Errorf(`jsonrpc: "jsonrpc" must be "2.0", got %.20s`, e.version)
+	}
+	if e.id != nil {
+		var err error
+		if e.m.ID, err = parseID(e.id); err != nil {
+			return fmt.Errorf("jsonrpc: %w", err)
 		}
 	}
 	switch {
-	case hasMethod:
-		if m.Method == "" {
-			return nil, errors.New("jsonrpc: empty method name")
+	case e.hasMethod:
+		return e.checkRequest()
+	case e.hasResult && e.hasError:
+		return errors.New("jsonrpc: response has both result and error")
+	case e.hasResult || e.hasError:
+		if e.id == nil {
+			return errors.New("jsonrpc: response has no id")
 		}
-		if hasResult || hasError {
-			return nil, errors.New("jsonrpc: message has both a method and a result or error")
+		if err := e.m.Error; err != nil && err.Message == "" && err.Code == 0 {
+			return errors.New("jsonrpc: response error has no code or message")
 		}
-		if id != nil && !m.ID.IsValid() {
-			return nil, errors.New("jsonrpc: request id is null")
-		}
-	case hasResult && hasError:
-		return nil, errors.New("jsonrpc: response has both result and error")
-	case hasResult || hasError:
-		if id == nil {
-			return nil, errors.New("jsonrpc: response has no id")
-		}
-		if m.Error != nil && m.Error.Message == "" && m.Error.Code == 0 {
-			return nil, errors.New("jsonrpc: response error has no code or message")
-		}
-	default:
-		return nil, errors.New("jsonrpc: message has neither a method nor a result or error")
+		return nil
 	}
-	return m, nil
+	return errors.New("jsonrpc: message has neither a method nor a result or error")
+}
+
+func (e *envelope) checkRequest() error {
+	switch {
+	case e.m.Method == "":
+		return errors.New("jsonrpc: empty method name")
+	case e.hasResult || e.hasError:
+		return errors.New("jsonrpc: message has both a method and a result or error")
+	case e.id != nil && !e.m.ID.IsValid():
+		return errors.New("jsonrpc: request id is null")
+	}
+	return nil
 }
 
 // keyName returns an object key's value given its raw text. Keys are almost

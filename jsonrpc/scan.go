@@ -1,7 +1,6 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -135,22 +134,13 @@ func skipNumber(b []byte, i int) (int, error) {
 	if b[i] == '-' {
 		i++
 	}
-	digits := func() int {
-		n := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
 	if i < len(b) && b[i] == '0' {
 		i++
-	} else if digits() == 0 {
+	} else if i = skipDigits(b, i, 1); i < 0 {
 		return start, fmt.Errorf("invalid number at offset %d", start)
 	}
 	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
+		if i = skipDigits(b, i+1, 1); i < 0 {
 			return start, fmt.Errorf("invalid number at offset %d", start)
 		}
 	}
@@ -159,11 +149,24 @@ func skipNumber(b []byte, i int) (int, error) {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
+		if i = skipDigits(b, i, 1); i < 0 {
 			return start, fmt.Errorf("invalid number at offset %d", start)
 		}
 	}
 	return i, nil
+}
+
+// skipDigits returns the offset of the first non-digit at or after i, or
+// -1 if fewer than min digits come first.
+func skipDigits(b []byte, i, min int) int {
+	start := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	if i-start < min {
+		return -1
+	}
+	return i
 }
 
 func skipArray(b []byte, i, depth int) (int, error) {
@@ -246,119 +249,4 @@ func eachMember(b []byte, i, depth int, fn func(key, value []byte) error) (int, 
 			return i, fmt.Errorf("invalid character %q in object at offset %d", b[i], i)
 		}
 	}
-}
-
-// unquote returns the Go value of a JSON string literal. Plain strings are
-// sliced; anything with escapes or non-ASCII goes through encoding/json so
-// the result is exactly what it would produce.
-func unquote(raw []byte) (string, error) {
-	end, plain, err := skipString(raw, 0)
-	if err != nil {
-		return "", err
-	}
-	if end != len(raw) {
-		return "", errors.New("trailing data after string")
-	}
-	if plain {
-		return string(raw[1 : len(raw)-1]), nil
-	}
-	var s string
-	err = json.Unmarshal(raw, &s)
-	return s, err
-}
-
-// appendString appends s as a JSON string literal, without HTML escaping.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			return appendQuoted(b, s)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// appendQuoted is the slow path of appendString for strings that need
-// escaping.
-func appendQuoted(b []byte, s string) []byte {
-	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\n':
-			b = append(b, '\\', 'n')
-		case r == '\r':
-			b = append(b, '\\', 'r')
-		case r == '\t':
-			b = append(b, '\\', 't')
-		case r < 0x20:
-			b = append(b, `\u00`...)
-			b = append(b, "0123456789abcdef"[r>>4], "0123456789abcdef"[r&0xf])
-		case r == utf8.RuneError:
-			// Invalid UTF-8 becomes U+FFFD, as encoding/json does.
-			b = append(b, `\ufffd`...)
-		default:
-			b = utf8.AppendRune(b, r)
-		}
-	}
-	return append(b, '"')
-}
-
-// Members walks the top level of the JSON object obj without decoding it:
-// fn gets each member's key as written (quotes and escapes included, so
-// `"name"`) and the span obj[start:end] of its value, in order, and stops
-// the walk by returning false. It is the scanner the Conn splits frames
-// with, for protocol layers that read or splice a few members of a large
-// object (a result's resultType, a params object's _meta) without paying
-// for a full decode. It returns an error if obj is not one well-formed
-// object, as far as the walk went.
-func Members(obj []byte, fn func(key []byte, start, end int) bool) error {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return errors.New("jsonrpc: not a JSON object")
-	}
-	stop := errors.New("stop")
-	end, err := eachMember(obj, i, 1, func(key, value []byte) error {
-		start := cap(obj) - cap(value) // value is a subslice of obj
-		if !fn(key, start, start+len(value)) {
-			return stop
-		}
-		return nil
-	})
-	switch {
-	case err == stop:
-		return nil
-	case err != nil:
-		return fmt.Errorf("jsonrpc: %w", err)
-	case skipSpace(obj, end) != len(obj):
-		return errors.New("jsonrpc: data after the JSON object")
-	}
-	return nil
-}
-
-// responseID reads the id of a frame that Decode refused but that looks
-// like a response: an object with an id we could have sent (a number) and
-// no method.
-func responseID(frame []byte) (ID, bool) {
-	var id ID
-	found, method := false, false
-	err := Members(frame, func(key []byte, start, end int) bool {
-		switch string(key) {
-		case `"method"`:
-			method = true
-			return false
-		case `"id"`:
-			v, err := parseID(frame[start:end])
-			if _, isInt := v.Int64(); err == nil && isInt {
-				id, found = v, true
-			}
-		}
-		return true
-	})
-	if err != nil || method || !found {
-		return ID{}, false
-	}
-	return id, true
 }

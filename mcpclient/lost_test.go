@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -116,6 +117,9 @@ func TestLostResponseBoundIsReported(t *testing.T) {
 			var lost *jsonrpc.ResponseLostError
 			if !errors.Is(err, jsonrpc.ErrResponseLost) || !errors.As(err, &lost) {
 				t.Fatalf("err = %v, want a lost response", err)
+			}
+			if n := strings.Count(err.Error(), "tools/call"); n != 1 {
+				t.Errorf("the error names the method %d times, want once (one prefix per layer): %v", n, err)
 			}
 			want := 1 // the handshake era leaves resumption to the transport
 			if era == EraStateless {

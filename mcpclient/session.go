@@ -55,13 +55,19 @@ type Session struct {
 	// transport), and with it each request's RequestInfo.
 	shapesRequests bool
 
-	// What the handshake established; a re-initialization after an
-	// expired HTTP session replaces it.
-	stateMu    sync.Mutex
-	sessionGen atomic.Int64 // counts handshakes
-	reinitMu   sync.Mutex
-	log        *slog.Logger
+	log *slog.Logger
 
+	// reinitMu serializes re-initializations, so that the many calls that
+	// notice an expired HTTP session together run one handshake, not one
+	// each; sessionGen counts handshakes, so a call can tell whether the
+	// session it failed on has been replaced already. Taken before stateMu.
+	reinitMu   sync.Mutex
+	sessionGen atomic.Int64
+
+	// stateMu guards what the handshake (or discovery) established, which a
+	// re-initialization replaces while calls read it: the fields below, up
+	// to the blank line.
+	stateMu      sync.Mutex
 	era          Era
 	want         string // the version asked for
 	logLevel     string // stateless era: sent with every request
@@ -70,6 +76,8 @@ type Session struct {
 	capabilities ServerCapabilities
 	instructions string
 
+	// progressMu guards progress, the calls that asked for progress
+	// reports, so the read loop can route a report while calls come and go.
 	progressSeq atomic.Int64
 	progressMu  sync.Mutex
 	progress    map[string]*progressWatch // by progress token
@@ -79,6 +87,8 @@ type Session struct {
 	headers toolHeaders            // stateless era: Mcp-Param headers per tool
 	cache   listCache              // stateless era: list pages within their ttlMs
 
+	// bgMu guards closed, so that no cancellation notice is started after
+	// Close began waiting for the ones in flight (background).
 	bgMu        sync.Mutex
 	closed      bool
 	background  sync.WaitGroup // cancellation notices in flight

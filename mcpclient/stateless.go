@@ -67,7 +67,7 @@ func (w statelessWire) roundTrip(ctx context.Context, r *request, result any) er
 			s.log.Debug("mcpclient: response lost; sending the request again", "method", r.method, "attempt", lost+1)
 			continue
 		case errors.Is(err, jsonrpc.ErrResponseLost):
-			return fmt.Errorf("mcpclient: %s: sent %d times, the response was lost each time: %w", r.method, lost+1, err)
+			return fmt.Errorf("mcpclient: sent %d times, the response was lost each time: %w", lost+1, err)
 		default:
 			return err
 		}

@@ -29,7 +29,7 @@ func (w handshakeWire) roundTrip(ctx context.Context, r *request, result any) er
 	_, _, err := w.s.exchange(ctx, r, nil, result)
 	if errors.Is(err, transport.ErrSessionExpired) && r.method != "initialize" {
 		if rerr := w.s.reinitialize(ctx, gen); rerr != nil {
-			return fmt.Errorf("calling %s: %w; starting a new session: %w", r.method, err, rerr)
+			return fmt.Errorf("%w; starting a new session: %w", err, rerr) // err names the method
 		}
 		_, _, err = w.s.exchange(ctx, r, nil, result)
 	}
@@ -37,7 +37,7 @@ func (w handshakeWire) roundTrip(ctx context.Context, r *request, result any) er
 		// In this era the transport resumes a broken stream itself; if it
 		// could not, the request may have run, and only the caller knows
 		// whether running it again is safe.
-		return fmt.Errorf("mcpclient: %s: %w", r.method, err)
+		return fmt.Errorf("mcpclient: %w", err) // err names the method
 	}
 	return err
 }

@@ -99,56 +99,77 @@ func newLineReader(r io.Reader, opts *LineOptions, bufSize int) *LineReader {
 // and a later call to Next resumes it.
 func (lr *LineReader) Next() ([]byte, error) {
 	for {
-		chunk, err := lr.br.ReadSlice('\n')
-		switch {
-		case err == bufio.ErrBufferFull:
-			lr.add(chunk)
-			continue
-		case err == nil:
-			chunk = chunk[:len(chunk)-1]
-		case err == io.EOF:
-			if len(chunk) == 0 && len(lr.acc) == 0 && lr.dropped == 0 {
-				return nil, io.EOF
-			}
-			// A last line without '\n' counts; the next call reports io.EOF.
-		default:
-			lr.add(chunk)
+		line, owned, ok, err := lr.readLine()
+		if err != nil {
 			return nil, err
 		}
-
-		// chunk points into bufio's buffer and is valid only until the next
-		// read; a line that spanned buffers is already ours.
-		line, owned := chunk, false
-		if len(lr.acc) > 0 || lr.dropped > 0 {
-			if lr.dropped == 0 && len(lr.acc)+len(chunk) <= lr.max+1 {
-				line, owned = lr.take(chunk), true
-			} else {
-				lr.add(chunk)
-			}
-		}
-		if lr.dropped > 0 {
-			lr.reportOversized(lr.dropped, lr.preview)
-			lr.dropped, lr.preview = 0, ""
+		if !ok {
 			continue
 		}
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
+		if frame, ok := lr.frame(line, owned); ok {
+			lr.frames.Add(1)
+			return frame, nil
 		}
-		if len(line) > lr.max {
-			lr.reportOversized(len(line), preview(line))
-			continue
-		}
-		frame := trimSpace(line)
-		if len(frame) == 0 || (frame[0] != '{' && frame[0] != '[') {
-			lr.reportSkipped(line, frame)
-			continue
-		}
-		if !owned {
-			frame = append(make([]byte, 0, len(frame)), frame...)
-		}
-		lr.frames.Add(1)
-		return frame, nil
 	}
+}
+
+// readLine reads one whole line, without its '\n'. ok is false for a line
+// that was too long: it has been drained and reported, and the caller reads
+// the next. owned says the line is a copy of ours; otherwise it points into
+// bufio's buffer and is valid only until the next read.
+func (lr *LineReader) readLine() (line []byte, owned, ok bool, err error) {
+	chunk, err := lr.br.ReadSlice('\n')
+	for err == bufio.ErrBufferFull {
+		lr.add(chunk)
+		chunk, err = lr.br.ReadSlice('\n')
+	}
+	switch {
+	case err == nil:
+		chunk = chunk[:len(chunk)-1]
+	case err == io.EOF:
+		if len(chunk) == 0 && len(lr.acc) == 0 && lr.dropped == 0 {
+			return nil, false, false, io.EOF
+		}
+		// A last line without '\n' counts; the next call reports io.EOF.
+	default:
+		lr.add(chunk)
+		return nil, false, false, err
+	}
+	line = chunk
+	if len(lr.acc) > 0 || lr.dropped > 0 {
+		if lr.dropped == 0 && len(lr.acc)+len(chunk) <= lr.max+1 {
+			line, owned = lr.take(chunk), true
+		} else {
+			lr.add(chunk)
+		}
+	}
+	if lr.dropped > 0 {
+		lr.reportOversized(lr.dropped, lr.preview)
+		lr.dropped, lr.preview = 0, ""
+		return nil, false, false, nil
+	}
+	return line, owned, true, nil
+}
+
+// frame trims a line down to its frame. ok is false for a line that is no
+// frame (a banner, a log line, a blank), which is counted and reported.
+func (lr *LineReader) frame(line []byte, owned bool) (frame []byte, ok bool) {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	if len(line) > lr.max {
+		lr.reportOversized(len(line), preview(line))
+		return nil, false
+	}
+	frame = trimSpace(line)
+	if len(frame) == 0 || (frame[0] != '{' && frame[0] != '[') {
+		lr.reportSkipped(line, frame)
+		return nil, false
+	}
+	if !owned {
+		frame = append(make([]byte, 0, len(frame)), frame...)
+	}
+	return frame, true
 }
 
 // add appends a piece of the current line, switching to draining once the

@@ -87,59 +87,6 @@ func TestPipeWriteHonoursContextWhenFull(t *testing.T) {
 	}
 }
 
-func TestPipeCloseUnblocks(t *testing.T) {
-	checkLeaks(t)
-	// result runs f and returns its error, failing if it takes too long.
-	result := func(f func() error) <-chan error {
-		c := make(chan error, 1)
-		go func() { c <- f() }()
-		return c
-	}
-	wait := func(what string, c <-chan error, want error) {
-		t.Helper()
-		select {
-		case err := <-c:
-			if !errors.Is(err, want) {
-				t.Errorf("%s: got %v, want %v", what, err, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Errorf("Close did not unblock %s", what)
-		}
-	}
-	read := func(e *PipeEnd) func() error { return func() error { _, err := e.Read(); return err } }
-	fill := func(e *PipeEnd) func() error {
-		return func() error {
-			for {
-				if err := e.Write(context.Background(), []byte(`{}`)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-
-	a, b := Pipe()
-	aRead, bRead := result(read(a)), result(read(b))
-	time.Sleep(20 * time.Millisecond)
-	a.Close()
-	wait("a.Read", aRead, jsonrpc.ErrClosed)
-	wait("b.Read", bRead, io.EOF)
-	b.Close()
-
-	a, b = Pipe()
-	aWrite := result(fill(a))
-	time.Sleep(20 * time.Millisecond)
-	a.Close()
-	wait("a.Write", aWrite, jsonrpc.ErrClosed)
-	b.Close()
-
-	a, b = Pipe()
-	aWrite = result(fill(a))
-	time.Sleep(20 * time.Millisecond)
-	b.Close()
-	wait("a.Write to a closed peer", aWrite, io.ErrClosedPipe)
-	a.Close()
-}
-
 func TestPipeConcurrentWriters(t *testing.T) {
 	checkLeaks(t)
 	a, b := Pipe()

@@ -110,40 +110,20 @@ func StartStdio(cfg StdioConfig) (*Stdio, error) {
 			return nil, fmt.Errorf("starting %s: working directory: %w", cfg.Command, err)
 		}
 	}
-	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env, cmd.Dir = env, cfg.Dir
-	setGroup(cmd)
-
-	// Our own pipes rather than cmd.StdinPipe and friends: files from
-	// os.Pipe take deadlines, and cmd.Wait does not wait on copying
-	// goroutines, so the exit is seen the moment it happens.
-	var ends [6]*os.File // stdin r, w; stdout r, w; stderr r, w
-	for i := 0; i < len(ends); i += 2 {
-		if ends[i], ends[i+1], err = os.Pipe(); err != nil {
-			closeFiles(ends[:i]...)
-			return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
-		}
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = ends[0], ends[3], ends[5]
-	err = cmd.Start()
-	// The child has its own copies now. Ours would keep the pipes open after
-	// it exits and hide the end of its output.
-	closeFiles(ends[0], ends[3], ends[5])
+	cmd, ends, err := startProcess(cfg, env)
 	if err != nil {
-		closeFiles(ends[1], ends[2], ends[4])
-		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+		return nil, err
 	}
-
 	var log *slog.Logger
 	if cfg.Logger != nil {
 		log = cfg.Logger.With("pid", cmd.Process.Pid)
 	}
 	s := &Stdio{
 		cmd:     cmd,
-		lines:   NewLineStream(ends[2], ends[1], &LineOptions{MaxLine: cfg.MaxLine, Logger: log}),
-		stdout:  ends[2],
-		stdin:   ends[1],
-		stderr:  ends[4],
+		lines:   NewLineStream(ends.stdout, ends.stdin, &LineOptions{MaxLine: cfg.MaxLine, Logger: log}),
+		stdout:  ends.stdout,
+		stdin:   ends.stdin,
+		stderr:  ends.stderr,
 		tail:    &tail{max: orDefault(cfg.StderrTail, 16<<10)},
 		log:     log,
 		delay:   orDefault(cfg.CloseDelay, 2*time.Second),
@@ -298,14 +278,6 @@ func isDone(c <-chan struct{}) bool {
 		return true
 	default:
 		return false
-	}
-}
-
-func closeFiles(files ...*os.File) {
-	for _, f := range files {
-		if f != nil {
-			f.Close()
-		}
 	}
 }
 

@@ -27,6 +27,7 @@ func main() {
 	pageSize := flag.Int("page-size", demoserver.DefaultPageSize, "items per page of tools/list, prompts/list and resources/list")
 	extraTools := flag.Int("extra-tools", 0, "add this many generated tools, named tool-0001, tool-0002, …")
 	logging := flag.Bool("log", false, "log to standard error at debug level")
+	linger := flag.Duration("linger", demoserver.DefaultLinger, "how long to go on answering requests in flight once standard input ends")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcp-demo-server [flags]\n\nServes the plainmcp demo MCP server on standard input and output.\n\n")
 		flag.PrintDefaults()
@@ -45,6 +46,7 @@ func main() {
 		PageSize:   *pageSize,
 		ExtraTools: *extraTools,
 		Logger:     logger,
+		Linger:     *linger,
 	})
 	stream := transport.NewLineStream(os.Stdin, os.Stdout, &transport.LineOptions{Logger: logger})
 

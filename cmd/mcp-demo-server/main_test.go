@@ -90,7 +90,9 @@ func TestLargeResult(t *testing.T) {
 	const size = 3 << 20
 	input := strings.SplitAfter(session, "\n")[0] +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"big","arguments":{"bytes":3145728}}}` + "\n"
-	stdout, _ := run(t, input)
+	// Standard input ends right after the call; the linger is what lets
+	// the answer out, so it is generous for a loaded machine.
+	stdout, _ := run(t, input, "-linger", "1m")
 	var resp struct {
 		Result struct {
 			Content []struct{ Text string }

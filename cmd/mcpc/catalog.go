@@ -22,28 +22,41 @@ type promptJSON struct {
 }
 
 func cmdPrompts(ctx context.Context, e *env, _ []string) error {
+	return listCommand(ctx, e, "prompt", (*toolreg.Registry).Prompts, func(p toolreg.Prompt) promptJSON {
+		out := promptJSON{Name: p.Name, Server: p.Server, Prompt: p.Def.Name, Title: p.Def.Title,
+			Description: p.Def.Description, Arguments: p.Def.Arguments}
+		if out.Arguments == nil {
+			out.Arguments = []mcpclient.PromptArgument{}
+		}
+		return out
+	}, func(p promptJSON) groupRow {
+		return groupRow{p.Server, p.Name + "(" + promptArgs(p.Arguments) + ")", p.Description}
+	})
+}
+
+// listCommand is the shape of every list command: connect, list, print the
+// list as JSON (toJSON) or as rows grouped by server (row), then fail if a
+// selected server could not be listed.
+func listCommand[T, J any](ctx context.Context, e *env, noun string,
+	list func(*toolreg.Registry, context.Context) ([]T, error), toJSON func(T) J, row func(J) groupRow) error {
 	reg, err := e.connect(ctx)
 	if err != nil {
 		return err
 	}
-	prompts, err := reg.Prompts(ctx)
+	items, err := list(reg, ctx)
 	if err != nil {
 		return err
 	}
-	out := make([]promptJSON, len(prompts))
-	for i, p := range prompts {
-		out[i] = promptJSON{Name: p.Name, Server: p.Server, Prompt: p.Def.Name, Title: p.Def.Title,
-			Description: p.Def.Description, Arguments: p.Def.Arguments}
-		if out[i].Arguments == nil {
-			out[i].Arguments = []mcpclient.PromptArgument{}
-		}
+	out := make([]J, len(items))
+	for i, it := range items {
+		out[i] = toJSON(it)
 	}
 	err = e.out.print(out, func(w io.Writer) {
 		rows := make([]groupRow, len(out))
-		for i, p := range out {
-			rows[i] = groupRow{p.Server, p.Name + "(" + promptArgs(p.Arguments) + ")", p.Description}
+		for i, j := range out {
+			rows[i] = row(j)
 		}
-		printGroups(w, reg, rows, "prompt")
+		printGroups(w, reg, rows, noun)
 	})
 	if err != nil {
 		return err
@@ -130,33 +143,16 @@ type resourceJSON struct {
 }
 
 func cmdResources(ctx context.Context, e *env, _ []string) error {
-	reg, err := e.connect(ctx)
-	if err != nil {
-		return err
-	}
-	res, err := reg.Resources(ctx)
-	if err != nil {
-		return err
-	}
-	out := make([]resourceJSON, len(res))
-	for i, r := range res {
-		out[i] = resourceJSON{Server: r.Server, URI: r.Resource.URI, Name: r.Resource.Name, Title: r.Resource.Title,
+	return listCommand(ctx, e, "resource", (*toolreg.Registry).Resources, func(r toolreg.Resource) resourceJSON {
+		return resourceJSON{Server: r.Server, URI: r.Resource.URI, Name: r.Resource.Name, Title: r.Resource.Title,
 			Description: r.Resource.Description, MimeType: r.Resource.MimeType}
-	}
-	err = e.out.print(out, func(w io.Writer) {
-		rows := make([]groupRow, len(out))
-		for i, r := range out {
-			rows[i] = groupRow{r.Server, r.URI, r.Name}
-			if r.MimeType != "" {
-				rows[i].desc += " (" + r.MimeType + ")"
-			}
+	}, func(r resourceJSON) groupRow {
+		row := groupRow{r.Server, r.URI, r.Name}
+		if r.MimeType != "" {
+			row.desc += " (" + r.MimeType + ")"
 		}
-		printGroups(w, reg, rows, "resource")
+		return row
 	})
-	if err != nil {
-		return err
-	}
-	return e.checkServers()
 }
 
 // templateJSON is one resource template in `templates --json`.
@@ -169,33 +165,16 @@ type templateJSON struct {
 }
 
 func cmdTemplates(ctx context.Context, e *env, _ []string) error {
-	reg, err := e.connect(ctx)
-	if err != nil {
-		return err
-	}
-	tmpls, err := reg.ResourceTemplates(ctx)
-	if err != nil {
-		return err
-	}
-	out := make([]templateJSON, len(tmpls))
-	for i, t := range tmpls {
-		out[i] = templateJSON{Server: t.Server, URITemplate: t.Template.URITemplate, Name: t.Template.Name,
+	return listCommand(ctx, e, "template", (*toolreg.Registry).ResourceTemplates, func(t toolreg.ResourceTemplate) templateJSON {
+		return templateJSON{Server: t.Server, URITemplate: t.Template.URITemplate, Name: t.Template.Name,
 			Description: t.Template.Description, MimeType: t.Template.MimeType}
-	}
-	err = e.out.print(out, func(w io.Writer) {
-		rows := make([]groupRow, len(out))
-		for i, t := range out {
-			rows[i] = groupRow{t.Server, t.URITemplate, t.Name}
-			if t.Description != "" {
-				rows[i].desc += ": " + t.Description
-			}
+	}, func(t templateJSON) groupRow {
+		row := groupRow{t.Server, t.URITemplate, t.Name}
+		if t.Description != "" {
+			row.desc += ": " + t.Description
 		}
-		printGroups(w, reg, rows, "template")
+		return row
 	})
-	if err != nil {
-		return err
-	}
-	return e.checkServers()
 }
 
 func cmdRead(ctx context.Context, e *env, args []string) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
@@ -169,17 +170,36 @@ func (e *env) progressPrinter() (show func(mcpclient.Progress), done func()) {
 			fmt.Fprintf(e.stderr, "%s\n", b)
 		}, func() {}
 	case e.cfg.terminal:
-		drawn := false
-		return func(p mcpclient.Progress) {
-				drawn = true
-				fmt.Fprintf(e.stderr, "\r\033[K%s", progressLine(p))
-			}, func() {
-				if drawn {
-					fmt.Fprint(e.stderr, "\r\033[K")
-				}
-			}
+		return terminalProgress(e.stderr)
 	}
 	return func(p mcpclient.Progress) { printProgress(e.stderr, p) }, func() {}
+}
+
+// terminalProgress draws progress as one line that each report rewrites.
+// done clears the line and stops drawing, so it must run before the result
+// is printed (stdout and stderr are often the same terminal) and a report
+// that arrives late draws nothing. Both are safe to call concurrently, and
+// done more than once.
+func terminalProgress(w io.Writer) (show func(mcpclient.Progress), done func()) {
+	var mu sync.Mutex
+	drawn, stopped := false, false
+	show = func(p mcpclient.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			drawn = true
+			fmt.Fprintf(w, "\r\033[K%s", progressLine(p))
+		}
+	}
+	done = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if drawn && !stopped {
+			fmt.Fprint(w, "\r\033[K")
+		}
+		stopped = true
+	}
+	return show, done
 }
 
 func orUnknown(s string) string {
@@ -205,13 +225,21 @@ func firstLine(s string, n int) string {
 	return clip(clean(s), n)
 }
 
-// clip cuts s to n characters, ending in "..." if it was longer.
+// clip cuts s to n characters, ending in "..." if it was longer: at the
+// last space that keeps at least half of the room, so a word is not cut in
+// two unless it is very long.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	runes := []rune(s)
-	return string(runes[:max(n-3, 0)]) + "..."
+	runes := []rune(s)[:max(n-3, 0)]
+	for i := len(runes) - 1; i >= len(runes)/2; i-- {
+		if runes[i] == ' ' {
+			runes = runes[:i]
+			break
+		}
+	}
+	return strings.TrimRight(string(runes), " ,;:") + "..."
 }
 
 // clean makes a server's text safe to print on a terminal: control

@@ -72,6 +72,7 @@ type cli struct {
 	stderr io.Writer // shared by trace, progress and errors: see lockedWriter
 
 	interactive bool // a person at a terminal can answer forms
+	terminal    bool // stderr is a terminal whatever it looks like (tests)
 
 	getenv func(string) string // the environment; nil is the process's
 }
@@ -85,7 +86,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // run parses args, runs the command and returns the exit code. Every
 // failure is reported as one line on stderr.
 func (c *cli) run(ctx context.Context, args []string) int {
-	terminal := isTerminal(c.stderr)
+	terminal := c.terminal || isTerminal(c.stderr)
 	c.stderr = &lockedWriter{w: c.stderr}
 	cfg, rest, err := parseFlags(args, terminal)
 	if errors.Is(err, flag.ErrHelp) {

@@ -45,36 +45,20 @@ func skillFiles(sk *mcpclient.Skill) []skillFileJSON {
 
 // cmdSkills lists the skills of every server, reading none of their files.
 func cmdSkills(ctx context.Context, e *env, _ []string) error {
-	reg, err := e.connect(ctx)
-	if err != nil {
-		return err
-	}
-	skills, err := reg.Skills(ctx)
-	if err != nil {
-		return err
-	}
-	out := make([]skillJSON, len(skills))
-	for i, sk := range skills {
-		out[i] = skillJSON{Name: sk.Name, Server: sk.Server, Skill: sk.Def.Name, URI: sk.Def.URI,
+	return listCommand(ctx, e, "skill", (*toolreg.Registry).Skills, func(sk toolreg.Skill) skillJSON {
+		out := skillJSON{Name: sk.Name, Server: sk.Server, Skill: sk.Def.Name, URI: sk.Def.URI,
 			Description: sk.Def.Description, Frontmatter: sk.Def.Frontmatter, Dynamic: sk.Def.Dynamic, Files: skillFiles(sk.Def)}
 		if err := sk.Def.Check(); err != nil {
-			out[i].Problem = err.Error()
+			out.Problem = err.Error()
 		}
-	}
-	err = e.out.print(out, func(w io.Writer) {
-		rows := make([]groupRow, len(out))
-		for i, sk := range out {
-			rows[i] = groupRow{sk.Server, sk.Name, sk.Description}
-			if sk.Problem != "" {
-				rows[i].desc = "(cannot be loaded) " + rows[i].desc
-			}
+		return out
+	}, func(sk skillJSON) groupRow {
+		row := groupRow{sk.Server, sk.Name, sk.Description}
+		if sk.Problem != "" {
+			row.desc = "(cannot be loaded) " + row.desc
 		}
-		printGroups(w, reg, rows, "skill")
+		return row
 	})
-	if err != nil {
-		return err
-	}
-	return e.checkServers()
 }
 
 // loadedJSON is `skill --json`: the verified SKILL.md and the files.

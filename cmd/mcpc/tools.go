@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -41,7 +43,7 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 	} else {
 		rows := make([]groupRow, len(tools))
 		for i, t := range tools {
-			rows[i] = groupRow{t.Server, t.Name, t.Def.Description}
+			rows[i] = groupRow{t.Server, t.Name + "(" + toolArgs(t.Def.InputSchema) + ")", t.Def.Description}
 		}
 		printGroups(e.out.w, reg, rows, "tool")
 	}
@@ -50,6 +52,41 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 	}
 	return e.checkServers()
 }
+
+// toolArgs lists a tool's arguments as its input schema orders them, an
+// optional one marked with "?", as prompts are listed; at most
+// maxListedArgs, then "…".
+func toolArgs(schema json.RawMessage) string {
+	var props json.RawMessage
+	var required []string
+	jsonrpc.Members(schema, func(key []byte, start, end int) bool {
+		switch string(key) {
+		case `"properties"`:
+			props = schema[start:end]
+		case `"required"`:
+			json.Unmarshal(schema[start:end], &required)
+		}
+		return true
+	})
+	var names []string
+	jsonrpc.Members(props, func(key []byte, _, _ int) bool {
+		if len(names) == maxListedArgs {
+			names = append(names, "…")
+			return false
+		}
+		var name string
+		json.Unmarshal(key, &name)
+		if !slices.Contains(required, name) {
+			name += "?"
+		}
+		names = append(names, name)
+		return true
+	})
+	return strings.Join(names, ", ")
+}
+
+// maxListedArgs bounds the arguments `mcpc tools` shows for one tool.
+const maxListedArgs = 8
 
 // writeTools writes the tools as a JSON array, one tool a line. Each
 // inputSchema is the server's own bytes: encoding/json would compact and
@@ -100,22 +137,36 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		show, done := e.progressPrinter()
 		defer done()
 		ctx = mcpclient.WithProgress(ctx, show)
+		res, err := callTool(ctx, e, reg, args[0], params)
+		done() // the progress line goes before the result is printed
+		return e.printCallResult(res, err)
 	}
+	return e.printCallResult(callTool(ctx, e, reg, args[0], params))
+}
+
+// callTool calls a tool by its qualified name, or by any name that
+// resolves to one tool.
+func callTool(ctx context.Context, e *env, reg *toolreg.Registry, name string, params json.RawMessage) (*toolreg.Result, error) {
 	// A qualified name goes straight to its server, which the lazy
 	// registry starts alone; anything else is resolved against every
 	// server's tools.
-	res, err := reg.Call(ctx, args[0], params)
-	if errors.Is(err, toolreg.ErrUnknownTool) {
-		tools, lerr := reg.Tools(ctx)
-		if lerr != nil {
-			return lerr
-		}
-		name, rerr := e.resolveTool(tools, args[0])
-		if rerr != nil {
-			return rerr
-		}
-		res, err = reg.Call(ctx, name, params)
+	res, err := reg.Call(ctx, name, params)
+	if !errors.Is(err, toolreg.ErrUnknownTool) {
+		return res, err
 	}
+	tools, err := reg.Tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	exposed, err := e.resolveTool(tools, name)
+	if err != nil {
+		return nil, err
+	}
+	return reg.Call(ctx, exposed, params)
+}
+
+// printCallResult prints a call's result, or returns why there is none.
+func (e *env) printCallResult(res *toolreg.Result, err error) error {
 	if err != nil {
 		return err
 	}
