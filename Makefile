@@ -101,8 +101,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzQualify -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzBuildNames -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzMatchGlob -fuzztime $(FUZZTIME) ./toolreg
-	$(GO) test -run '^$$' -fuzz FuzzExpand -fuzztime $(FUZZTIME) ./toolreg
-	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./toolreg
+	$(GO) test -run '^$$' -fuzz FuzzExpand -fuzztime $(FUZZTIME) ./toolreg/mcpjson
+	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./toolreg/mcpjson
 	$(GO) test -run '^$$' -fuzz FuzzSummaryCap -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzDecodeOpenAI -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAnthropic -fuzztime $(FUZZTIME) ./bridge

@@ -2,7 +2,8 @@
 # Checks the import rules of plainmcp:
 #  1. non-test code imports the standard library and this module only;
 #  2. the layers import one way, tests included:
-#     jsonrpc <- transport <- mcpclient <- toolreg <- bridge <- cmd
+#     jsonrpc <- transport <- mcpclient <- toolreg/mcpjson <- toolreg
+#       <- toolreg/remote (with transport/streamhttp) <- bridge <- cmd
 #     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
 #     and transport, not the layers above them
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
@@ -44,6 +45,25 @@ for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
     echo "$p must not link internal/webui"; fail=1
   fi
 done
+
+# The registry's three parts: the config format is network-free and knows
+# no registry; the registry itself reaches no HTTP (its HTTP dialing is
+# toolreg/remote's). These name single packages, and ban a package alone
+# or, ending in /..., a tree.
+checkone() {
+  local pkg=$1; shift
+  local deps
+  deps=$(go list -deps -test -f '{{.ImportPath}}' "./$pkg" | sed 's/ \[.*//' | sort -u)
+  for banned in "$@"; do
+    local re="$mod/$banned"
+    [[ $banned == */... ]] && re="$mod/${banned%/...}\(/.*\)\?"
+    if grep -qx "$re" <<<"$deps"; then
+      echo "$pkg must not import $banned (directly, indirectly or in tests)"; fail=1
+    fi
+  done
+}
+checkone toolreg/mcpjson toolreg toolreg/remote transport/streamhttp/... bridge/... cmd/...
+checkone toolreg toolreg/remote transport/streamhttp/...
 
 [ $fail -eq 0 ] && echo "imports: ok"
 exit $fail

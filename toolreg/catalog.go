@@ -142,7 +142,7 @@ func listAll[T any](ctx context.Context, r *Registry, servers []*server,
 	lists := make([][]T, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
-		if s.cfg.Disabled {
+		if off(s.cfg) {
 			continue
 		}
 		wg.Add(1)

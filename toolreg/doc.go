@@ -2,17 +2,17 @@
 // server's tools are exposed as mcp__<server>__<tool> (see [Qualify]),
 // filtered per server (see [ToolFilter]), and routed back to the server
 // that listed them. The servers come from config files in the format of
-// Claude Code's .mcp.json, such as Claude Code's own (see
-// [ClaudeCodeFiles]). This is what a host (an agent, a chat app, a bot)
-// needs between its model and its MCP servers:
+// Claude Code's .mcp.json, such as Claude Code's own, which package
+// toolreg/mcpjson reads. This is what a host (an agent, a chat app, a
+// bot) needs between its model and its MCP servers:
 //
-//	files, err := toolreg.ClaudeCodeFiles(projectDir) // or a list of your own
+//	files, err := mcpjson.ClaudeCodeFiles(projectDir) // or a list of your own
 //	…
-//	cfg, err := toolreg.LoadConfigFiles(files, nil)
+//	cfg, err := mcpjson.LoadConfigFiles(files, nil)
 //	if err != nil {
 //		return err // names the file, the server and the key
 //	}
-//	reg, err := toolreg.New(ctx, cfg, &toolreg.Options{Approve: askTheUser})
+//	reg, err := remote.New(ctx, cfg, &toolreg.Options{Approve: askTheUser})
 //	if err != nil {
 //		return err
 //	}
@@ -80,73 +80,24 @@
 // from the servers and are data to show or weigh, never instructions for
 // the host to follow.
 //
-// # Authorization
+// # Transports
 //
-// An http or sse server without credentials in its config gets an OAuth
-// client (package transport/streamhttp/oauth) on Options.TokenStore. One
-// that answers 401 and has no usable token is in [StateNeedsAuth], its
-// error a [*NeedsAuthError] naming the authorization server when known;
-// [Registry.Authorize] runs the flow with the host's user step, stores the
-// tokens and connects it.
+// The registry opens each server's session through Options.Dial. Left
+// nil, that is [DialStdio]: stdio servers only, so that a host of local
+// servers links no HTTP or TLS. Package toolreg/remote's Dialer (and
+// remote.New, toolreg.New with it) dials http and sse servers too, with
+// their headers, headersHelper and OAuth. A Dial that fails with a
+// [*NeedsAuthError] puts the server in [StateNeedsAuth]: it answered 401
+// and has no usable token; the Dialer's Authorize runs the flow with the
+// host's user step, stores the tokens and connects it
+// ([Registry.Reconnect]).
 //
 // # Config
 //
-// A config file is a JSON object {"mcpServers": {NAME: SERVER, …}}, whose
-// other top-level keys are ignored, or the bare {NAME: SERVER, …}. A file
-// with no mcpServers whose members are not all objects, or none like a
-// server, is another program's, such as Claude Code's settings.json: it
-// holds no servers, and the load goes on. A SERVER has these keys, all
-// optional but the ones its type needs:
-//
-//   - type: "stdio", "http" (Streamable HTTP) or "sse" (the legacy
-//     HTTP+SSE transport); "streamable-http" and "streamableHttp" are
-//     taken for "http". Without a type, a server with a url and no command
-//     is "http", as Claude Code has it, and any other "stdio".
-//   - command (required for stdio), args, env (an object of strings), cwd:
-//     a stdio server, run without a shell. So a command line written in one
-//     string ("command": "npx -y pkg") is an error that says to use args,
-//     unless args is given or the string names a program after all: a path
-//     to a file that exists, or a name found in PATH.
-//   - inheritEnv: false starts a stdio server with a small safe set of our
-//     environment variables (PATH, HOME, …; see transport.StdioConfig)
-//     under its env, rather than all of them. Servers inherit everything
-//     by default, as under Claude Code, since they count on it for API
-//     keys, proxies, NODE_OPTIONS, cloud profiles and the like;
-//     ConfigOptions.SafeEnv makes the safe set the default.
-//   - url (required for http and sse, http or https), headers (an object
-//     of strings). An Authorization header of any scheme is sent to the
-//     server's origin only.
-//   - headersHelper: a command, split on spaces and run without a shell at
-//     each connection to an http or sse server, within 10 seconds, that
-//     prints a JSON object of headers to send; its output is never shown.
-//   - oauth: an object with clientId, callbackPort, authServerMetadataUrl
-//     and scopes (a string or a list), as Claude Code writes it; see
-//     [OAuthConfig]. Its value is also kept in Extra.
-//   - timeout (startup) and toolTimeout (each tool call): a number of
-//     milliseconds, or a Go duration string such as "30s".
-//   - disabled: true keeps the server from starting; such an entry needs
-//     no command or url, so a later file can switch a server off by name.
-//   - allow, deny: arrays of tool name patterns, as in [ToolFilter].
-//
-// Keys are case-sensitive. Other keys are kept in [ServerConfig.Extra] and
-// otherwise ignored, since other programs share these files, and reported
-// through ConfigOptions.Logger, once per key and file; a known key with a
-// wrong value is an error, matching [ErrConfig], that names the file and
-// the key.
-//
-// In command, args, env values, cwd, url and header values, ${NAME} is
-// replaced by the variable NAME and ${NAME:-default} by NAME, or default
-// if NAME is not set. A variable that is not set and has no default is an
-// error. NAME is made of letters, digits and _, a default may not hold
-// another reference, "$${" stands for a literal "${", and nothing else is
-// special ($NAME is left as it is). A value is inserted as it is and never
-// expanded again.
-//
-// [LoadConfig] and [LoadConfigFiles] read several files in order; a server
-// in a later file replaces the whole entry of the same name, as a
-// project's .mcp.json overrides a user's file. [ClaudeCodeFiles] lists
-// Claude Code's files for a project directory in that order: the user
-// scope (~/.claude.json's mcpServers), the project scope (.mcp.json) and
-// the local scope (~/.claude.json's projects[dir].mcpServers, which a
-// [ConfigFile] with a Project reads).
+// A [Config] is a list of [ServerConfig]s, which package
+// toolreg/mcpjson reads from files in Claude Code's .mcp.json format (and
+// Claude Code's own files, with their scopes), or which a host fills in.
+// The format is apart from the registry so that a program may read,
+// check and print configs without the registry, and the registry works
+// with servers from anywhere.
 package toolreg

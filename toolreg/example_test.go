@@ -9,13 +9,14 @@ import (
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
 // A host reads its servers from a .mcp.json file, connects them all, shows
 // the model one list of tools, and routes the model's calls back by name.
 func Example() {
-	cfg, err := toolreg.ParseConfig([]byte(`{
+	cfg, err := mcpjson.ParseConfig([]byte(`{
 		"mcpServers": {
 			"notes": {"command": "notes-server", "deny": ["slow", "big"]},
 			"search.web": {"command": "search-server", "allow": ["echo", "add"]}

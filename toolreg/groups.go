@@ -30,7 +30,7 @@ func (r *Registry) Groups(ctx context.Context) ([]Group, error) {
 	}
 	var out []Group
 	for _, s := range r.snapshot() {
-		if s.cfg.Disabled {
+		if off(s.cfg) {
 			continue
 		}
 		g := Group{ID: s.cfg.Name, Title: s.cfg.Name, Tools: byServer[s.cfg.Name]}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
 // The hooks tell the whole story: a server ready (with its counts), every
@@ -134,11 +135,11 @@ func TestLazyStartsOnlyWhatACallNeeds(t *testing.T) {
 
 // A server's "protocolVersion" pins the version its session speaks.
 func TestConfigProtocolVersionPins(t *testing.T) {
-	cfg, err := ParseConfig([]byte(`{"mcpServers":{"old":{"command":"x","protocolVersion":"2025-03-26"}}}`), "p/.mcp.json", nil)
+	cfg, err := mcpjson.ParseConfig([]byte(`{"mcpServers":{"old":{"command":"x","protocolVersion":"2025-03-26"}}}`), "p/.mcp.json", nil)
 	if err != nil || cfg.Servers[0].ProtocolVersion != "2025-03-26" {
 		t.Fatalf("%+v %v", cfg, err)
 	}
-	if _, err := ParseConfig([]byte(`{"mcpServers":{"old":{"command":"x","protocolVersion":"1999-01-01"}}}`), "p/.mcp.json", nil); !errors.Is(err, ErrConfig) {
+	if _, err := mcpjson.ParseConfig([]byte(`{"mcpServers":{"old":{"command":"x","protocolVersion":"1999-01-01"}}}`), "p/.mcp.json", nil); !errors.Is(err, mcpjson.ErrConfig) {
 		t.Errorf("an unknown version: %v", err)
 	}
 	leakcheck.Check(t)

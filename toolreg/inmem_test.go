@@ -62,15 +62,18 @@ func (m *inMemory) sent(server, method string) int64 {
 	return 0
 }
 
-// newInMemory returns a registry of in-memory demo servers, closed (and
-// its servers awaited) when the test ends.
+// newInMemory returns a registry of in-memory demo servers (dialed by
+// m.dial, unless opts.Dial wraps it), closed (and its servers awaited)
+// when the test ends.
 func newInMemory(tb testing.TB, m *inMemory, opts *Options, names ...string) *Registry {
 	tb.Helper()
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	o.Dial = m.dial
+	if o.Dial == nil {
+		o.Dial = m.dial
+	}
 	cfg := &Config{}
 	for _, n := range names {
 		cfg.Servers = append(cfg.Servers, &ServerConfig{Name: n, Type: "memory"})

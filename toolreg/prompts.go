@@ -49,7 +49,8 @@ func (r *Registry) Prompts(ctx context.Context) ([]Prompt, error) {
 // it. An unknown name is an error wrapping ErrUnknownTool (a first listing
 // is made if none was).
 func (r *Registry) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcpclient.GetPromptResult, error) {
-	ref, ok, err := r.lookup(ctx, &r.promptNames, func(ctx context.Context) error { _, err := r.Prompts(ctx); return err }, name)
+	list := func(ctx context.Context) error { _, err := r.Prompts(ctx); return err }
+	ref, ok, err := r.lookup(ctx, &r.promptNames, list, list, name)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
 // Options configures a Registry. A nil *Options is valid.
@@ -23,6 +22,10 @@ type Options struct {
 	// StartupTimeout bounds connecting to one server when its config gives
 	// no timeout. Zero means 30s.
 	StartupTimeout time.Duration
+
+	// ToolTimeout bounds each tool call of a server whose config gives no
+	// toolTimeout. Zero means none: the session's request timeout.
+	ToolTimeout time.Duration
 
 	// Lazy starts a server only when something needs it: New starts
 	// none, a Call starts the server its name points to (and lists only
@@ -44,37 +47,42 @@ type Options struct {
 	// it and is returned to the caller.
 	Approve func(ctx context.Context, call Call) error
 
-	// OnConnect, OnDisconnect and OnToolCall report what happens; they
-	// run with no lock held and may call the registry. A hook that panics
-	// is logged and otherwise ignored.
+	// OnConnect, OnDisconnect and OnToolCall report what happens. They
+	// run with no lock held and outside every connection attempt and
+	// listing, after the state they report is committed, so they may call
+	// any method of the registry. A hook that panics is logged and
+	// otherwise ignored.
 	//
-	// OnConnect hears of a server ready for use, after its first listing:
-	// the status has its tool, prompt and resource counts, transport and
-	// protocol version. OnDisconnect hears why a server's session ended or
-	// did not start: its error, or ErrRemoved, or ErrClosed. OnToolCall
-	// hears of every call with its duration, error and size in and out.
+	// OnConnect hears of a server ready for use, once it is in Servers:
+	// the status has its tool, prompt and resource counts (listed for the
+	// hook, in its turn), transport and protocol version. OnDisconnect
+	// hears why a server's session ended or did not start: the failure,
+	// or, for an end the host asked for, ErrRemoved (Remove) or ErrClosed
+	// (Close), which errors.Is tells from a failure. A server whose Add
+	// failed is heard of by neither. The two are delivered one at a time,
+	// in the order things happened, from a goroutine of the registry's; a
+	// start or reconnect never waits for them, and New, Add, Remove and
+	// Close return once the hooks of what they did have run. OnToolCall
+	// hears of every call, on the caller's goroutine, with its duration,
+	// error and size in and out.
 	OnConnect    func(status ServerStatus)
 	OnDisconnect func(server string, err error)
 	OnToolCall   func(call Call, d time.Duration, err error)
 
-	// Dial, if set, opens the session of every server in place of the
-	// built-in stdio, http and sse transports: for in-process servers,
-	// custom transports, or a host that wraps the stream (tracing, say).
-	// opts are the session options the registry made for this server;
-	// pass them on to mcpclient.Connect.
+	// Dial opens the session of every server; nil means DialStdio, which
+	// starts stdio servers and no other kind. Package toolreg/remote's
+	// Dialer dials http and sse servers too (OAuth, headersHelper), so
+	// that only a host that wants the network links it. A Dial of the
+	// host's own serves in-process servers or custom transports. opts are
+	// the session options the registry made for this server; pass them
+	// on to mcpclient.Connect. An error that is (or wraps) a
+	// *NeedsAuthError puts the server in StateNeedsAuth.
 	Dial func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error)
 
 	// WrapStream, if set, wraps each server's stream, whatever its
 	// transport, before the session uses it: to trace a server's frames
 	// under its name, say. It replaces Session.WrapStream.
 	WrapStream func(server string, stream jsonrpc.Stream) jsonrpc.Stream
-
-	// TokenStore keeps the OAuth tokens of http and sse servers that
-	// ask for authorization; nil means a store in memory for the
-	// registry's life. A server that answers 401 and has no usable token
-	// there is reported in StateNeedsAuth until Registry.Authorize runs
-	// the flow with the user.
-	TokenStore oauth.TokenStore
 
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
@@ -99,7 +107,8 @@ var ErrUnknownTool = errors.New("toolreg: unknown tool")
 var ErrUnknownServer = errors.New("toolreg: unknown server")
 
 // ErrRemoved and ErrClosed are the reasons OnDisconnect gives for a
-// server taken out by Remove or by the registry's Close.
+// server taken out by Remove or by the registry's Close: a clean end, not
+// a failure (errors.Is tells them apart).
 var (
 	ErrRemoved = errors.New("toolreg: server removed")
 	ErrClosed  = errors.New("toolreg: registry closed")
@@ -123,7 +132,7 @@ type Registry struct {
 	named       *namedTools    // the last naming of tools
 	renamed     map[Ref]string // renames already logged
 	closed      bool
-	memTokens   *oauth.MemoryStore // the tokens, without Options.TokenStore
+	hooks       hookQueue
 }
 
 // New connects every enabled server of cfg in parallel, each within its
@@ -144,10 +153,10 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 	var wg sync.WaitGroup
 	errs := make([]error, len(cfg.Servers))
 	for i, sc := range cfg.Servers {
-		srv := r.newServer(sc)
+		srv := r.newServer(sc, true)
 		r.servers[sc.Name] = srv
 		r.order = append(r.order, sc.Name)
-		if sc.Disabled || r.opts.Lazy {
+		if off(sc) || r.opts.Lazy {
 			continue
 		}
 		wg.Add(1)
@@ -158,6 +167,7 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 		}()
 	}
 	wg.Wait()
+	r.hooks.settle() // the servers' OnConnect and OnDisconnect have run
 	if r.opts.Strict {
 		if err := errors.Join(errs...); err != nil {
 			r.Close()
@@ -181,21 +191,25 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 		return fmt.Errorf("toolreg: adding %q: a server of that name exists", sc.Name)
 	}
 	r.mu.Unlock()
-	srv := r.newServer(sc)
+	// Its hooks are held until it is in the registry, and dropped if it
+	// never is: no OnConnect for a server that Servers never shows.
+	srv := r.newServer(sc, false)
 	listErr, err := srv.start(ctx)
 	if err = errors.Join(err, listErr); err != nil {
 		srv.close(nil) // a server added is one that listed: nothing of it stays
 		return err
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if _, dup := r.servers[sc.Name]; dup || r.closed {
+		r.mu.Unlock()
 		srv.close(nil)
 		return fmt.Errorf("toolreg: adding %q: the registry changed meanwhile", sc.Name)
 	}
 	r.servers[sc.Name] = srv
 	r.order = append(r.order, sc.Name)
 	r.names, r.promptNames, r.skillNames, r.named = nil, nil, nil, nil
+	r.mu.Unlock()
+	r.hooks.await(srv.publish()...)
 	return nil
 }
 
@@ -217,7 +231,7 @@ func (r *Registry) Remove(name string) error {
 	if !ok {
 		return fmt.Errorf("toolreg: no server %q", name)
 	}
-	srv.close(ErrRemoved)
+	r.hooks.await(srv.close(ErrRemoved))
 	return nil
 }
 
@@ -236,11 +250,13 @@ func (r *Registry) Close() error {
 	}
 	r.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, s := range servers {
+	evs := make([]*hookEvent, len(servers))
+	for i, s := range servers {
 		wg.Add(1)
-		go func() { defer wg.Done(); s.close(ErrClosed) }()
+		go func() { defer wg.Done(); evs[i] = s.close(ErrClosed) }()
 	}
 	wg.Wait()
+	r.hooks.await(evs...) // each server's OnDisconnect, and what came before
 	return nil
 }
 

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/transport"
-	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
 // Server states, as ServerStatus reports them.
@@ -21,7 +18,11 @@ const (
 	StateFailed       = "failed"
 	StateReconnecting = "reconnecting"
 	StateDisabled     = "disabled"
-	StateIdle         = "idle" // not started yet (Options.Lazy)
+	// StateUnapproved is a project server (mcpjson.ScopeProject) that the
+	// user has not approved (its Approval is pending) or has rejected: it
+	// is never started.
+	StateUnapproved = "unapproved"
+	StateIdle       = "idle" // not started yet (Options.Lazy)
 )
 
 // Reconnection backoff for a server whose session died: a crash-looping
@@ -46,6 +47,8 @@ type server struct {
 	bg      sync.WaitGroup
 
 	mu          sync.Mutex
+	published   bool     // visible in the registry: its hooks may run
+	held        []func() // hook calls made before it was published
 	session     *mcpclient.Session
 	transport   string
 	state       string
@@ -54,10 +57,6 @@ type server struct {
 	nextTry     time.Time
 	connectedAt time.Time
 	closed      bool
-	step        oauth.UserStep // for the next connection, from Registry.Authorize
-	redirectURL string
-	auth        *oauth.Authorizer // the OAuth client, kept across connections
-	attempt     *authAttempt      // what the current connection's OAuth met
 
 	tools     catalog[*mcpclient.Tool] // filtered
 	prompts   catalog[*mcpclient.Prompt]
@@ -69,20 +68,32 @@ type server struct {
 	uiGen int                 // counts the times uis was emptied
 }
 
-func (r *Registry) newServer(sc *ServerConfig) *server {
-	s := &server{r: r, cfg: sc, filter: ToolFilter{Allow: sc.Allow, Deny: sc.Deny}, state: StateFailed}
+// off reports whether the server of sc is never to start: disabled, or a
+// project server the user has not approved.
+func off(sc *ServerConfig) bool {
+	return sc.Disabled || sc.Approval == mcpjson.Pending || sc.Approval == mcpjson.Rejected
+}
+
+// newServer makes the server of sc; published says whether it is in the
+// registry already (New) or will be once it has started (Add).
+func (r *Registry) newServer(sc *ServerConfig, published bool) *server {
+	s := &server{r: r, cfg: sc, filter: ToolFilter{Allow: sc.Allow, Deny: sc.Deny}, state: StateFailed, published: published}
 	if r.opts.Lazy {
 		s.state = StateIdle
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
-	if sc.Disabled {
+	switch {
+	case sc.Disabled:
 		s.state = StateDisabled
+	case off(sc):
+		s.state = StateUnapproved
 	}
 	return s
 }
 
-// connect opens the session, within the server's startup timeout.
-func (s *server) connect(ctx context.Context) error {
+// connect opens the session, within the server's startup timeout if
+// bounded (else within ctx alone: Registry.Reconnect).
+func (s *server) connect(ctx context.Context, bounded bool) error {
 	s.dialMu.Lock()
 	defer s.dialMu.Unlock()
 	// Callers that found the session dead queue here; the first one
@@ -105,19 +116,30 @@ func (s *server) connect(ctx context.Context) error {
 	if old != nil {
 		old.Close() // a replaced session is always closed
 	}
-	s.mu.Lock()
-	interactive := s.step != nil
-	s.mu.Unlock()
 	var cancel context.CancelFunc
-	if interactive {
-		// Registry.Authorize waits for the user, as long as its ctx lets
-		// it: the startup timeout is for servers, not people.
-		ctx, cancel = context.WithCancel(ctx)
-	} else {
+	if bounded {
 		ctx, cancel = context.WithTimeout(ctx, s.startupTimeout())
+	} else {
+		// Registry.Reconnect may wait for a person, as long as its ctx
+		// lets it: the startup timeout is for servers, not people.
+		ctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
+	dialer := s.r.opts.Dial
+	if dialer == nil {
+		dialer = DialStdio
+	}
+	session, err := dialer(ctx, s.cfg, s.sessionOptions())
+	if session == nil && err == nil {
+		err = fmt.Errorf("the Dial option returned no session")
+	}
+	return s.commit(session, err)
+}
+
+// sessionOptions are the options of the server's next session: the
+// host's, with the registry's own additions.
+func (s *server) sessionOptions() *mcpclient.Options {
 	var opts mcpclient.Options
 	if base := s.r.opts.Session; base != nil {
 		opts = *base
@@ -136,48 +158,23 @@ func (s *server) connect(ctx context.Context) error {
 			userChanged(kind)
 		}
 	}
-	var session *mcpclient.Session
-	var transport string
-	var err error
-	if dialer := s.r.opts.Dial; dialer != nil {
-		session, err = dialer(ctx, s.cfg, &opts)
-		transport = s.cfg.Type
-		if session == nil && err == nil {
-			err = fmt.Errorf("the Dial option returned no session")
-		}
-		if session != nil {
-			transport = transportName(session.Stream(), transport)
-		}
-	} else {
-		var layer func(http.RoundTripper) http.RoundTripper
-		at := &authAttempt{}
-		if s.cfg.Type == "http" || s.cfg.Type == "sse" {
-			s.mu.Lock()
-			redirect := s.redirectURL
-			s.mu.Unlock()
-			layer, at, err = s.authorizeLayer(redirect)
-		}
-		if err == nil {
-			session, transport, err = dial(ctx, s.cfg, &opts, layer)
-		}
-		if err != nil {
-			if need := at.needsAuth(s.cfg.Name, err); need != nil {
-				err = need
-			}
-		}
+	return &opts
+}
+
+// commit records the outcome of a connection attempt, then tells the
+// hooks of it (in their turn, not now).
+func (s *server) commit(session *mcpclient.Session, err error) error {
+	transport := s.cfg.Type
+	if session != nil {
+		transport = transportName(session.Stream(), transport)
 	}
 	s.mu.Lock()
 	s.transport = transport
-	if need := (*NeedsAuthError)(nil); errors.As(err, &need) {
-		s.state, s.lastErr = StateNeedsAuth, need
-		s.failures++
-		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
-		s.mu.Unlock()
-		s.disconnected(need)
-		return need
-	}
 	if err != nil {
 		s.state, s.lastErr = StateFailed, startFailure(s.cfg.Name, err, s.startupTimeout())
+		if need := (*NeedsAuthError)(nil); errors.As(err, &need) {
+			s.state, s.lastErr = StateNeedsAuth, need
+		}
 		s.failures++
 		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 		err := s.lastErr
@@ -196,15 +193,7 @@ func (s *server) connect(ctx context.Context) error {
 	s.forgetUIs()
 	s.mu.Unlock()
 	go s.watch(session)
-	if s.r.opts.OnConnect != nil {
-		// The hook hears of a server ready for use: listed, with counts.
-		s.listTools(ctx)
-		s.listPrompts(ctx)
-		s.listResources(ctx)
-		st := s.status()
-		// Hooks run with no lock held: they may call the registry.
-		s.r.hook("OnConnect", func() { s.r.opts.OnConnect(st) })
-	}
+	s.connected()
 	return nil
 }
 
@@ -232,13 +221,6 @@ func (s *server) lastErrLocked() error {
 	return s.lastErr
 }
 
-// disconnected tells the OnDisconnect hook, with no lock held.
-func (s *server) disconnected(reason error) {
-	if s.r.opts.OnDisconnect != nil {
-		s.r.hook("OnDisconnect", func() { s.r.opts.OnDisconnect(s.cfg.Name, reason) })
-	}
-}
-
 // live returns a working session, reconnecting a dead one when its backoff
 // has passed.
 func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
@@ -251,12 +233,14 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
 	case state == StateDisabled:
 		return nil, fmt.Errorf("server %q is disabled", s.cfg.Name)
+	case state == StateUnapproved:
+		return nil, fmt.Errorf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval)
 	case state == StateConnected && session != nil:
 		return session, nil
 	case wait > 0:
 		return nil, fmt.Errorf("%w (next attempt in %v)", lastErr, wait.Round(time.Second))
 	}
-	if err := s.connect(ctx); err != nil {
+	if err := s.connect(ctx, true); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -273,7 +257,7 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 func (s *server) start(ctx context.Context) (listErr, err error) {
 	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
 	defer cancel()
-	if err := s.connect(ctx); err != nil {
+	if err := s.connect(ctx, true); err != nil {
 		return nil, err
 	}
 	if _, err := s.listTools(ctx); err != nil {
@@ -304,72 +288,9 @@ func (s *server) startupTimeout() time.Duration {
 	return 30 * time.Second
 }
 
-// markStale makes the next listing of kind ("tools", "prompts" or
-// "resources", as in notifications/<kind>/list_changed) ask the server again.
-func (s *server) markStale(kind string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch kind {
-	case "tools":
-		s.tools.stale = true
-	case "prompts":
-		s.prompts.stale = true
-	case "resources": // templates and skills, all resources, have no notification of their own
-		s.resources.stale, s.templates.stale, s.skills.stale = true, true, true
-		s.forgetUIs()
-	}
-}
-
-// listTools returns the server's tools that its filter permits.
-func (s *server) listTools(ctx context.Context) ([]*mcpclient.Tool, error) {
-	return cachedList(ctx, s, &s.tools, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Tool, error) {
-		tools, err := collect(s, "tools", nil, (*mcpclient.Session).Tools)(ctx, session)
-		if tools == nil {
-			return nil, err
-		}
-		kept := make([]*mcpclient.Tool, 0, len(tools))
-		for _, t := range tools {
-			if s.filter.Permits(t.Name) {
-				kept = append(kept, t)
-			}
-		}
-		return kept, err // err: the listing stopped at the page cap
-	})
-}
-
-func offersPrompts(c mcpclient.ServerCapabilities) bool   { return c.Prompts != nil }
-func offersResources(c mcpclient.ServerCapabilities) bool { return c.Resources != nil }
-
-// listPrompts returns the server's prompts; none if it offers none.
-func (s *server) listPrompts(ctx context.Context) ([]*mcpclient.Prompt, error) {
-	return cachedList(ctx, s, &s.prompts, collect(s, "prompts", offersPrompts, (*mcpclient.Session).Prompts))
-}
-
-// listResources returns the server's resources; none if it offers none.
-func (s *server) listResources(ctx context.Context) ([]*mcpclient.Resource, error) {
-	return cachedList(ctx, s, &s.resources, collect(s, "resources", offersResources, (*mcpclient.Session).Resources))
-}
-
-// listTemplates returns the server's resource templates; none if it
-// offers no resources.
-func (s *server) listTemplates(ctx context.Context) ([]*mcpclient.ResourceTemplate, error) {
-	return cachedList(ctx, s, &s.templates,
-		collect(s, "resource templates", offersResources, (*mcpclient.Session).ResourceTemplates))
-}
-
-func offersSkills(c mcpclient.ServerCapabilities) bool {
-	return c.HasExtension(mcpclient.SkillsExtension)
-}
-
-// listSkills returns the server's skills; none if it does not declare the
-// skills extension.
-func (s *server) listSkills(ctx context.Context) ([]*mcpclient.Skill, error) {
-	return cachedList(ctx, s, &s.skills, collect(s, "skills", offersSkills, (*mcpclient.Session).Skills))
-}
-
 // close ends the session for good; reason (ErrRemoved, ErrClosed) goes to
-// the OnDisconnect hook if a session was open.
-func (s *server) close(reason error) {
+// the OnDisconnect hook if a session was open: the event returned.
+func (s *server) close(reason error) *hookEvent {
 	s.mu.Lock()
 	s.closed = true
 	session := s.session
@@ -381,30 +302,7 @@ func (s *server) close(reason error) {
 	}
 	s.bg.Wait() // a refresh in flight, now cut short
 	if live && reason != nil {
-		s.disconnected(reason)
+		return s.disconnected(reason)
 	}
-}
-
-// startError says in one sentence why a server did not start — it exited,
-// or it did not answer in time — rather than which protocol request was
-// on the wire when that happened. The cause stays reachable (errors.As).
-type startError struct {
-	msg string
-	err error
-}
-
-func (e *startError) Error() string { return e.msg }
-func (e *startError) Unwrap() error { return e.err }
-
-func startFailure(name string, err error, timeout time.Duration) error {
-	var exit *transport.ExitError
-	switch {
-	case errors.As(err, &exit):
-		// "server exited with status 2: <stderr>" becomes
-		// `server "x" exited with status 2: <stderr>`.
-		return &startError{fmt.Sprintf("server %q %s", name, strings.TrimPrefix(exit.Error(), "server ")), err}
-	case errors.Is(err, context.DeadlineExceeded):
-		return &startError{fmt.Sprintf("server %q did not answer within %v", name, timeout), err}
-	}
-	return fmt.Errorf("server %q: %w", name, err)
+	return nil
 }

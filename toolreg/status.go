@@ -4,16 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // ServerStatus is what Servers reports of one server. Title and
 // Instructions come from the server: data, never instructions to follow.
 type ServerStatus struct {
 	Name            string
-	State           string // StateConnected, StateFailed, StateNeedsAuth, StateReconnecting, StateDisabled
+	State           string // StateConnected, StateFailed, StateNeedsAuth, StateReconnecting, StateDisabled, StateUnapproved, StateIdle
 	Err             error  // the last error, for failed, reconnecting and needs-auth servers (a *NeedsAuthError)
 	Tools           int    // tools in the last listing (after filtering)
 	Prompts         int    // prompts in the last listing
@@ -24,6 +26,8 @@ type ServerStatus struct {
 	Title           string
 	Instructions    string
 	Source          string // the config file
+	Scope           string // its Claude Code scope (mcpjson.ScopeUser, …), if any
+	Approval        string // for a project server, mcpjson.Approved, Pending or Rejected
 	// AuthServer is, for a server in StateNeedsAuth, the origin of its
 	// authorization server when discovery found it.
 	AuthServer string
@@ -75,7 +79,7 @@ func (s *server) status() ServerStatus {
 	s.mu.Lock()
 	st := ServerStatus{Name: s.cfg.Name, State: s.state, Err: s.lastErr, Tools: len(s.tools.items), ListErr: s.tools.err,
 		Prompts: len(s.prompts.items), Resources: len(s.resources.items),
-		Transport: s.transport, Source: s.cfg.Source,
+		Transport: s.transport, Source: s.cfg.Source, Scope: s.cfg.Scope, Approval: s.cfg.Approval,
 		ConnectedAt: s.connectedAt, Retries: s.failures}
 	if s.state != StateConnected && s.failures > 0 {
 		st.NextRetry = s.nextTry
@@ -90,4 +94,28 @@ func (s *server) status() ServerStatus {
 		st.ProtocolVersion, st.Title, st.Instructions = session.ProtocolVersion(), info.Title, session.Instructions()
 	}
 	return st
+}
+
+// startError says in one sentence why a server did not start — it exited,
+// or it did not answer in time — rather than which protocol request was
+// on the wire when that happened. The cause stays reachable (errors.As).
+type startError struct {
+	msg string
+	err error
+}
+
+func (e *startError) Error() string { return e.msg }
+func (e *startError) Unwrap() error { return e.err }
+
+func startFailure(name string, err error, timeout time.Duration) error {
+	var exit *transport.ExitError
+	switch {
+	case errors.As(err, &exit):
+		// "server exited with status 2: <stderr>" becomes
+		// `server "x" exited with status 2: <stderr>`.
+		return &startError{fmt.Sprintf("server %q %s", name, strings.TrimPrefix(exit.Error(), "server ")), err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &startError{fmt.Sprintf("server %q did not answer within %v", name, timeout), err}
+	}
+	return fmt.Errorf("server %q: %w", name, err)
 }

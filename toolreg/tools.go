@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -73,8 +72,9 @@ func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 }
 
 // lookup finds name in the table *table (r.names or r.promptNames), making
-// a first listing with list when there is no table yet.
-func (r *Registry) lookup(ctx context.Context, table **NameTable, list func(context.Context) error, name string) (Ref, bool, error) {
+// a first listing with list when there is no table yet, and looking again
+// after again when the name is not in the table.
+func (r *Registry) lookup(ctx context.Context, table **NameTable, list, again func(context.Context) error, name string) (Ref, bool, error) {
 	r.mu.Lock()
 	names := *table
 	r.mu.Unlock()
@@ -89,9 +89,8 @@ func (r *Registry) lookup(ctx context.Context, table **NameTable, list func(cont
 	ref, ok := names.Lookup(name) // nil-safe: a Remove may have reset the table
 	if !ok {
 		// A listing may be stale (a list_changed not yet acted on) and
-		// the name new: list again, which asks only stale servers, and
-		// look once more.
-		if err := list(ctx); err != nil {
+		// the name new: list again, and look once more.
+		if err := again(ctx); err != nil {
 			return Ref{}, false, err
 		}
 		r.mu.Lock()
@@ -146,7 +145,16 @@ func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, er
 			list = func(ctx context.Context) error { _, err := r.tools(ctx, false); return err }
 		}
 	}
-	ref, ok, err := r.lookup(lctx, &r.names, list, name)
+	// A name the table lacks may be a tool its server has just added:
+	// the servers its mcp__<server>__ prefix names list again, once (a
+	// listing in flight is shared), before the call fails.
+	again := func(ctx context.Context) error {
+		for _, s := range r.serversFor(name) {
+			s.relistTools(ctx)
+		}
+		return list(ctx)
+	}
+	ref, ok, err := r.lookup(lctx, &r.names, list, again, name)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +198,11 @@ func (r *Registry) callServer(ctx context.Context, srv *server, tool string, arg
 	if err != nil {
 		return nil, err
 	}
-	if t := srv.cfg.ToolTimeout; t > 0 {
+	t := srv.cfg.ToolTimeout
+	if t == 0 {
+		t = r.opts.ToolTimeout
+	}
+	if t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
@@ -242,47 +254,4 @@ func jsonSize(v any) int {
 		return 0
 	}
 	return len(b)
-}
-
-// startFor starts the idle servers an exposed tool name can belong to (its
-// mcp__<server>__ prefix), and reports whether it found none, so that the
-// caller should start everything.
-func (r *Registry) startFor(ctx context.Context, name string) (none bool) {
-	var matched []*server
-	for _, s := range r.snapshot() {
-		prefix := string(fullName(nil, Ref{Server: s.cfg.Name}))
-		if len(prefix) > keepLen {
-			prefix = prefix[:keepLen] // a long name keeps only this much before its hash
-		}
-		if strings.HasPrefix(name, prefix) && !s.cfg.Disabled {
-			matched = append(matched, s)
-		}
-	}
-	started := false
-	for _, s := range matched {
-		s.mu.Lock()
-		idle := s.state == StateIdle
-		s.mu.Unlock()
-		if idle {
-			s.start(ctx)
-			started = true
-		}
-	}
-	if started {
-		r.mu.Lock()
-		r.names, r.named = nil, nil // name again, with what is started now
-		r.mu.Unlock()
-	}
-	return len(matched) == 0
-}
-
-// withoutValues returns a context that ends when ctx does, with its
-// deadline, and carries none of its values.
-func withoutValues(ctx context.Context) (context.Context, context.CancelFunc) {
-	detached, cancel := context.WithCancel(context.Background())
-	if d, ok := ctx.Deadline(); ok {
-		detached, cancel = context.WithDeadline(context.Background(), d)
-	}
-	stop := context.AfterFunc(ctx, cancel)
-	return detached, func() { stop(); cancel() }
 }

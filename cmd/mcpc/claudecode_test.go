@@ -19,6 +19,7 @@ func claudeHome(t *testing.T, doc map[string]any) string {
 	t.Setenv("HOME", home)
 	t.Setenv("USERPROFILE", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	trustAll(home) // the project's servers are approved: the trust model's tests say otherwise
 	data, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +116,18 @@ func TestConfigWarningsAndErrorsNameTheFile(t *testing.T) {
 	claude := claudeHome(t, map[string]any{"projects": map[string]any{dir: map[string]any{
 		"mcpServers": map[string]any{"bad": map[string]any{"command": "npx -y some-server"}},
 	}}})
-	runIn(t, dir, "", "tools").want(t, exitUsage,
+	// The bad entry is left out, with a warning that names it; the
+	// others work. Asked for by name, it is a usage error.
+	r = runIn(t, dir, "", "tools")
+	r.want(t, exitOK)
+	if !strings.Contains(r.stdout, "mcp__demo__echo") {
+		t.Errorf("stdout %q: the good server's tools are missing", r.stdout)
+	}
+	for _, want := range []string{claude + `: projects[`, `].mcpServers: server "bad": command: "npx -y some-server" is one string`, `use "args"`, "(left out)"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.stderr, want)
+		}
+	}
+	runIn(t, dir, "", "--server", "bad", "tools").want(t, exitUsage,
 		claude+`: projects[`, `].mcpServers: server "bad": command: "npx -y some-server" is one string`, `use "args"`)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/remote"
 )
 
 // env is what a command works with: the selected servers, and the
@@ -17,6 +18,7 @@ import (
 type env struct {
 	conf   *toolreg.Config // the selected servers
 	opts   *toolreg.Options
+	dialer *remote.Dialer // opts.Dial's: it keeps the tokens and authorizes
 	reg    *toolreg.Registry
 	out    *printer
 	cfg    *config
@@ -83,7 +85,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	if c.interactive && cfg.elicitation == "" {
 		ask = newAsker(c.stdin, c.stderr) // a person is there to answer a form
 	}
-	opts, err := registryOptions(cfg, c.stderr, ask)
+	opts, dialer, err := registryOptions(cfg, c.stderr, ask)
 	if err != nil {
 		return err
 	}
@@ -91,7 +93,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	// servers configured, one starts, not nine); the other commands show
 	// or list every server and start them all.
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
-	e := &env{conf: conf, opts: opts, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
+	e := &env{conf: conf, opts: opts, dialer: dialer, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
 	defer e.close(ctx)
 	return cmd.run(ctx, e, args[1:])
 }
@@ -140,7 +142,8 @@ func (e *env) single() string {
 // checkServers reports, after a listing, the selected servers that are
 // not connected: their part is missing, so the command fails (exit 1)
 // although it printed what the others offered. A disabled server is left
-// out on purpose, unless it is the one selected.
+// out on purpose, unless it is the one selected, and so is a project server
+// not approved.
 func (e *env) checkServers() error {
 	var failed []string
 	for _, s := range e.reg.Servers() {
@@ -148,7 +151,8 @@ func (e *env) checkServers() error {
 			failed = append(failed, oneLine(s.ListErr.Error()))
 			continue
 		}
-		if s.State == toolreg.StateConnected || (s.State == toolreg.StateDisabled && e.single() == "") {
+		off := s.State == toolreg.StateDisabled || s.State == toolreg.StateUnapproved // with a warning
+		if s.State == toolreg.StateConnected || (off && e.single() == "") {
 			continue
 		}
 		failed = append(failed, errorLine(s))

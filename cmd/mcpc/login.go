@@ -84,7 +84,7 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if e.opts.TokenStore == nil {
+	if e.dialer.TokenStore == nil {
 		return errors.New("no user config directory to keep the tokens in")
 	}
 	port := 0
@@ -136,7 +136,7 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 	}
 	// The flow may take the user minutes: the startup timeout does not
 	// bound it, the wait above does.
-	if err := reg.Authorize(ctx, sc.Name, step, redirectURL); err != nil {
+	if err := e.dialer.Authorize(ctx, reg, sc, step, redirectURL); err != nil {
 		return err
 	}
 	return e.out.print(map[string]any{"server": sc.Name, "loggedIn": true}, func(w io.Writer) {
@@ -150,7 +150,7 @@ func cmdLogout(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, ok := e.opts.TokenStore.(*oauth.FileStore)
+	store, ok := e.dialer.TokenStore.(*oauth.FileStore)
 	if !ok || store == nil {
 		return errors.New("no token file")
 	}

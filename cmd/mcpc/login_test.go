@@ -22,6 +22,7 @@ import (
 func TestLoginEndToEnd(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	trustAll(home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("AppData", filepath.Join(home, "AppData"))
 	// The demo endpoint serves one session: each run gets a fresh one.

@@ -35,6 +35,10 @@ func TestMain(m *testing.M) {
 	for _, name := range []string{"HOME", "USERPROFILE", "home"} {
 		os.Setenv(name, home)
 	}
+	// The tests' projects are approved, as by a user who said so in
+	// Claude Code's settings; the trust model's own tests make a home
+	// without it.
+	trustAll(home)
 	os.Unsetenv("CLAUDE_CONFIG_DIR")
 	code := m.Run()
 	os.RemoveAll(home)
@@ -224,5 +228,14 @@ func TestInterruptCancelsTheCallAndExits130(t *testing.T) {
 	}
 	if strings.Contains(got, "done after") || stdout.Len() > 0 {
 		t.Errorf("the call ran to its end: %q", stdout.String())
+	}
+}
+
+// trustAll writes the user settings of Claude Code, under home, that
+// approve every project's .mcp.json servers.
+func trustAll(home string) {
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o700)
+	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"enableAllProjectMcpServers": true}`), 0o600); err != nil {
+		panic(err)
 	}
 }

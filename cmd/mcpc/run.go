@@ -41,6 +41,7 @@ type config struct {
 	elicitation string
 	roots       []string
 	model       string // --model, for ask: PROVIDER:NAME
+	trust       bool   // --trust-project: start the project's unapproved servers this once
 	maxTurns    int    // --max-turns, for ask; 0 is the default
 	addr        string // --addr, for web
 	open        bool   // --open, for web
@@ -144,6 +145,7 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.BoolVar(&cfg.yes, "yes", false, "web: run calls from apps and links without asking")
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
+	fs.BoolVar(&cfg.trust, "trust-project", false, "start the project's .mcp.json servers not approved yet, this once")
 	cfg.terminal = terminal
 	var rest []string
 	for {

@@ -3,23 +3,28 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
+	"github.com/plainmcp/plainmcp/toolreg/remote"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
 // defaultConfig is the project's file among those mcpc reads when no
 // server is named on the command line: Claude Code's files for the working
-// directory (see toolreg.ClaudeCodeFiles).
+// directory (see mcpjson.ClaudeCodeFiles).
 const defaultConfig = ".mcp.json"
 
 // adHocSource is the Source of a server given by --stdio or --url.
@@ -45,14 +50,18 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 		conf = &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}
 	default:
 		var err error
-		if conf, err = c.loadConfig(cfg.configs); err != nil {
+		if conf, err = c.loadConfig(cfg.configs, cfg.server); err != nil {
 			return nil, err
 		}
+		conf = c.approve(conf, cfg)
 	}
 	if cfg.server == "" {
 		return conf, nil
 	}
 	sc := conf.Server(cfg.server)
+	if sc != nil && (sc.Approval == mcpjson.Pending || sc.Approval == mcpjson.Rejected) {
+		return nil, usagef("--server %q: the project's server is %s: run mcpc at a terminal to answer, or pass --trust-project", cfg.server, map[string]string{mcpjson.Pending: "not approved", mcpjson.Rejected: "rejected (in ~/.claude.json's disabledMcpjsonServers)"}[sc.Approval])
+	}
 	if sc == nil {
 		return nil, usagef("--server %q: no such server; configured: %s", cfg.server, strings.Join(serverNames(conf), ", "))
 	}
@@ -63,27 +72,40 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 // files for the working directory, as Claude Code would: the user's and
 // the project's servers in ~/.claude.json, and .mcp.json, any of which may
 // be missing. What the load notices (keys mcpc does not use) is a warning
-// on stderr; a config mcpc cannot use is a usage error: the user fixes it.
-func (c *cli) loadConfig(paths []string) (*toolreg.Config, error) {
-	opts := &toolreg.ConfigOptions{}
+// on stderr, and so is an entry it leaves out: the other servers work. An
+// entry left out is a usage error when it is the --server one (server),
+// and so is a --config file that is missing or leaves no server.
+func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error) {
+	opts := &mcpjson.ConfigOptions{}
 	if c.stderr != nil {
 		opts.Logger = slog.New(&warnings{w: c.stderr})
 	}
 	var conf *toolreg.Config
 	var err error
 	if len(paths) > 0 {
-		conf, err = toolreg.LoadConfig(paths, opts)
+		conf, err = mcpjson.LoadConfig(paths, opts)
 	} else {
-		var files []toolreg.ConfigFile
-		if files, err = toolreg.ClaudeCodeFiles(c.dir); err == nil {
-			conf, err = toolreg.LoadConfigFiles(files, opts)
+		var files []mcpjson.ConfigFile
+		if files, err = mcpjson.ClaudeCodeFiles(c.dir); err != nil {
+			return nil, err
+		}
+		conf, err = mcpjson.LoadConfigFiles(files, opts)
+	}
+	for _, ce := range mcpjson.ConfigErrors(err) {
+		if server != "" && ce.Server == server {
+			return nil, usageError{ce.Error()}
 		}
 	}
 	switch {
-	case errors.Is(err, toolreg.ErrConfig), errors.Is(err, fs.ErrNotExist):
-		return nil, usageError{err.Error()}
-	case err != nil:
-		return nil, err
+	case len(paths) > 0 && errors.Is(err, fs.ErrNotExist),
+		err != nil && len(conf.Servers) == 0:
+		return nil, usageError{oneLine(err.Error())}
+	case err != nil && c.stderr != nil:
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(c.stderr, "mcpc: warning: %s (left out)\n", oneLine(line))
+		}
+	}
+	switch {
 	case len(conf.Servers) == 0 && len(paths) == 0:
 		return nil, usagef("no MCP servers configured (none in %s or in Claude Code's ~/.claude.json): create %s, or pass --config FILE, --stdio 'command args' or --url URL",
 			filepath.Join(c.dir, defaultConfig), defaultConfig)
@@ -196,8 +218,9 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 }
 
 // registryOptions are the registry's options: the session handlers the
-// flags ask for and, with --trace, every server's stream traced.
-func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Options, error) {
+// flags ask for, every transport dialed by the Dialer returned (with the
+// token file) and, with --trace, every server's stream traced.
+func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Options, *remote.Dialer, error) {
 	session := &mcpclient.Options{
 		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
 		RequestTimeout: cfg.timeout,
@@ -206,12 +229,16 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 		session.ProtocolVersion = cfg.protocol
 	}
 	if err := wireHandlers(cfg, session, ask); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	opts := &toolreg.Options{Session: session}
+	dialer := &remote.Dialer{}
 	if store := tokenStore(); store != nil {
-		opts.TokenStore = store
+		dialer.TokenStore = store
 	}
+	opts := &toolreg.Options{Session: session, Dial: dialer.Dial}
+	// Claude Code's variables for the timeouts its configs leave out.
+	opts.StartupTimeout = envMillis(cfg.getenv, "MCP_TIMEOUT")
+	opts.ToolTimeout = envMillis(cfg.getenv, "MCP_TOOL_TIMEOUT")
 	if cfg.trace {
 		// Every frame to stderr as "[server] -> frame" or "[server] <- frame",
 		// so that the lines of several servers tell apart.
@@ -219,5 +246,18 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 			return transport.Trace(s, stderr, "["+server+"]")
 		}
 	}
-	return opts, nil
+	return opts, dialer, nil
+}
+
+// envMillis is the duration in milliseconds that the variable name holds,
+// or zero if it is unset or not a positive number.
+func envMillis(getenv func(string) string, name string) time.Duration {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ms, err := strconv.ParseInt(strings.TrimSpace(getenv(name)), 10, 64)
+	if err != nil || ms <= 0 || ms > int64(time.Duration(1<<62)/time.Millisecond) {
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
 }

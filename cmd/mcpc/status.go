@@ -25,6 +25,8 @@ type serverJSON struct {
 	Error           string `json:"error,omitempty"`
 	AuthServer      string `json:"authServer,omitempty"` // of a server that needs authorization
 	Source          string `json:"source,omitempty"`
+	Scope           string `json:"scope,omitempty"`    // Claude Code's: user, project or local
+	Approval        string `json:"approval,omitempty"` // of a project server: approved, pending or rejected
 }
 
 // cmdServers is a status report: it succeeds whatever state the servers
@@ -40,20 +42,20 @@ func cmdServers(ctx context.Context, e *env, _ []string) error {
 	var rows []serverJSON
 	for _, s := range reg.Servers() {
 		row := serverJSON{Name: s.Name, State: s.State, Transport: s.Transport, ProtocolVersion: s.ProtocolVersion,
-			Tools: s.Tools, Title: s.Title, Source: s.Source, AuthServer: s.AuthServer}
+			Tools: s.Tools, Title: s.Title, Source: s.Source, AuthServer: s.AuthServer, Scope: s.Scope, Approval: s.Approval}
 		if s.Err != nil && s.State != toolreg.StateConnected {
 			row.Error = oneLine(s.Err.Error())
 		}
 		rows = append(rows, row)
 	}
 	err = e.out.print(rows, func(w io.Writer) {
-		t := newColumns(w, "NAME", "STATE", "TRANSPORT", "PROTOCOL", "TOOLS", "TITLE", "ERROR")
+		t := newColumns(w, "NAME", "STATE", "SCOPE", "TRANSPORT", "PROTOCOL", "TOOLS", "TITLE", "ERROR")
 		for _, r := range rows {
 			tools := strconv.Itoa(r.Tools)
 			if r.State != toolreg.StateConnected {
 				tools = "-"
 			}
-			t.row(r.Name, r.State, orDash(r.Transport), orDash(r.ProtocolVersion), tools, orDash(clean(r.Title)), orDash(clean(r.Error)))
+			t.row(r.Name, r.State, orDash(r.Scope), orDash(r.Transport), orDash(r.ProtocolVersion), tools, orDash(clean(r.Title)), orDash(clean(r.Error)))
 		}
 		t.flush()
 	})

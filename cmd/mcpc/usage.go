@@ -11,7 +11,7 @@ Tools, prompts and skills are named mcp__<server>__<name>; with one server
 selected, the bare name works too.
 
 Commands:
-  servers                    each server's state, transport, protocol, tools, title, last error
+  servers                    each server's state, scope, transport, protocol, tools, title, last error
   tools                      the tools, by server
   call <tool> [args]         call a tool; args: a JSON object, @file or - (stdin); exits 1 on isError
   prompts                    the prompts, by server, with their arguments
@@ -45,6 +45,8 @@ Servers:
   --header 'Name: value'     a header for every request to the --url server (repeatable)
   --bearer-env VAR           send the token in $VAR as "Authorization: Bearer ..."
   --name NAME                the name of the --stdio or --url server (default "server")
+  --trust-project            start the servers of ./.mcp.json that are not approved yet, this once
+                             (at a terminal, mcpc asks, and keeps the answer where Claude Code does)
 
 Output and behaviour:
   --json                     print results as JSON
@@ -62,6 +64,8 @@ Output and behaviour:
                              (default: ask at the terminal, field by field, when there is one)
   --root URI                 offer a root to the servers (repeatable)
 
+MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds), as Claude Code reads them, bound each server's
+start and each tool call when its config does not.
 Flags may come before or after the command; -- ends them.
 A call starts only the server its tool belongs to; other commands start all.
 Exit status: 0 ok, 1 a server or tool failed, 2 usage error, 130 interrupted.

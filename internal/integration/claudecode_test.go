@@ -13,6 +13,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
 // claudeJSON is a ~/.claude.json as Claude Code keeps it: app state beside
@@ -20,7 +21,8 @@ import (
 // empty env), the user scope at the top and a project's local scope under
 // projects, keyed by the project's directory (%s). The memory server is
 // given no MEMORY_FILE_PATH: it inherits the variable, as under Claude
-// Code. The remote server has a url and no type.
+// Code. The remote server has a url and no type. The project's fs server
+// is approved, as Claude Code records it.
 const claudeJSON = `{
   "numStartups": 42,
   "autoUpdates": false,
@@ -31,6 +33,7 @@ const claudeJSON = `{
     %s: {
       "allowedTools": [],
       "hasTrustDialogAccepted": true,
+      "enabledMcpjsonServers": ["fs"],
       "mcpServers": {
         "remote": {"url": "${EVERYTHING_URL}/mcp", "headers": {"X-Workspace": "${WORKSPACE_NAME:-integration}"}}
       }
@@ -86,23 +89,23 @@ func (l *warnLog) WithGroup(string) slog.Handler                    { return l }
 
 // TestIntegrationClaudeCodeConfig runs the servers of a Claude Code user's
 // files: user and local scope in ~/.claude.json, the project's .mcp.json,
-// as toolreg.ClaudeCodeFiles finds them for the project directory.
+// as mcpjson.ClaudeCodeFiles finds them for the project directory.
 func TestIntegrationClaudeCodeConfig(t *testing.T) {
 	leakcheck.Check(t)
 	w := newWorkspace(t)
 	bin := buildMCPC(t) // before the home moves, which would move go's caches
 	project := claudeCodeHome(t, w)
-	files, err := toolreg.ClaudeCodeFiles(project)
+	files, err := mcpjson.ClaudeCodeFiles(project)
 	if err != nil {
 		t.Fatal(err)
 	}
 	warnings := &warnLog{}
-	cfg, err := toolreg.LoadConfigFiles(files, &toolreg.ConfigOptions{Logger: slog.New(warnings)})
+	cfg, err := mcpjson.LoadConfigFiles(files, &mcpjson.ConfigOptions{Logger: slog.New(warnings)})
 	if err != nil {
 		t.Fatalf("LoadConfigFiles: %v", err)
 	}
-	if warnings.n != 0 {
-		t.Errorf("%d warnings for a config with no key plainmcp does not read", warnings.n)
+	if warnings.n != 1 {
+		t.Errorf("%d warnings, want the one for the url without a type (no key plainmcp does not read)", warnings.n)
 	}
 	reg := startRegistry(t, cfg, &toolreg.Options{Strict: true})
 	ctx := ctx30s(t)

@@ -37,6 +37,6 @@
 // (server-everything over Streamable HTTP), and the project's .mcp.json.
 // Every path is a ${VAR} taken from the environment, and server-memory
 // finds its file through a variable it inherits, not one in its env. The
-// files are found by toolreg.ClaudeCodeFiles, and by mcpc run in the
+// files are found by mcpjson.ClaudeCodeFiles, and by mcpc run in the
 // project with no --config.
 package integration

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
+	"github.com/plainmcp/plainmcp/toolreg/remote"
 )
 
 // registryConfig is a real .mcp.json naming three npm servers. Every path
@@ -86,7 +88,7 @@ func (w *workspace) writeConfig(t *testing.T, name, body string) string {
 // variables, and only those, for ${VAR}.
 func (w *workspace) load(t *testing.T, name, body string) *toolreg.Config {
 	t.Helper()
-	cfg, err := toolreg.LoadConfig([]string{w.writeConfig(t, name, body)}, &toolreg.ConfigOptions{
+	cfg, err := mcpjson.LoadConfig([]string{w.writeConfig(t, name, body)}, &mcpjson.ConfigOptions{
 		Env: func(name string) (string, bool) { v, ok := w.env[name]; return v, ok },
 	})
 	if err != nil {
@@ -102,7 +104,7 @@ func startRegistry(t *testing.T, cfg *toolreg.Config, opts *toolreg.Options) *to
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	start := time.Now()
-	reg, err := toolreg.New(ctx, cfg, opts)
+	reg, err := remote.New(ctx, cfg, opts) // every transport: some workspaces have http servers
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

@@ -1,6 +1,10 @@
-package toolreg
+package remote
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/plainmcp/plainmcp/toolreg"
+)
 
 // An Authorization header of any scheme is accepted; a Bearer one becomes
 // the bearer token, any other the raw Authorization value, and neither
@@ -11,7 +15,7 @@ func TestHTTPConfigAuthorizationSchemes(t *testing.T) {
 		{"Basic dXNlcjpwYXNz", "", "Basic dXNlcjpwYXNz"},
 		{"Token t0ken", "", "Token t0ken"},
 	} {
-		hc, err := httpConfig(&ServerConfig{Name: "s", Type: "http", URL: "https://example.com/mcp",
+		hc, err := httpConfig(&toolreg.ServerConfig{Name: "s", Type: "http", URL: "https://example.com/mcp",
 			Headers: map[string]string{"authorization": tc.header, "X-Org": "acme"}})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.header, err)

@@ -1,4 +1,4 @@
-package toolreg
+package remote
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
 
 // tinyHTTPServer is a handshake-era Streamable HTTP server with one tool.
@@ -49,11 +50,11 @@ func tinyHTTPServer(t *testing.T) *httptest.Server {
 func TestRegistryNoticesAGoneHTTPServer(t *testing.T) {
 	leakcheck.Check(t)
 	srv := tinyHTTPServer(t)
-	r := newRegistry(t, nil, &ServerConfig{Name: "web", Type: "http", URL: srv.URL})
+	r := newRegistry(t, nil, &toolreg.ServerConfig{Name: "web", Type: "http", URL: srv.URL})
 	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if st := r.Servers()[0]; st.State != StateConnected || st.Transport != "http" {
+	if st := r.Servers()[0]; st.State != toolreg.StateConnected || st.Transport != "http" {
 		t.Fatalf("status: %+v", st)
 	}
 	srv.Close()
@@ -62,6 +63,6 @@ func TestRegistryNoticesAGoneHTTPServer(t *testing.T) {
 	}
 	waitFor(t, "the registry to notice the server is gone", func() bool {
 		st := r.Servers()[0]
-		return st.State == StateReconnecting && st.Err != nil && strings.Contains(st.Err.Error(), "unreachable")
+		return st.State == toolreg.StateReconnecting && st.Err != nil && strings.Contains(st.Err.Error(), "unreachable")
 	})
 }

@@ -1,4 +1,4 @@
-package toolreg
+package remote
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
 
 // A headersHelper's headers, an Authorization of a scheme other than
@@ -20,13 +21,13 @@ func TestHeadersHelper(t *testing.T) {
 		return r.Header.Get("Authorization") == "Token helper-s3cret-value" && r.Header.Get("X-Tenant") == "t1"
 	}, inner.Config.Handler)
 	t.Setenv(helperEnv, `{"Authorization": "Token helper-s3cret-value", "X-Tenant": "t1"}`)
-	r := newRegistry(t, nil, &ServerConfig{Name: "web", Type: "http", URL: srv.URL, HeadersHelper: os.Args[0] + " -test.run=^$"})
+	r := newRegistry(t, nil, &toolreg.ServerConfig{Name: "web", Type: "http", URL: srv.URL, HeadersHelper: os.Args[0] + " -test.run=^$"})
 	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" {
 		t.Fatalf("%+v %v", res, err)
 	}
 
 	t.Setenv(helperEnv, `["helper-s3cret-value"]`)
-	r2 := newRegistry(t, nil, &ServerConfig{Name: "web", Type: "http", URL: srv.URL, HeadersHelper: os.Args[0]})
+	r2 := newRegistry(t, nil, &toolreg.ServerConfig{Name: "web", Type: "http", URL: srv.URL, HeadersHelper: os.Args[0]})
 	err := r2.Servers()[0].Err
 	if err == nil || !strings.Contains(err.Error(), "JSON object") || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("err = %v, want the bad output refused without quoting it", err)

@@ -1,4 +1,4 @@
-package toolreg
+package mcpjson
 
 import (
 	"context"
@@ -9,27 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
 )
-
-// envDumpEnv makes the demo server write its environment, one variable a
-// line, to the file it names before serving; init runs before TestMain, so
-// the server of main_test.go does so in the child.
-const envDumpEnv = "PLAINMCP_TOOLREG_ENVDUMP"
-
-func init() {
-	if f := os.Getenv(envDumpEnv); f != "" && os.Getenv(demoEnv) != "" {
-		if err := os.WriteFile(f, []byte(strings.Join(os.Environ(), "\n")), 0o600); err != nil {
-			os.Exit(1)
-		}
-	}
-}
 
 // logRecords is a slog.Handler that keeps every record, its attributes
 // flattened to text.
@@ -121,6 +106,13 @@ func TestParseConfigURLWithoutTypeIsHTTP(t *testing.T) {
 			t.Errorf("%s: type %q, want %q", s.Name, s.Type, want)
 		}
 	}
+	// Claude Code skips such an entry: the log says to write the type,
+	// once for each.
+	var log logRecords
+	ParseConfig([]byte(`{"a": {"url": "https://example.com/mcp"}, "d": {"type": "http", "url": "https://example.com/mcp"}}`), "f", &ConfigOptions{Logger: log.logger()})
+	if len(log.records) != 1 || log.records[0].level != slog.LevelWarn || log.records[0].attrs["server"] != "a" || !strings.Contains(log.records[0].msg, "no type") {
+		t.Errorf("logged %+v", log.records)
+	}
 	// A command and a url: a stdio server, which may not have a url.
 	_, err := ParseConfig([]byte(`{"a": {"command": "x", "url": "https://example.com/mcp"}}`), "f", nil)
 	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), `server "a": url: applies only to http and sse servers`) {
@@ -164,57 +156,6 @@ func TestParseConfigInheritEnv(t *testing.T) {
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %s", tc.entry, err, tc.want)
 		}
-	}
-}
-
-// The registry starts a stdio server with our whole environment under its
-// env, unless its entry or the options ask for the safe set.
-func TestInheritEnvReachesTheServer(t *testing.T) {
-	leakcheck.Check(t)
-	t.Setenv("PLAINMCP_TEST_INHERITED", "from-the-parent")
-	for _, tc := range []struct {
-		name      string
-		entry     string // more keys of the server's entry
-		safeOpt   bool
-		inherited bool
-	}{
-		{"default", ``, false, true},
-		{"inheritEnv false", `, "inheritEnv": false`, false, false},
-		{"option", ``, true, false},
-		{"inheritEnv true beats the option", `, "inheritEnv": true`, true, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dump := filepath.Join(t.TempDir(), "env")
-			exe, _ := json.Marshal(os.Args[0])
-			env, _ := json.Marshal(map[string]string{demoEnv: "1", "GORACE": "atexit_sleep_ms=0", envDumpEnv: dump})
-			doc := fmt.Sprintf(`{"mcpServers": {"envdump": {"command": %s, "env": %s%s}}}`, exe, env, tc.entry)
-			cfg, err := ParseConfig([]byte(doc), ".mcp.json", &ConfigOptions{SafeEnv: tc.safeOpt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := New(ctx10(t), cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			if st := r.Servers()[0]; st.State != StateConnected {
-				t.Fatalf("server %s: %v", st.State, st.Err)
-			}
-			data, err := os.ReadFile(dump)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vars := strings.Split(string(data), "\n")
-			if got := slices.Contains(vars, "PLAINMCP_TEST_INHERITED=from-the-parent"); got != tc.inherited {
-				t.Errorf("the server has our variable: %v, want %v", got, tc.inherited)
-			}
-			if !slices.Contains(vars, envDumpEnv+"="+dump) {
-				t.Errorf("the server lacks its env entry")
-			}
-			if path, ok := os.LookupEnv("PATH"); ok && !slices.Contains(vars, "PATH="+path) {
-				t.Errorf("the server lacks PATH, which even the safe set has")
-			}
-		})
 	}
 }
 
@@ -279,7 +220,7 @@ func TestLoadConfigReportsUnknownKeys(t *testing.T) {
 		"projects": {"/src/app": {"mcpServers": {"db": {"command": "db-mcp", "oauth": {"clientSecret": "`+secretPass+`"}}}}}}`)
 	write(t, project, `{"mcpServers": {
 		"a": {"command": "x", "autoApprove": ["get_*"], "alwaysAllow": ["y"], "inheritEnv": false},
-		"b": {"url": "https://example.com/mcp", "oauth": {"clientId": "abc"}, "autoApprove": []},
+		"b": {"type": "http", "url": "https://example.com/mcp", "oauth": {"clientId": "abc"}, "autoApprove": []},
 		"c": {"command": "z"}}}`)
 	var log logRecords
 	_, err := LoadConfigFiles([]ConfigFile{{Path: user}, {Path: project}, {Path: user, Project: "/src/app"}},
@@ -417,9 +358,9 @@ func TestClaudeCodeFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []ConfigFile{
-		{Path: user, Optional: true},
-		{Path: filepath.Join(project, ".mcp.json"), Optional: true},
-		{Path: user, Project: project, Optional: true},
+		{Path: user, Optional: true, Scope: ScopeUser},
+		{Path: filepath.Join(project, ".mcp.json"), Optional: true, Scope: ScopeProject, Approvals: &Approvals{}},
+		{Path: user, Project: project, Optional: true, Scope: ScopeLocal},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)

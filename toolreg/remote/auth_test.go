@@ -1,4 +1,4 @@
-package toolreg
+package remote
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/fakeauth"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
@@ -21,10 +22,11 @@ func TestNeedsAuthThenAuthorize(t *testing.T) {
 	as := fakeauth.New(inner.Config.Handler)
 	t.Cleanup(as.Close)
 	store := &oauth.MemoryStore{}
-	sc := &ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp"}
-	r := newRegistry(t, &Options{TokenStore: store}, sc)
+	sc := &toolreg.ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp"}
+	d := &Dialer{TokenStore: store}
+	r := newRegistry(t, d, sc)
 	st := r.Servers()[0]
-	if st.State != StateNeedsAuth || st.AuthServer != as.URL() || !errors.Is(st.Err, ErrNeedsAuth) {
+	if st.State != toolreg.StateNeedsAuth || st.AuthServer != as.URL() || !errors.Is(st.Err, toolreg.ErrNeedsAuth) {
 		t.Fatalf("status: %+v", st)
 	}
 	if _, err := r.Call(ctx10(t), "mcp__web__hello", nil); err == nil {
@@ -36,10 +38,10 @@ func TestNeedsAuthThenAuthorize(t *testing.T) {
 		steps++
 		return fakeauth.Browser(u)
 	})
-	if err := r.Authorize(ctx10(t), "web", step, "http://127.0.0.1:1/callback"); err != nil {
+	if err := d.Authorize(ctx10(t), r, sc, step, "http://127.0.0.1:1/callback"); err != nil {
 		t.Fatal(err)
 	}
-	if st := r.Servers()[0]; st.State != StateConnected || steps != 1 {
+	if st := r.Servers()[0]; st.State != toolreg.StateConnected || steps != 1 {
 		t.Fatalf("after Authorize: %+v, %d user steps", st, steps)
 	}
 	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" {
@@ -47,8 +49,8 @@ func TestNeedsAuthThenAuthorize(t *testing.T) {
 	}
 
 	// A new registry with the same store connects without the user.
-	r2 := newRegistry(t, &Options{TokenStore: store}, sc)
-	if st := r2.Servers()[0]; st.State != StateConnected {
+	r2 := newRegistry(t, &Dialer{TokenStore: store}, sc)
+	if st := r2.Servers()[0]; st.State != toolreg.StateConnected {
 		t.Fatalf("second registry: %+v", st)
 	}
 	// A token refused later is refreshed, without the user: the
@@ -57,7 +59,7 @@ func TestNeedsAuthThenAuthorize(t *testing.T) {
 	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" || steps != 1 {
 		t.Fatalf("after a revocation: %+v %v, %d user steps", res, err, steps)
 	}
-	if err := r.Authorize(ctx10(t), "nope", step, "http://127.0.0.1:1/callback"); !errors.Is(err, ErrUnknownServer) {
+	if err := d.Authorize(ctx10(t), r, &toolreg.ServerConfig{Name: "nope", Type: "http", URL: sc.URL}, step, "http://127.0.0.1:1/callback"); !errors.Is(err, toolreg.ErrUnknownServer) {
 		t.Errorf("Authorize of an unknown server: %v", err)
 	}
 }
@@ -70,14 +72,15 @@ func TestNeedsAuthWithConfiguredCredentials(t *testing.T) {
 	inner := tinyHTTPServer(t)
 	as := fakeauth.New(inner.Config.Handler)
 	t.Cleanup(as.Close)
-	sc := &ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp", Headers: map[string]string{"Authorization": "Basic bm90OnZhbGlk"}}
-	r := newRegistry(t, nil, sc)
+	sc := &toolreg.ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp", Headers: map[string]string{"Authorization": "Basic bm90OnZhbGlk"}}
+	d := &Dialer{}
+	r := newRegistry(t, d, sc)
 	st := r.Servers()[0]
-	if st.State != StateNeedsAuth || !errors.Is(st.Err, ErrNeedsAuth) || st.AuthServer != "" {
+	if st.State != toolreg.StateNeedsAuth || !errors.Is(st.Err, toolreg.ErrNeedsAuth) || st.AuthServer != "" {
 		t.Fatalf("status: %+v", st)
 	}
 	step := oauth.UserStepFunc(func(_ context.Context, u *url.URL) (*url.URL, error) { return fakeauth.Browser(u) })
-	if err := r.Authorize(ctx10(t), "web", step, "http://127.0.0.1:1/callback"); err == nil || !strings.Contains(err.Error(), "credentials from its config") {
+	if err := d.Authorize(ctx10(t), r, sc, step, "http://127.0.0.1:1/callback"); err == nil || !strings.Contains(err.Error(), "credentials from its config") {
 		t.Errorf("Authorize: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package toolreg
+package mcpjson
 
 import (
 	"strings"

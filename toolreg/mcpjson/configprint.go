@@ -1,4 +1,4 @@
-package toolreg
+package mcpjson
 
 import (
 	"encoding/json"
@@ -33,76 +33,78 @@ func (s ServerConfig) Format(f fmt.State, verb rune) {
 // GoString is what %#v prints: Go syntax for the fields that are not
 // zero, with the secrets hidden.
 func (s ServerConfig) GoString() string {
-	var b strings.Builder
-	b.WriteString("toolreg.ServerConfig{")
-	n := 0
-	field := func(name, value string) {
-		if n > 0 {
-			b.WriteString(", ")
-		}
-		n++
-		b.WriteString(name + ":" + value)
-	}
-	str := func(name, v string) {
-		if v != "" {
-			field(name, strconv.Quote(v))
-		}
-	}
-	list := func(name string, l []string) {
-		if l != nil {
-			q := make([]string, len(l))
-			for i, v := range l {
-				q[i] = strconv.Quote(v)
-			}
-			field(name, "[]string{"+strings.Join(q, ", ")+"}")
-		}
-	}
-	dict := func(name string, m map[string]string) {
-		if m != nil {
-			var q []string
-			for _, k := range slices.Sorted(maps.Keys(m)) {
-				q = append(q, strconv.Quote(k)+":"+strconv.Quote(m[k]))
-			}
-			field(name, "map[string]string{"+strings.Join(q, ", ")+"}")
-		}
-	}
-	str("Name", s.Name)
-	str("Type", s.Type)
-	str("Command", s.shown("command", s.Command))
-	list("Args", s.shownArgs())
-	dict("Env", s.redactedMap("env.", s.Env))
-	str("Cwd", s.shown("cwd", s.Cwd))
-	if s.SafeEnv {
-		field("SafeEnv", "true")
-	}
-	str("URL", redactURL(s.shown("url", s.URL)))
-	dict("Headers", s.redactedMap("headers.", s.Headers))
-	str("HeadersHelper", s.HeadersHelper)
+	g := &goFields{}
+	g.str("Name", s.Name)
+	g.str("Type", s.Type)
+	g.str("Command", s.shown("command", s.Command))
+	g.list("Args", s.shownArgs())
+	g.dict("Env", s.redactedMap("env.", s.Env))
+	g.str("Cwd", s.shown("cwd", s.Cwd))
+	g.flag("SafeEnv", s.SafeEnv)
+	g.str("URL", redactURL(s.shown("url", s.URL)))
+	g.dict("Headers", s.redactedMap("headers.", s.Headers))
+	g.str("HeadersHelper", s.HeadersHelper)
 	if o := s.OAuth; o != nil {
-		field("OAuth", fmt.Sprintf("&toolreg.OAuthConfig{ClientID:%q, CallbackPort:%d, AuthServerMetadataURL:%q, Scopes:%#v}",
+		g.field("OAuth", fmt.Sprintf("&mcpjson.OAuthConfig{ClientID:%q, CallbackPort:%d, AuthServerMetadataURL:%q, Scopes:%#v}",
 			o.ClientID, o.CallbackPort, redactURL(o.AuthServerMetadataURL), o.Scopes))
 	}
 	if s.Timeout != 0 {
-		field("Timeout", strconv.FormatInt(int64(s.Timeout), 10))
+		g.field("Timeout", strconv.FormatInt(int64(s.Timeout), 10))
 	}
 	if s.ToolTimeout != 0 {
-		field("ToolTimeout", strconv.FormatInt(int64(s.ToolTimeout), 10))
+		g.field("ToolTimeout", strconv.FormatInt(int64(s.ToolTimeout), 10))
 	}
-	if s.Disabled {
-		field("Disabled", "true")
-	}
-	list("Allow", s.Allow)
-	list("Deny", s.Deny)
-	str("Source", s.Source)
+	g.flag("Disabled", s.Disabled)
+	g.list("Allow", s.Allow)
+	g.list("Deny", s.Deny)
+	g.str("Source", s.Source)
+	g.str("Scope", s.Scope)
+	g.str("Approval", s.Approval)
 	if s.Extra != nil {
 		var q []string
 		for _, k := range slices.Sorted(maps.Keys(s.Extra)) {
 			q = append(q, strconv.Quote(k)+":json.RawMessage(`\""+redactedText+"\"`)")
 		}
-		field("Extra", "map[string]json.RawMessage{"+strings.Join(q, ", ")+"}")
+		g.field("Extra", "map[string]json.RawMessage{"+strings.Join(q, ", ")+"}")
 	}
-	b.WriteByte('}')
-	return b.String()
+	return "mcpjson.ServerConfig{" + strings.Join(g.fields, ", ") + "}"
+}
+
+// goFields gathers the fields GoString prints, in Go syntax.
+type goFields struct{ fields []string }
+
+func (g *goFields) field(name, value string) { g.fields = append(g.fields, name+":"+value) }
+
+func (g *goFields) str(name, v string) {
+	if v != "" {
+		g.field(name, strconv.Quote(v))
+	}
+}
+
+func (g *goFields) flag(name string, v bool) {
+	if v {
+		g.field(name, "true")
+	}
+}
+
+func (g *goFields) list(name string, l []string) {
+	if l != nil {
+		q := make([]string, len(l))
+		for i, v := range l {
+			q[i] = strconv.Quote(v)
+		}
+		g.field(name, "[]string{"+strings.Join(q, ", ")+"}")
+	}
+}
+
+func (g *goFields) dict(name string, m map[string]string) {
+	if m != nil {
+		var q []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			q = append(q, strconv.Quote(k)+":"+strconv.Quote(m[k]))
+		}
+		g.field(name, "map[string]string{"+strings.Join(q, ", ")+"}")
+	}
 }
 
 // LogValue is what log/slog records: a group of the fields that are not
@@ -189,6 +191,8 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		Disabled        bool
 		Allow, Deny     []string
 		Source          string
+		Scope           string
+		Approval        string
 		Extra           map[string]json.RawMessage
 	}{
 		Name: s.Name, Type: s.Type,
@@ -197,7 +201,7 @@ func (s ServerConfig) MarshalJSON() ([]byte, error) {
 		URL: redactURL(s.shown("url", s.URL)), Headers: s.redactedMap("headers.", s.Headers),
 		HeadersHelper: s.HeadersHelper,
 		Timeout:       s.Timeout, ToolTimeout: s.ToolTimeout, ProtocolVersion: s.ProtocolVersion, Disabled: s.Disabled,
-		Allow: s.Allow, Deny: s.Deny, Source: s.Source,
+		Allow: s.Allow, Deny: s.Deny, Source: s.Source, Scope: s.Scope, Approval: s.Approval,
 	}
 	if o := s.OAuth; o != nil {
 		c := *o

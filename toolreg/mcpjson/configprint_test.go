@@ -1,4 +1,4 @@
-package toolreg
+package mcpjson
 
 import (
 	"bytes"
@@ -71,12 +71,12 @@ func TestServerConfigPrintsRedacted(t *testing.T) {
 func TestServerConfigGoString(t *testing.T) {
 	servers := printedServers(t)
 	for i, want := range []string{
-		`toolreg.ServerConfig{Name:"gh", Type:"stdio", Command:"docker", Args:[]string{"run", "--token", "${GITHUB_TOKEN}", "u:${DB_PASSWORD}"}, ` +
+		`mcpjson.ServerConfig{Name:"gh", Type:"stdio", Command:"docker", Args:[]string{"run", "--token", "${GITHUB_TOKEN}", "u:${DB_PASSWORD}"}, ` +
 			`Env:map[string]string{"EMPTY":"", "GITHUB_TOKEN":"${GITHUB_TOKEN}", "LITERAL":"[redacted]"}, Timeout:10000000000, ` +
 			"Source:\"proj/.mcp.json\", Extra:map[string]json.RawMessage{\"oauth\":json.RawMessage(`\"[redacted]\"`)}}",
-		`toolreg.ServerConfig{Name:"api", Type:"http", URL:"https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=[redacted]", ` +
+		`mcpjson.ServerConfig{Name:"api", Type:"http", URL:"https://u:${DB_PASSWORD}@${API_HOST}/mcp?key=${GITHUB_TOKEN}&v=[redacted]", ` +
 			`Headers:map[string]string{"Authorization":"Bearer ${GITHUB_TOKEN}", "X-Api-Key":"[redacted]"}, Allow:[]string{"read_*"}, Source:"proj/.mcp.json"}`,
-		`toolreg.ServerConfig{Name:"lit", Type:"http", URL:"https://user:[redacted]@example.com/mcp?apikey=[redacted]", ` +
+		`mcpjson.ServerConfig{Name:"lit", Type:"http", URL:"https://user:[redacted]@example.com/mcp?apikey=[redacted]", ` +
 			`Headers:map[string]string{"X-Api-Key":"[redacted]"}, ToolTimeout:60000000000, Disabled:true, Source:"code"}`,
 	} {
 		if got := servers[i].GoString(); got != want {
@@ -96,7 +96,7 @@ func TestServerConfigMarshalJSON(t *testing.T) {
 	}
 	want := `{"Name":"lit","Type":"http","Command":"","Args":null,"Env":null,"Cwd":"","SafeEnv":false,` +
 		`"URL":"https://user:[redacted]@example.com/mcp?apikey=[redacted]","Headers":{"X-Api-Key":"[redacted]"},"HeadersHelper":"","OAuth":null,` +
-		`"Timeout":0,"ToolTimeout":60000000000,"ProtocolVersion":"","Disabled":true,"Allow":null,"Deny":null,"Source":"code","Extra":null}`
+		`"Timeout":0,"ToolTimeout":60000000000,"ProtocolVersion":"","Disabled":true,"Allow":null,"Deny":null,"Source":"code","Scope":"","Approval":"","Extra":null}`
 	if string(data) != want {
 		t.Errorf("json.Marshal =\n  %s\nwant\n  %s", data, want)
 	}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
+)
+
+// A project's .mcp.json servers start only once approved: without a
+// terminal mcpc starts none it has no answer for, says how to, and starts
+// them with --trust-project; at a terminal it asks once and keeps the
+// answer where Claude Code does, so the next run does not ask.
+func TestProjectServersNeedApproval(t *testing.T) {
+	leakcheck.Check(t)
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", map[string]any{"demo": demoEntry(t)})
+	home := t.TempDir() // no settings that approve every project
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+
+	r := runIn(t, dir, "", "servers")
+	r.want(t, exitFailure, `server "demo" is unapproved`) // the one server selected is not started
+	if !strings.Contains(r.stderr, `server "demo" of `+filepath.Join(dir, ".mcp.json")+` is not approved`) || !strings.Contains(r.stdout, "unapproved") {
+		t.Errorf("stdout %q, stderr %q: want demo unapproved, with a warning", r.stdout, r.stderr)
+	}
+	runIn(t, dir, "", "--server", "demo", "tools").want(t, exitUsage, "not approved", "--trust-project")
+	r = runIn(t, dir, "", "--trust-project", "call", "mcp__demo__echo", `{"text": "trusted"}`)
+	r.want(t, exitOK)
+	if !strings.Contains(r.stdout, "trusted") {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".claude.json")); err == nil {
+		t.Error("--trust-project kept an answer")
+	}
+
+	// At a terminal: asked once, the answer kept.
+	var stdout, stderr strings.Builder
+	c := &cli{dir: dir, stdin: strings.NewReader("y\n"), stdout: &stdout, stderr: &stderr, interactive: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if code := c.run(ctx, []string{"call", "mcp__demo__echo", `{"text": "approved"}`}); code != exitOK || !strings.Contains(stderr.String(), "Start it") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	abs, _ := filepath.Abs(dir)
+	a, err := mcpjson.ReadApprovals(filepath.Join(home, ".claude.json"), "", abs)
+	if err != nil || a.State("demo") != mcpjson.Approved {
+		t.Fatalf("kept: %+v, %v", a, err)
+	}
+	r = runIn(t, dir, "", "call", "mcp__demo__echo", `{"text": "again"}`)
+	r.want(t, exitOK)
+	if strings.Contains(r.stderr, "not approved") {
+		t.Errorf("asked again: %q", r.stderr)
+	}
+}

@@ -1,0 +1,292 @@
+package toolreg
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
+	"github.com/plainmcp/plainmcp/transport"
+)
+
+// These tests use the registry as a host does: a listing before every
+// model turn, hooks that call the registry, servers that come and go.
+
+// A start or reconnect that a listing causes waits for no hook: with a
+// startup timeout of an hour, one that waited would fail the listing's
+// own deadline. It holds with an OnConnect hook that does nothing, and
+// with hooks that list the tools without a deadline and ask for the
+// status; and Close returns.
+func TestListingDrivenConnectDoesNotWaitForHooks(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		hooks func(r **Registry) *Options
+	}{
+		{"no hooks", func(**Registry) *Options { return &Options{} }},
+		{"OnConnect that does nothing", func(**Registry) *Options { return &Options{OnConnect: func(ServerStatus) {}} }},
+		{"hooks that call the registry", func(r **Registry) *Options {
+			return &Options{
+				OnConnect:    func(ServerStatus) { (*r).Tools(context.Background()) },
+				OnDisconnect: func(string, error) { (*r).Servers() },
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			leakcheck.Check(t)
+			var r *Registry
+			opts := tc.hooks(&r)
+			opts.Lazy, opts.StartupTimeout = true, time.Hour
+			m := &inMemory{}
+			r = newInMemory(t, m, opts, "a", "b")
+			tools, err := r.Tools(ctx10(t))
+			if err != nil || len(tools) == 0 {
+				t.Fatalf("a lazy start through Tools: %d tools, %v", len(tools), err)
+			}
+			// The session dies; once its backoff is over (made so here),
+			// a listing reconnects it.
+			session, _ := r.Session(ctx10(t), "a")
+			session.Close()
+			waitFor(t, "the crash noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
+			s := r.servers["a"]
+			s.mu.Lock()
+			s.nextTry = time.Time{}
+			s.mu.Unlock()
+			if _, err := r.Groups(ctx10(t)); err != nil {
+				t.Fatalf("a reconnect through Groups: %v", err)
+			}
+			if st := r.Servers()[0]; st.State != StateConnected {
+				t.Errorf("after the reconnect: %+v", st)
+			}
+			closed := make(chan struct{})
+			go func() { r.Close(); close(closed) }()
+			select {
+			case <-closed:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Close did not return")
+			}
+		})
+	}
+}
+
+// A tool that a server adds is callable at once, even before the registry
+// acted on (or heard) the list_changed that announced it: a call to a
+// name the table lacks lists its server again, once, before it fails.
+func TestNewToolCallableAtOnce(t *testing.T) {
+	leakcheck.Check(t)
+	{
+		m := &inMemory{}
+		r := newInMemory(t, m, &Options{Dial: deaf(m.dial)}, "a", "b")
+		ctx := context.Background()
+		if _, err := r.Tools(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Call(ctx, "mcp__a__change", nil); err != nil {
+			t.Fatal(err)
+		}
+		before := m.sent("a", "tools/list")
+		res, err := r.Call(ctx, "mcp__a__dynamic", nil)
+		if err != nil || res.IsError {
+			t.Fatalf("the new tool: %+v, %v", res, err)
+		}
+		if n := m.sent("a", "tools/list") - before; n != 1 {
+			t.Errorf("tools/list sent %d times to a, want 1", n)
+		}
+		// Unknown names: their server is asked once per call at most,
+		// concurrent calls share a listing, and no other server is asked.
+		before, beforeB := m.sent("a", "tools/list"), m.sent("b", "tools/list")
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := r.Call(ctx, "mcp__a__nope", nil); !errors.Is(err, ErrUnknownTool) {
+					t.Errorf("err = %v, want ErrUnknownTool", err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := m.sent("a", "tools/list") - before; n < 1 || n > 20 {
+			t.Errorf("tools/list sent %d times for 20 calls", n)
+		}
+		if _, err := r.Call(ctx, "mcp__zzz__nope", nil); !errors.Is(err, ErrUnknownTool) {
+			t.Errorf("err = %v", err)
+		}
+		if n := m.sent("b", "tools/list") - beforeB; n != 0 {
+			t.Errorf("tools/list sent %d times to b, which no name pointed to", n)
+		}
+	}
+}
+
+// deaf wraps a Dial so that the client never hears notifications/tools/
+// list_changed: as if it had not acted on one yet.
+func deaf(dial func(context.Context, *ServerConfig, *mcpclient.Options) (*mcpclient.Session, error)) func(context.Context, *ServerConfig, *mcpclient.Options) (*mcpclient.Session, error) {
+	return func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		o := *opts
+		o.WrapStream = func(s jsonrpc.Stream) jsonrpc.Stream { return &dropping{Stream: s} }
+		return dial(ctx, sc, &o)
+	}
+}
+
+type dropping struct{ jsonrpc.Stream }
+
+func (d *dropping) Read() ([]byte, error) {
+	for {
+		frame, err := d.Stream.Read()
+		if err != nil || !bytes.Contains(frame, []byte(`"notifications/tools/list_changed"`)) {
+			return frame, err
+		}
+	}
+}
+
+// A server whose capabilities offer no tools is asked for none: it is no
+// failure, even for Strict, and it lists its prompts.
+func TestPromptsOnlyServer(t *testing.T) {
+	leakcheck.Check(t)
+	{
+		var asked []string
+		var mu sync.Mutex
+		dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+			client, server := transport.Pipe()
+			conn := jsonrpc.NewConn(server, &jsonrpc.Options{Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+				mu.Lock()
+				asked = append(asked, req.Method)
+				mu.Unlock()
+				switch req.Method {
+				case "initialize":
+					return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"prompts":{}},"serverInfo":{"name":"p","version":"1"}}`), nil
+				case "prompts/list":
+					return json.RawMessage(`{"prompts":[{"name":"greet"}]}`), nil
+				}
+				return nil, jsonrpc.ErrMethodNotFound
+			}})
+			t.Cleanup(func() { conn.Close() })
+			return mcpclient.Connect(ctx, client, opts)
+		}
+		r, err := New(context.Background(), &Config{Servers: []*ServerConfig{{Name: "p", Type: "memory"}}}, &Options{Dial: dial, Strict: true})
+		if err != nil {
+			t.Fatalf("Strict New: %v", err)
+		}
+		defer r.Close()
+		prompts, err := r.Prompts(context.Background())
+		if err != nil || len(prompts) != 1 || prompts[0].Name != "mcp__p__greet" {
+			t.Errorf("Prompts = %v, %v", prompts, err)
+		}
+		st := r.Servers()[0]
+		if st.State != StateConnected || st.ListErr != nil || st.Tools != 0 {
+			t.Errorf("status: %+v", st)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range []string{"tools/list", "resources/list", "resources/templates/list"} {
+			if slices.Contains(asked, m) {
+				t.Errorf("asked %s of a server that does not offer it", m)
+			}
+		}
+	}
+}
+
+// The hooks are symmetric: an Add that is rolled back is heard of by no
+// hook; OnConnect comes once the server is in Servers; a clean Close ends
+// each session with ErrClosed, which a host tells from a failure.
+func TestHooksAreSymmetric(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var events []string
+	var r *Registry
+	m := &inMemory{}
+	hung := hungLister(t)
+	opts := &Options{
+		Dial: func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+			if sc.Name == "hung" {
+				return hung(ctx, sc, opts)
+			}
+			return m.dial(ctx, sc, opts)
+		},
+		OnConnect: func(st ServerStatus) {
+			visible := slices.ContainsFunc(r.Servers(), func(s ServerStatus) bool { return s.Name == st.Name })
+			mu.Lock()
+			events = append(events, "connect "+st.Name+map[bool]string{true: " visible", false: " invisible"}[visible])
+			mu.Unlock()
+		},
+		OnDisconnect: func(server string, err error) {
+			why := "failure"
+			if errors.Is(err, ErrClosed) {
+				why = "closed"
+			}
+			mu.Lock()
+			events = append(events, "disconnect "+server+" "+why)
+			mu.Unlock()
+		},
+	}
+	r = newInMemory(t, m, opts)
+	if err := r.Add(ctx10(t), &ServerConfig{Name: "hung", Type: "memory", Timeout: 100 * time.Millisecond}); err == nil {
+		t.Fatal("Add of a server that never lists succeeded")
+	}
+	if err := r.Add(ctx10(t), &ServerConfig{Name: "a", Type: "memory"}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"connect a visible", "disconnect a closed"}; !slices.Equal(events, want) {
+		t.Errorf("hooks heard %q, want %q", events, want)
+	}
+}
+
+// A project server the user has not approved, or has rejected, is never
+// started, whatever asks for it; an approved one starts.
+func TestUnapprovedProjectServersNeverStart(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var dialed []string
+	m := &inMemory{}
+	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		mu.Lock()
+		dialed = append(dialed, sc.Name)
+		mu.Unlock()
+		return m.dial(ctx, sc, opts)
+	}
+	cfg := &Config{}
+	for name, approval := range map[string]string{"yes": mcpjson.Approved, "wait": mcpjson.Pending, "no": mcpjson.Rejected} {
+		cfg.Servers = append(cfg.Servers, &ServerConfig{Name: name, Type: "memory", Scope: mcpjson.ScopeProject, Approval: approval})
+	}
+	r, err := New(ctx10(t), cfg, &Options{Dial: dial, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { r.Close(); m.wg.Wait() }()
+	for _, name := range []string{"mcp__wait__echo", "mcp__no__echo"} {
+		if _, err := r.Call(ctx10(t), name, nil); !errors.Is(err, ErrUnknownTool) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := r.Session(ctx10(t), "wait"); err == nil {
+		t.Error("a session of an unapproved server")
+	}
+	if err := r.Reconnect(ctx10(t), "no"); err == nil {
+		t.Error("a rejected server reconnected")
+	}
+	r.Tools(ctx10(t))
+	for _, st := range r.Servers() {
+		want := StateUnapproved
+		if st.Name == "yes" {
+			want = StateConnected
+		}
+		if st.State != want || st.Scope != mcpjson.ScopeProject {
+			t.Errorf("%s: %+v, want %s", st.Name, st, want)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(dialed, []string{"yes"}) {
+		t.Errorf("dialed %v, want only the approved server", dialed)
+	}
+}

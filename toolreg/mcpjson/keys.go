@@ -1,0 +1,199 @@
+package mcpjson
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// knownType is the transport a server's "type" names, or "" if none.
+func knownType(t string) string {
+	switch t {
+	case "stdio", "http", "sse":
+		return t
+	case "streamable-http", "streamableHttp": // as some other clients write it
+		return "http"
+	}
+	return ""
+}
+
+// entry is one server entry in the making: what its keys gave so far.
+type entry struct {
+	p            *configParser
+	s            *ServerConfig
+	env, headers []stringMember
+	given        map[string]bool // the known keys with a value other than null
+	inherit      bool            // "inheritEnv", true unless it says false
+	oauthRaw     json.RawMessage
+}
+
+// fail makes an error located at the entry's server and key.
+func (e *entry) fail(key, format string, args ...any) error {
+	return e.p.errorf(e.s.Name, key, format, args...)
+}
+
+// A keyDecoder reads the value of one key of a server entry into e. An
+// error matching ErrConfig is returned as it is; any other is located at
+// the key.
+type keyDecoder func(e *entry, key string, raw json.RawMessage) error
+
+// serverKeys are the keys of a server that plainmcp reads, and how.
+var serverKeys = map[string]keyDecoder{
+	"type":            decodeType,
+	"command":         stringKey(func(s *ServerConfig) *string { return &s.Command }),
+	"cwd":             stringKey(func(s *ServerConfig) *string { return &s.Cwd }),
+	"url":             stringKey(func(s *ServerConfig) *string { return &s.URL }),
+	"disabled":        boolKey(func(e *entry) *bool { return &e.s.Disabled }),
+	"inheritEnv":      boolKey(func(e *entry) *bool { return &e.inherit }),
+	"args":            listKey(func(s *ServerConfig) *[]string { return &s.Args }),
+	"allow":           listKey(func(s *ServerConfig) *[]string { return &s.Allow }),
+	"deny":            listKey(func(s *ServerConfig) *[]string { return &s.Deny }),
+	"env":             mapKey(func(e *entry) *[]stringMember { return &e.env }),
+	"headers":         mapKey(func(e *entry) *[]stringMember { return &e.headers }),
+	"headersHelper":   decodeHeadersHelper,
+	"oauth":           decodeOAuthKey,
+	"timeout":         durationKey(func(s *ServerConfig) *time.Duration { return &s.Timeout }),
+	"toolTimeout":     durationKey(func(s *ServerConfig) *time.Duration { return &s.ToolTimeout }),
+	"protocolVersion": decodeProtocolVersion,
+}
+
+func decodeType(e *entry, key string, raw json.RawMessage) error {
+	var t string
+	if json.Unmarshal(raw, &t) != nil {
+		return errors.New("want a string")
+	}
+	if e.s.Type = knownType(t); e.s.Type == "" {
+		return fmt.Errorf("%q is not a known transport; want stdio, http or sse", t)
+	}
+	return nil
+}
+
+func stringKey(field func(*ServerConfig) *string) keyDecoder {
+	return func(e *entry, _ string, raw json.RawMessage) error { return decodeString(raw, field(e.s)) }
+}
+
+func boolKey(field func(*entry) *bool) keyDecoder {
+	return func(e *entry, _ string, raw json.RawMessage) error {
+		if json.Unmarshal(raw, field(e)) != nil {
+			return errors.New("want true or false")
+		}
+		return nil
+	}
+}
+
+func listKey(field func(*ServerConfig) *[]string) keyDecoder {
+	return func(e *entry, key string, raw json.RawMessage) (err error) {
+		*field(e.s), err = e.p.stringList(e.s.Name, key, raw)
+		return err
+	}
+}
+
+func mapKey(field func(*entry) *[]stringMember) keyDecoder {
+	return func(e *entry, key string, raw json.RawMessage) (err error) {
+		*field(e), err = e.p.stringMap(e.s.Name, key, raw)
+		return err
+	}
+}
+
+func durationKey(field func(*ServerConfig) *time.Duration) keyDecoder {
+	return func(e *entry, _ string, raw json.RawMessage) (err error) {
+		*field(e.s), err = decodeDuration(raw)
+		return err
+	}
+}
+
+func decodeHeadersHelper(e *entry, _ string, raw json.RawMessage) error {
+	if err := decodeString(raw, &e.s.HeadersHelper); err != nil {
+		return err
+	}
+	if strings.TrimSpace(e.s.HeadersHelper) == "" {
+		return errors.New("empty")
+	}
+	return nil
+}
+
+// decodeOAuthKey keeps the oauth object for once the type is known (a
+// stdio server has no use for it), and among the keys plainmcp does not
+// read too, where its value is never printed: other programs may put
+// secrets there.
+func decodeOAuthKey(e *entry, key string, raw json.RawMessage) error {
+	if e.s.Extra == nil {
+		e.s.Extra = map[string]json.RawMessage{}
+	}
+	e.s.Extra[key] = raw
+	e.oauthRaw = raw
+	return nil
+}
+
+func decodeProtocolVersion(e *entry, _ string, raw json.RawMessage) error {
+	if err := decodeString(raw, &e.s.ProtocolVersion); err != nil {
+		return err
+	}
+	if !slices.Contains(mcpclient.SupportedVersions, e.s.ProtocolVersion) {
+		return fmt.Errorf("%q is not a version plainmcp speaks (%s)", e.s.ProtocolVersion, strings.Join(mcpclient.SupportedVersions, ", "))
+	}
+	return nil
+}
+
+// oauth parses a server's "oauth" object. Keys it does not know are
+// left alone, as in the server object.
+func (p *configParser) oauth(server string, raw json.RawMessage) (*OAuthConfig, error) {
+	fields, ok := objectFields(raw)
+	if !ok {
+		return nil, p.errorf(server, "oauth", "want an object")
+	}
+	o := &OAuthConfig{}
+	for _, f := range fields {
+		if isJSONNull(f.val) {
+			continue
+		}
+		if dec := oauthKeys[f.key]; dec != nil {
+			if msg := dec(o, f.val); msg != "" {
+				return nil, p.errorf(server, "oauth."+f.key, "%s", msg)
+			}
+		}
+	}
+	return o, nil
+}
+
+// oauthKeys are the keys of "oauth" that plainmcp reads; each decoder
+// returns what is wrong with the value, or "".
+var oauthKeys = map[string]func(o *OAuthConfig, raw json.RawMessage) string{
+	"clientId": func(o *OAuthConfig, raw json.RawMessage) string {
+		if decodeString(raw, &o.ClientID) != nil {
+			return "want a string"
+		}
+		return ""
+	},
+	"callbackPort": func(o *OAuthConfig, raw json.RawMessage) string {
+		if json.Unmarshal(raw, &o.CallbackPort) != nil || o.CallbackPort < 1 || o.CallbackPort > 65535 {
+			return "want a port number from 1 to 65535"
+		}
+		return ""
+	},
+	"authServerMetadataUrl": func(o *OAuthConfig, raw json.RawMessage) string {
+		if decodeString(raw, &o.AuthServerMetadataURL) != nil {
+			return "want a string"
+		}
+		u, err := url.Parse(o.AuthServerMetadataURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return "want an http or https URL"
+		}
+		return ""
+	},
+	"scopes": func(o *OAuthConfig, raw json.RawMessage) string {
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			o.Scopes = strings.Fields(one)
+		} else if json.Unmarshal(raw, &o.Scopes) != nil {
+			return "want a string or a list of strings"
+		}
+		return ""
+	},
+}
