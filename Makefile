@@ -92,6 +92,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzUIMeta -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzFrontmatter -fuzztime $(FUZZTIME) ./mcpclient/skill
+	$(GO) test -run '^$$' -fuzz FuzzRedact -fuzztime $(FUZZTIME) ./secret
+	$(GO) test -run '^$$' -fuzz FuzzCheckURL -fuzztime $(FUZZTIME) ./internal/safe
+	$(GO) test -run '^$$' -fuzz FuzzPrintable -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzSSE -fuzztime $(FUZZTIME) ./transport/streamhttp
 	$(GO) test -run '^$$' -fuzz FuzzWWWAuthenticate -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzMetadata -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth

@@ -7,6 +7,8 @@
 #     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
 #     and transport, not the layers above them
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
+#     secret, a leaf any layer may hold secrets in, and internal/safe, the
+#     checks on untrusted URLs and text, import none of them
 set -euo pipefail
 mod=$(go list -m)
 fail=0
@@ -30,6 +32,8 @@ check() {
     fi
   done
 }
+check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/integration internal/webui
 check transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check mcpclient toolreg bridge cmd internal/webui

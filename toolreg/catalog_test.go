@@ -138,7 +138,8 @@ func TestRegistryPromptsAndResources(t *testing.T) {
 func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
 	leakcheck.Check(t)
 	pidFile := t.TempDir() + "/pid"
-	r := newRegistry(t, nil, withEnv(demoConfig("v"), pidFileEnv, pidFile))
+	clock := newFakeClock()
+	r := newRegistry(t, &Options{clock: clock.now}, withEnv(demoConfig("v"), pidFileEnv, pidFile))
 	// Kill the server and let the backoff pass, then make it reconnect to
 	// a server that takes 30 s to start: the refresh is stuck in connect.
 	srv := r.snapshot()[0]
@@ -146,7 +147,7 @@ func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
 	proc, _ := os.FindProcess(readPid(t, pidFile))
 	proc.Kill()
 	waitFor(t, "the death to be noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
-	time.Sleep(firstBackoff)
+	clock.advance(firstBackoff)
 	gone, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	if _, err := r.Tools(gone); !errors.Is(err, context.DeadlineExceeded) {

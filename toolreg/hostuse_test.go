@@ -43,22 +43,21 @@ func TestListingDrivenConnectDoesNotWaitForHooks(t *testing.T) {
 			leakcheck.Check(t)
 			var r *Registry
 			opts := tc.hooks(&r)
-			opts.Lazy, opts.StartupTimeout = true, time.Hour
+			clock := newFakeClock()
+			opts.Lazy, opts.StartupTimeout, opts.clock = true, time.Hour, clock.now
 			m := &inMemory{}
 			r = newInMemory(t, m, opts, "a", "b")
 			tools, err := r.Tools(ctx10(t))
 			if err != nil || len(tools) == 0 {
 				t.Fatalf("a lazy start through Tools: %d tools, %v", len(tools), err)
 			}
-			// The session dies; once its backoff is over (made so here),
-			// a listing reconnects it.
+			// The session dies; once its backoff is over, a listing
+			// reconnects it.
 			session, _ := r.Session(ctx10(t), "a")
 			session.Close()
 			waitFor(t, "the crash noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
-			s := r.servers["a"]
-			s.mu.Lock()
-			s.nextTry = time.Time{}
-			s.mu.Unlock()
+			r.hooks.settle() // no listing of the hooks' is left in flight, failing
+			clock.advance(firstBackoff)
 			if _, err := r.Groups(ctx10(t)); err != nil {
 				t.Fatalf("a reconnect through Groups: %v", err)
 			}
@@ -288,5 +287,44 @@ func TestUnapprovedProjectServersNeverStart(t *testing.T) {
 	defer mu.Unlock()
 	if !slices.Equal(dialed, []string{"yes"}) {
 		t.Errorf("dialed %v, want only the approved server", dialed)
+	}
+}
+
+// The approver sees one form of arguments, JSON, whatever the caller
+// passed, and the tool's annotations as its server listed them.
+func TestCallCarriesJSONArgsAndAnnotations(t *testing.T) {
+	leakcheck.Check(t)
+	var mu sync.Mutex
+	var seen []Call
+	m := &inMemory{}
+	r := newInMemory(t, m, &Options{Approve: func(_ context.Context, c Call) error {
+		mu.Lock()
+		seen = append(seen, c)
+		mu.Unlock()
+		return nil
+	}}, "a")
+	tools, err := r.Tools(ctx10(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var echo *mcpclient.Tool
+	for _, tl := range tools {
+		if tl.Name == "mcp__a__echo" {
+			echo = tl.Def
+		}
+	}
+	for _, args := range []any{map[string]string{"text": "hi"}, json.RawMessage(`{"text":"hi"}`), struct {
+		Text string `json:"text"`
+	}{"hi"}} {
+		if res, err := r.Call(ctx10(t), "mcp__a__echo", args); err != nil || res.Text() != "hi" {
+			t.Fatalf("%T: %+v, %v", args, res, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range seen {
+		if string(c.Args) != `{"text":"hi"}` || c.Annotations == nil || c.Annotations != echo.Annotations {
+			t.Errorf("the approver saw %s, %+v; want the JSON and %+v", c.Args, c.Annotations, echo.Annotations)
+		}
 	}
 }

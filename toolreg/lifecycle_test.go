@@ -109,7 +109,8 @@ func TestRegistryReconnectsAfterKill(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	var mu sync.Mutex
 	var disconnects []error
-	r := newRegistry(t, &Options{OnDisconnect: func(server string, err error) {
+	clock := newFakeClock()
+	r := newRegistry(t, &Options{clock: clock.now, OnDisconnect: func(server string, err error) {
 		mu.Lock()
 		disconnects = append(disconnects, err)
 		mu.Unlock()
@@ -142,7 +143,7 @@ func TestRegistryReconnectsAfterKill(t *testing.T) {
 	if !hasTool(tools, "mcp__victim__echo") {
 		t.Error("a reconnecting server's tools left the listing")
 	}
-	time.Sleep(firstBackoff)
+	clock.advance(firstBackoff)
 	res, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "after"})
 	if err != nil || res.Text() != "after" {
 		t.Fatalf("call after the backoff: %+v %v", res, err)
@@ -169,7 +170,8 @@ func TestRegistryDoesNotHammerACrashLoop(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("needs /bin/sh to count starts")
 	}
-	r := newRegistry(t, nil, sc)
+	clock := newFakeClock()
+	r := newRegistry(t, &Options{clock: clock.now}, sc)
 	if n := starts(); n != 1 {
 		t.Fatalf("%d starts at New", n)
 	}
@@ -182,7 +184,7 @@ func TestRegistryDoesNotHammerACrashLoop(t *testing.T) {
 	if n := starts(); n != 1 {
 		t.Errorf("%d starts within the first backoff: the server is hammered", n)
 	}
-	time.Sleep(firstBackoff + 100*time.Millisecond)
+	clock.advance(firstBackoff)
 	r.Session(ctx10(t), "loop")
 	_, err := r.Session(ctx10(t), "loop")
 	if n := starts(); n != 2 {
@@ -250,7 +252,8 @@ func TestRegistryToolTimeout(t *testing.T) {
 func TestRegistryReconnectStartsOneProcess(t *testing.T) {
 	leakcheck.Check(t)
 	pids := t.TempDir()
-	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{withEnv(demoConfig("one"), pidDirEnv, pids)}}, nil)
+	clock := newFakeClock()
+	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{withEnv(demoConfig("one"), pidDirEnv, pids)}}, &Options{clock: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +273,7 @@ func TestRegistryReconnectStartsOneProcess(t *testing.T) {
 	proc, _ := os.FindProcess(started()[0])
 	proc.Kill()
 	waitFor(t, "the registry to notice the death", func() bool { return r.Servers()[0].State == StateReconnecting })
-	time.Sleep(firstBackoff)
+	clock.advance(firstBackoff)
 
 	// Half the callers go through Call, half straight to the server's
 	// session, as listings and calls both do; all arrive together.
@@ -327,7 +330,9 @@ func TestHooksMayCallTheRegistry(t *testing.T) {
 		seen[hook]++
 		mu.Unlock()
 	}
+	clock := newFakeClock()
 	opts := &Options{
+		clock:        clock.now,
 		OnConnect:    func(ServerStatus) { use("OnConnect") },
 		OnDisconnect: func(string, error) { use("OnDisconnect") },
 		OnToolCall:   func(Call, time.Duration, error) { use("OnToolCall"); r.Tools(context.Background()) },
@@ -349,7 +354,7 @@ func TestHooksMayCallTheRegistry(t *testing.T) {
 		proc, _ := os.FindProcess(readPid(t, pidFile))
 		proc.Kill()
 		waitFor(t, "the death", func() bool { return r.Servers()[0].State == StateReconnecting })
-		time.Sleep(firstBackoff)
+		clock.advance(firstBackoff)
 		if _, err := r.Call(ctx10(t), "mcp__h__echo", map[string]string{"text": "b"}); err != nil {
 			t.Errorf("call after reconnecting: %v", err)
 		}

@@ -2,6 +2,7 @@ package toolreg
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -86,6 +87,10 @@ type Options struct {
 
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
+
+	// clock, if set, is the time the reconnection backoff is measured
+	// in: the tests' fake clock.
+	clock func() time.Time
 }
 
 // Call describes one tool call, for the approver and the hooks.
@@ -93,7 +98,14 @@ type Call struct {
 	Name   string // the exposed name, mcp__server__tool
 	Server string
 	Tool   string // the tool's own name on its server
-	Args   any
+	// Args are the call's arguments as JSON, whatever the caller passed
+	// (a map, a struct, a json.RawMessage, as bridge passes): one form for
+	// every approver and hook. Nil when the call has none.
+	Args json.RawMessage
+	// Annotations are the tool's, as its server listed them (nil if it
+	// gave none): hints, from the server, such as ReadOnlyHint, that an
+	// approver may weigh without a lookup of its own.
+	Annotations *mcpclient.ToolAnnotations
 
 	// For OnToolCall: the arguments' size as JSON, and the result's
 	// (its text, data and structured content), in bytes.
@@ -269,6 +281,14 @@ func (r *Registry) snapshot() []*server {
 		out = append(out, r.servers[n])
 	}
 	return out
+}
+
+// now is the time of the reconnection backoff.
+func (r *Registry) now() time.Time {
+	if r.opts.clock != nil {
+		return r.opts.clock()
+	}
+	return time.Now()
 }
 
 // hook runs a host hook, containing its panics.

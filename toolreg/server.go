@@ -63,9 +63,7 @@ type server struct {
 	resources catalog[*mcpclient.Resource]
 	templates catalog[*mcpclient.ResourceTemplate]
 	skills    catalog[*mcpclient.Skill]
-
-	uis   map[string]*uiEntry // interfaces read, by ui:// URI (ui.go)
-	uiGen int                 // counts the times uis was emptied
+	uis       uiCache // interfaces read (ui.go)
 }
 
 // off reports whether the server of sc is never to start: disabled, or a
@@ -101,7 +99,7 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	// instead of starting a server each.
 	s.mu.Lock()
 	alive := s.state == StateConnected && s.session != nil && s.session.Err() == nil
-	tried := s.state != StateConnected && s.failures > 0 && time.Now().Before(s.nextTry)
+	tried := s.state != StateConnected && s.failures > 0 && s.r.now().Before(s.nextTry)
 	old, lastErr := s.session, s.lastErr
 	if !alive && !tried {
 		s.session = nil
@@ -164,7 +162,7 @@ func (s *server) sessionOptions() *mcpclient.Options {
 // commit records the outcome of a connection attempt, then tells the
 // hooks of it (in their turn, not now).
 func (s *server) commit(session *mcpclient.Session, err error) error {
-	transport := s.cfg.Type
+	transport := s.cfg.Transport()
 	if session != nil {
 		transport = transportName(session.Stream(), transport)
 	}
@@ -176,7 +174,7 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 			s.state, s.lastErr = StateNeedsAuth, need
 		}
 		s.failures++
-		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+		s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 		err := s.lastErr
 		s.mu.Unlock()
 		s.disconnected(err) // a failed start is news too
@@ -190,7 +188,6 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 	s.session, s.state, s.lastErr, s.failures = session, StateConnected, nil, 0
 	s.connectedAt = time.Now()
 	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale, s.skills.stale = true, true, true, true, true
-	s.forgetUIs()
 	s.mu.Unlock()
 	go s.watch(session)
 	s.connected()
@@ -209,7 +206,7 @@ func (s *server) watch(session *mcpclient.Session) {
 	err := session.Err()
 	s.state, s.lastErr = StateReconnecting, fmt.Errorf("server %q: %w", s.cfg.Name, err)
 	s.failures++
-	s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+	s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 	s.mu.Unlock()
 	s.r.log.Warn("toolreg: server disconnected", "server", s.cfg.Name, "error", err)
 	s.disconnected(s.lastErrLocked())
@@ -225,7 +222,7 @@ func (s *server) lastErrLocked() error {
 // has passed.
 func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	s.mu.Lock()
-	session, state, lastErr, wait := s.session, s.state, s.lastErr, time.Until(s.nextTry)
+	session, state, lastErr, wait := s.session, s.state, s.lastErr, s.nextTry.Sub(s.r.now())
 	closed := s.closed
 	s.mu.Unlock()
 	switch {

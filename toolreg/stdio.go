@@ -25,8 +25,8 @@ type (
 // A Dial of a host's own calls it for the stdio servers it leaves to the
 // registry.
 func DialStdio(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-	if sc.Type != "" && sc.Type != "stdio" {
-		return nil, fmt.Errorf("a %s server needs a Dial option that speaks HTTP, such as package toolreg/remote's", sc.Type)
+	if t := sc.Transport(); t != "stdio" {
+		return nil, fmt.Errorf("a %s server needs a Dial option that speaks HTTP, such as package toolreg/remote's", t)
 	}
 	env := make([]string, 0, len(sc.Env))
 	for k, v := range sc.Env {

@@ -66,7 +66,10 @@ func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 	}
 	r.mu.Lock()
 	r.names = names
-	r.named = &namedTools{servers: servers, lists: lists, tools: out}
+	r.named = &namedTools{servers: servers, lists: lists, tools: out, defs: make(map[string]*mcpclient.Tool, len(out))}
+	for _, t := range out {
+		r.named.defs[t.Name] = t.Def
+	}
 	r.mu.Unlock()
 	return slices.Clone(out), nil
 }
@@ -108,6 +111,7 @@ type namedTools struct {
 	servers []*server
 	lists   [][]*mcpclient.Tool
 	tools   []Tool
+	defs    map[string]*mcpclient.Tool // by exposed name
 }
 
 // sameAs reports whether servers listed exactly lists when n was named. A
@@ -167,7 +171,16 @@ func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, er
 	if srv == nil {
 		return nil, fmt.Errorf("%w: %q: server %q was removed", ErrUnknownTool, name, ref.Server)
 	}
-	call := Call{Name: name, Server: ref.Server, Tool: ref.Tool, Args: args}
+	call := Call{Name: name, Server: ref.Server, Tool: ref.Tool, Annotations: r.annotations(name)}
+	if args != nil {
+		// Encoded once: the approver and the hooks see it so, and it
+		// goes to the server as it is.
+		raw, err := json.Marshal(args)
+		if err != nil {
+			return nil, fmt.Errorf("toolreg: %s: encoding the arguments: %w", name, err)
+		}
+		call.Args, args = raw, json.RawMessage(raw)
+	}
 	if r.opts.Approve != nil {
 		err := errors.New("the approver failed") // a panicking approver refuses
 		r.hook("Approve", func() { err = r.opts.Approve(ctx, call) })
@@ -183,7 +196,7 @@ func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, er
 		hookErr = res.Err
 	}
 	if r.opts.OnToolCall != nil {
-		call.InBytes, call.OutBytes = jsonSize(args), res.size()
+		call.InBytes, call.OutBytes = len(call.Args), res.size()
 		r.hook("OnToolCall", func() { r.opts.OnToolCall(call, d, hookErr) })
 	}
 	if err != nil {
@@ -244,14 +257,16 @@ func (r *Registry) logRenames(names *NameTable) {
 	}
 }
 
-// jsonSize is the size of v as JSON (0 if it has none).
-func jsonSize(v any) int {
-	if v == nil {
-		return 0
+// annotations are the annotations of the tool exposed as name, as the
+// last naming found it.
+func (r *Registry) annotations(name string) *mcpclient.ToolAnnotations {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.named == nil {
+		return nil
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return 0
+	if def := r.named.defs[name]; def != nil {
+		return def.Annotations
 	}
-	return len(b)
+	return nil
 }

@@ -83,6 +83,14 @@ func (r *Registry) Interface(ctx context.Context, name string) (*Interface, erro
 	return &Interface{Tool: *tool, UI: ui}, nil
 }
 
+// uiCache holds a server's interfaces, read on the session it names;
+// another session (a reconnect) finds it empty. The server's mu guards it.
+type uiCache struct {
+	session *mcpclient.Session
+	byURI   map[string]*uiEntry
+	gen     int // counts the times it was emptied
+}
+
 // uiEntry is one interface read, shared by every caller that wants it.
 type uiEntry struct {
 	done chan struct{}
@@ -94,20 +102,24 @@ type uiEntry struct {
 // however many callers ask at the same time. A failed read is not kept.
 func (s *server) readUI(ctx context.Context, uri string) (*mcpclient.UIResource, error) {
 	s.mu.Lock()
-	e := s.uis[uri]
-	gen := s.uiGen
+	if s.uis.session != s.session {
+		s.forgetUIs()
+		s.uis.session = s.session
+	}
+	e := s.uis.byURI[uri]
+	gen := s.uis.gen
 	if e == nil {
 		e = &uiEntry{done: make(chan struct{})}
-		if s.uis == nil {
-			s.uis = map[string]*uiEntry{}
+		if s.uis.byURI == nil {
+			s.uis.byURI = map[string]*uiEntry{}
 		}
-		s.uis[uri] = e
+		s.uis.byURI[uri] = e
 		s.mu.Unlock()
 		e.ui, e.err = s.fetchUI(ctx, uri)
 		close(e.done)
 		s.mu.Lock()
-		if (e.err != nil || s.uiGen != gen) && s.uis[uri] == e {
-			delete(s.uis, uri)
+		if (e.err != nil || s.uis.gen != gen) && s.uis.byURI[uri] == e {
+			delete(s.uis.byURI, uri)
 		}
 		s.mu.Unlock()
 		return e.ui, e.err
@@ -143,8 +155,8 @@ func (s *server) fetchUI(ctx context.Context, uri string) (*mcpclient.UIResource
 
 // forgetUIs empties the interface cache; s.mu is held.
 func (s *server) forgetUIs() {
-	s.uis = nil
-	s.uiGen++
+	s.uis.byURI = nil
+	s.uis.gen++
 }
 
 // CallForApp calls tool (the server's own name for it) on server for an

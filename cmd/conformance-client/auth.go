@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
@@ -50,7 +51,7 @@ func clientCredentials(ctx context.Context, sc *scenarioEnv) error {
 		if !ok {
 			return errors.New("private_key_pem is not a signing key")
 		}
-		cfg.SigningKey = signer
+		cfg.SigningKey = secret.New(signer)
 	}
 	return authorized(ctx, sc, cfg)
 }
@@ -68,7 +69,7 @@ func workloadIdentity(ctx context.Context, sc *scenarioEnv) error {
 		return err
 	}
 	return authorized(ctx, sc, oauth.Config{
-		JWTBearerAssertion: func(context.Context, string) (string, error) { return jwt, nil },
+		JWTBearerAssertion: func(context.Context, string) (secret.String, error) { return secret.New(jwt), nil },
 	})
 }
 
@@ -89,7 +90,7 @@ func enterpriseManaged(ctx context.Context, sc *scenarioEnv) error {
 			return err
 		}
 	}
-	x.IDToken = func(context.Context) (string, error) { return idToken, nil }
+	x.IDToken = func(context.Context) (secret.String, error) { return secret.New(idToken), nil }
 	return authorized(ctx, sc, oauth.Config{JWTBearerAssertion: x.Assertion})
 }
 
@@ -98,12 +99,16 @@ func enterpriseManaged(ctx context.Context, sc *scenarioEnv) error {
 // them.
 func authorized(ctx context.Context, sc *scenarioEnv, cfg oauth.Config) error {
 	cfg.ServerURL, cfg.Logger = sc.url, sc.logger
-	for key, dst := range map[string]*string{"client_id": &cfg.ClientID, "client_secret": &cfg.ClientSecret} {
+	var clientSecret string
+	for key, dst := range map[string]*string{"client_id": &cfg.ClientID, "client_secret": &clientSecret} {
 		if raw, ok := sc.context[key]; ok {
 			if err := json.Unmarshal(raw, dst); err != nil {
 				return err
 			}
 		}
+	}
+	if clientSecret != "" {
+		cfg.ClientSecret = secret.New(clientSecret)
 	}
 	auth, err := oauth.New(cfg)
 	if err != nil {

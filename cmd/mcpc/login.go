@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
@@ -45,8 +46,16 @@ func tokenStore() *oauth.FileStore {
 }
 
 // openBrowser opens u in the user's browser, where the system has a
-// known opener; it never goes through a shell. Tests replace it.
+// known opener; it never goes through a shell. It hands the opener only
+// an https URL, or http on a loopback host: the authorization server, and
+// with it this URL, is chosen by the MCP server, and a javascript:,
+// file: or custom-scheme URL given to the system's opener would run
+// something on the user's machine. The oauth package checks it first;
+// this is the check at the point where it leaves. Tests replace it.
 var openBrowser = func(u string) error {
+	if _, err := safe.ParseURL("the URL to open", u); err != nil {
+		return err
+	}
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":

@@ -91,19 +91,8 @@ func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error)
 		}
 		conf, err = mcpjson.LoadConfigFiles(files, opts)
 	}
-	for _, ce := range mcpjson.ConfigErrors(err) {
-		if server != "" && ce.Server == server {
-			return nil, usageError{ce.Error()}
-		}
-	}
-	switch {
-	case len(paths) > 0 && errors.Is(err, fs.ErrNotExist),
-		err != nil && len(conf.Servers) == 0:
-		return nil, usageError{oneLine(err.Error())}
-	case err != nil && c.stderr != nil:
-		for _, line := range strings.Split(err.Error(), "\n") {
-			fmt.Fprintf(c.stderr, "mcpc: warning: %s (left out)\n", oneLine(line))
-		}
+	if err := c.configProblems(conf, err, paths, server); err != nil {
+		return nil, err
 	}
 	switch {
 	case len(conf.Servers) == 0 && len(paths) == 0:
@@ -113,6 +102,27 @@ func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error)
 		return nil, usagef("no MCP servers configured in the --config files: pass other files, --stdio 'command args' or --url URL")
 	}
 	return conf, nil
+}
+
+// configProblems judges what loading the config reported: an entry left
+// out is fatal only when it is the server asked for, or when nothing could
+// be loaded; otherwise each is one warning line.
+func (c *cli) configProblems(conf *toolreg.Config, err error, paths []string, server string) error {
+	for _, ce := range mcpjson.ConfigErrors(err) {
+		if server != "" && ce.Server == server {
+			return usageError{ce.Error()}
+		}
+	}
+	switch {
+	case len(paths) > 0 && errors.Is(err, fs.ErrNotExist),
+		err != nil && len(conf.Servers) == 0:
+		return usageError{oneLine(err.Error())}
+	case err != nil && c.stderr != nil:
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(c.stderr, "mcpc: warning: %s (left out)\n", oneLine(line))
+		}
+	}
+	return nil
 }
 
 // warnings is a slog.Handler that prints each warning (and worse) as one

@@ -33,18 +33,7 @@ func runRow(ctx context.Context, n *Node, s Suite, row Row, opt runOptions) ([]C
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, Run{Err: err}
 	}
-	args := []string{"client",
-		"--command", execCommand(opt.Client),
-		"--scenario", row.Name,
-		"--timeout", strconv.FormatInt(opt.Timeout.Milliseconds(), 10),
-		"--output-dir", dir,
-	}
-	if row.Spec != "" {
-		// What `client --requirements REV` does for each scenario of the set,
-		// one at a time instead of all at once: run it at REV's wire, even
-		// where the scenario's own window would not (--force).
-		args = append(args, "--spec-version", row.Spec, "--force")
-	}
+	args := suiteArgs(row, opt, dir)
 	// The suite ends the client at its own timeout; this bound is for a suite
 	// that hangs, and leaves it room to start and stop its mock servers.
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout+2*time.Minute)
@@ -86,6 +75,23 @@ func runRow(ctx context.Context, n *Node, s Suite, row Row, opt runOptions) ([]C
 		run.Err = err
 	}
 	return checks, run
+}
+
+// suiteArgs is the suite's command line for one row.
+func suiteArgs(row Row, opt runOptions, dir string) []string {
+	args := []string{"client",
+		"--command", execCommand(opt.Client),
+		"--scenario", row.Name,
+		"--timeout", strconv.FormatInt(opt.Timeout.Milliseconds(), 10),
+		"--output-dir", dir,
+	}
+	if row.Spec != "" {
+		// What `client --requirements REV` does for each scenario of the set,
+		// one at a time instead of all at once: run it at REV's wire, even
+		// where the scenario's own window would not (--force).
+		args = append(args, "--spec-version", row.Spec, "--force")
+	}
+	return args
 }
 
 // execCommand makes the shell run the client in its own place. The suite

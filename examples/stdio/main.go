@@ -90,7 +90,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer s.Close()
+	return callTool(ctx, s, *tool, toolArgs, stdout, stderr)
+}
 
+// callTool lists the server's tools and calls the one named, or the first.
+func callTool(ctx context.Context, s *mcpclient.Session, tool string, args map[string]json.RawMessage, stdout, stderr io.Writer) int {
 	tools, err := mcpclient.Collect(s.Tools(ctx))
 	if err != nil {
 		fmt.Fprintln(stderr, "stdio: tools/list:", err)
@@ -101,22 +105,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		names[i] = t.Name
 	}
 	fmt.Fprintf(stderr, "%s offers %d tools: %s\n", s.ServerInfo().Name, len(tools), strings.Join(names, ", "))
-	if *tool == "" {
+	if tool == "" {
 		if len(tools) == 0 {
 			fmt.Fprintln(stderr, "stdio: the server offers no tools")
 			return 1
 		}
-		*tool = tools[0].Name
+		tool = tools[0].Name
 	}
-
-	res, err := s.CallTool(ctx, *tool, toolArgs)
+	res, err := s.CallTool(ctx, tool, args)
 	if err != nil {
-		fmt.Fprintf(stderr, "stdio: tools/call %s: %v\n", *tool, err)
+		fmt.Fprintf(stderr, "stdio: tools/call %s: %v\n", tool, err)
 		return 1
 	}
 	fmt.Fprintln(stdout, res.Text())
 	if res.IsError {
-		fmt.Fprintf(stderr, "stdio: tool %s reported an error\n", *tool)
+		fmt.Fprintf(stderr, "stdio: tool %s reported an error\n", tool)
 		return 1
 	}
 	return 0

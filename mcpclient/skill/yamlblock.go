@@ -5,32 +5,54 @@ import "strings"
 // blockScalar reads a literal (|) or folded (>) block scalar whose header
 // is at column col of line i, in a collection indented by parent.
 func (p *yamlParser) blockScalar(i, col, parent int) (any, error) {
+	h, err := p.blockHeader(i, col)
+	if err != nil {
+		return nil, err
+	}
+	ind := -1 // the content's indentation, until the first line tells
+	if h.explicit > 0 {
+		ind = max(parent, 0) + h.explicit
+	}
+	lines, err := p.blockLines(i+1, ind, parent)
+	if err != nil {
+		return nil, err
+	}
+	return h.text(lines), nil
+}
+
+// blockHead is what a block scalar's header says: folded or literal, the
+// chomping indicator (-, + or none) and an explicit indentation.
+type blockHead struct {
+	folded   bool
+	chomp    byte
+	explicit int
+}
+
+func (p *yamlParser) blockHeader(i, col int) (blockHead, error) {
 	header := p.lines[i][col:]
-	folded := header[0] == '>'
-	chomp, explicit := byte(0), 0
+	h := blockHead{folded: header[0] == '>'}
 	k := 1
 	for ; k < len(header) && k < 3; k++ {
 		c := header[k]
-		if (c == '-' || c == '+') && chomp == 0 {
-			chomp = c
-			continue
+		if (c == '-' || c == '+') && h.chomp == 0 {
+			h.chomp = c
+		} else if '1' <= c && c <= '9' && h.explicit == 0 {
+			h.explicit = int(c - '0')
+		} else {
+			break
 		}
-		if '1' <= c && c <= '9' && explicit == 0 {
-			explicit = int(c - '0')
-			continue
-		}
-		break
 	}
 	if rest := header[k:]; !blank(rest) || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-		return nil, p.errorf(i, "a bad block scalar header %q", truncate(header, 20))
+		return h, p.errorf(i, "a bad block scalar header %q", truncate(header, 20))
 	}
-	base := max(parent, 0)
-	ind := -1 // the content's indentation
-	if explicit > 0 {
-		ind = base + explicit
-	}
+	return h, nil
+}
+
+// blockLines reads the scalar's lines from line j on, each without the
+// content's indentation ind (-1: the first non-empty line sets it), up to
+// the first line indented no more than parent; it leaves p.i there.
+func (p *yamlParser) blockLines(j, ind, parent int) ([]string, error) {
 	var lines []string
-	j := i + 1
 	for ; j < len(p.lines); j++ {
 		line := p.lines[j]
 		if strings.TrimLeft(line, " ") == "" {
@@ -41,10 +63,7 @@ func (p *yamlParser) blockScalar(i, col, parent int) (any, error) {
 			}
 			continue
 		}
-		n := 0
-		for n < len(line) && line[n] == ' ' {
-			n++
-		}
+		n := len(line) - len(strings.TrimLeft(line, " "))
 		if ind < 0 {
 			if n <= parent {
 				break
@@ -60,27 +79,31 @@ func (p *yamlParser) blockScalar(i, col, parent int) (any, error) {
 		lines = append(lines, line[ind:])
 	}
 	p.i = j
+	return lines, nil
+}
+
+// text joins the lines, folded or not, and chomps the line breaks at the
+// end as the header says: clip (one), strip (-, none) or keep (+, all).
+func (h blockHead) text(lines []string) string {
 	trailing := 0
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 		trailing++
 	}
-	var text string
-	if folded {
+	text := strings.Join(lines, "\n")
+	if h.folded {
 		text = fold(lines)
-	} else {
-		text = strings.Join(lines, "\n")
 	}
 	switch {
-	case chomp == '+':
+	case h.chomp == '+':
 		if len(lines) > 0 {
 			text += "\n"
 		}
 		text += strings.Repeat("\n", trailing)
-	case chomp == 0 && len(lines) > 0:
+	case h.chomp == 0 && len(lines) > 0:
 		text += "\n"
 	}
-	return text, nil
+	return text
 }
 
 // fold joins the lines of a folded block scalar: lines of text next to

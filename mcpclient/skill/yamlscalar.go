@@ -128,38 +128,12 @@ func (p *yamlParser) quoted(i, col, parent int) (string, int, int, error) {
 	var b strings.Builder
 	l, c := i, col+1
 	for {
-		s := p.lines[l]
-		solid := b.Len() // the end of what must survive a fold
-		joined := false  // the line ended in an escaped line break
-		for c < len(s) {
-			ch := s[c]
-			switch {
-			case ch == q && q == '\'' && c+1 < len(s) && s[c+1] == '\'':
-				b.WriteByte('\'')
-				c += 2
-			case ch == q:
-				return b.String(), l, c + 1, nil
-			case ch == '\\' && q == '"' && c+1 == len(s):
-				joined = true
-				c++
-			case ch == '\\' && q == '"':
-				n, err := unescape(&b, s[c:])
-				if err != nil {
-					return "", 0, 0, p.errorf(l, "%v", err)
-				}
-				c += n
-			default:
-				b.WriteByte(ch)
-				c++
-			}
-			if ch != ' ' && ch != '\t' {
-				solid = b.Len()
-			}
+		end, closed, joined, err := scanQuoted(&b, p.lines[l], c, q)
+		if err != nil {
+			return "", 0, 0, p.errorf(l, "%v", err)
 		}
-		if !joined {
-			trimmed := b.String()[:solid]
-			b.Reset()
-			b.WriteString(trimmed)
+		if closed {
+			return b.String(), l, end, nil
 		}
 		breaks := 0
 		for l++; l < len(p.lines) && strings.TrimLeft(p.lines[l], " \t") == ""; l++ {
@@ -175,11 +149,7 @@ func (p *yamlParser) quoted(i, col, parent int) (string, int, int, error) {
 		if n <= parent {
 			return "", 0, 0, p.errorf(l, "a quoted value's next line must be indented")
 		}
-		s = p.lines[l]
-		c = n
-		for c < len(s) && (s[c] == ' ' || s[c] == '\t') {
-			c++
-		}
+		c = n + len(p.lines[l][n:]) - len(strings.TrimLeft(p.lines[l][n:], " \t"))
 		switch {
 		case joined:
 			b.WriteString(strings.Repeat("\n", breaks))
@@ -189,6 +159,46 @@ func (p *yamlParser) quoted(i, col, parent int) (string, int, int, error) {
 			b.WriteString(strings.Repeat("\n", breaks))
 		}
 	}
+}
+
+// scanQuoted writes the quoted value's characters on line s from column c
+// to b. closed says the closing quote q was found, and end is the column
+// after it. Otherwise the line ran out: joined says it ended in an escaped
+// line break (double quotes), and if not, the whitespace before the break
+// is dropped from b, as folding asks.
+func scanQuoted(b *strings.Builder, s string, c int, q byte) (end int, closed, joined bool, err error) {
+	solid := b.Len() // the end of what must survive a fold
+	for c < len(s) {
+		ch := s[c]
+		switch {
+		case ch == q && q == '\'' && c+1 < len(s) && s[c+1] == '\'':
+			b.WriteByte('\'')
+			c += 2
+		case ch == q:
+			return c + 1, true, false, nil
+		case ch == '\\' && q == '"' && c+1 == len(s):
+			joined = true
+			c++
+		case ch == '\\' && q == '"':
+			n, err := unescape(b, s[c:])
+			if err != nil {
+				return 0, false, false, err
+			}
+			c += n
+		default:
+			b.WriteByte(ch)
+			c++
+		}
+		if strings.IndexByte(" \t", ch) < 0 {
+			solid = b.Len()
+		}
+	}
+	if !joined {
+		trimmed := b.String()[:solid]
+		b.Reset()
+		b.WriteString(trimmed)
+	}
+	return c, false, joined, nil
 }
 
 // unescape writes the character of the escape sequence at the start of s

@@ -122,7 +122,7 @@ func scanObject(dec *json.Decoder, visit func(key string) (read bool, err error)
 			return err
 		}
 		if !read {
-			if err := skipValue(dec, 0); err != nil {
+			if err := skipValue(dec); err != nil {
 				return err
 			}
 		}
@@ -133,9 +133,10 @@ func scanObject(dec *json.Decoder, visit func(key string) (read bool, err error)
 	return nil
 }
 
-// skipValue reads past one value of dec (depth is the nesting it starts
-// in, 0 for a whole value), token by token.
-func skipValue(dec *json.Decoder, depth int) error {
+// skipValue reads past the value that comes next in dec, token by token:
+// nothing of it is kept, whatever its size.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
 	for {
 		tok, err := dec.Token()
 		if err != nil {

@@ -127,6 +127,19 @@ type ServerConfig struct {
 	templates map[string]string
 }
 
+// Transport is the transport of the server: its Type or, for a
+// ServerConfig a host made without one, what the fields say, as the JSON
+// rule has it: "http" for a URL and no command, else "stdio".
+func (s *ServerConfig) Transport() string {
+	switch {
+	case s.Type != "":
+		return s.Type
+	case s.URL != "" && s.Command == "":
+		return "http"
+	}
+	return "stdio"
+}
+
 // OAuthConfig is a server's "oauth" object: how plainmcp authorizes at its
 // authorization server.
 type OAuthConfig struct {

@@ -93,10 +93,7 @@ func validVarName(s string) bool {
 func (s ServerConfig) String() string {
 	var parts []string
 	parts = append(parts, quoteIfNeeded(s.Name)+":")
-	typ := s.Type
-	if typ == "" {
-		typ = "stdio"
-	}
+	typ := s.Transport()
 	parts = append(parts, typ)
 	if typ == "stdio" {
 		if s.Command != "" {

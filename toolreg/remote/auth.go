@@ -150,7 +150,7 @@ func (d *Dialer) Authorize(ctx context.Context, reg *toolreg.Registry, sc *toolr
 	if step == nil || redirectURL == "" {
 		return errors.New("remote: Authorize needs a user step and its redirect URL")
 	}
-	if sc.Type != "http" && sc.Type != "sse" {
+	if t := sc.Transport(); t != "http" && t != "sse" {
 		return fmt.Errorf("remote: server %q is not an http or sse server", sc.Name)
 	}
 	if hasConfiguredCredentials(sc) {

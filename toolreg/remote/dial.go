@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
@@ -65,7 +66,8 @@ func New(ctx context.Context, cfg *toolreg.Config, opts *toolreg.Options) (*tool
 // Dial starts or reaches the server sc describes and opens a session with
 // opts, within ctx.
 func (d *Dialer) Dial(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-	if sc.Type != "http" && sc.Type != "sse" {
+	t := sc.Transport()
+	if t != "http" && t != "sse" {
 		return toolreg.DialStdio(ctx, sc, opts)
 	}
 	hc, err := httpConfig(sc)
@@ -75,7 +77,7 @@ func (d *Dialer) Dial(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpcl
 	if err != nil {
 		return nil, err
 	}
-	hc.Legacy = sc.Type == "sse"
+	hc.Legacy = t == "sse"
 	var at *authAttempt
 	if !hasConfiguredCredentials(sc) {
 		var layer func(http.RoundTripper) http.RoundTripper
@@ -108,13 +110,9 @@ func dialHTTP(ctx context.Context, hc streamhttp.Config, opts *mcpclient.Options
 // the bearer token, and one of any other scheme the transport's raw
 // Authorization value; the transport keeps either to the server's origin.
 func httpConfig(sc *toolreg.ServerConfig) (streamhttp.Config, error) {
-	hc := streamhttp.Config{URL: sc.URL, Headers: http.Header{}}
+	hc := streamhttp.Config{URL: sc.URL, Headers: map[string]secret.String{}}
 	for k, v := range sc.Headers {
-		if strings.EqualFold(k, "Authorization") {
-			hc.BearerToken, hc.Authorization = authorizationValue(v)
-			continue
-		}
-		hc.Headers.Set(k, v)
+		setHeader(&hc, k, v)
 	}
 	return hc, nil
 }
@@ -163,13 +161,26 @@ func addHelperHeaders(ctx context.Context, sc *toolreg.ServerConfig, hc *streamh
 		if !headerToken(k) || strings.ContainsAny(v, "\r\n\x00") {
 			return fmt.Errorf("server %q: headersHelper printed an invalid header", sc.Name)
 		}
-		if strings.EqualFold(k, "Authorization") {
-			hc.BearerToken, hc.Authorization = authorizationValue(v)
-			continue
-		}
-		hc.Headers.Set(k, v)
+		setHeader(hc, k, v)
 	}
 	return nil
+}
+
+// setHeader sets the header k of hc to v, replacing one of the same name
+// in any case. An "Authorization: Bearer …" value becomes the bearer
+// token, one of any other scheme the raw Authorization value.
+func setHeader(hc *streamhttp.Config, k, v string) {
+	if strings.EqualFold(k, "Authorization") {
+		bearer, raw := authorizationValue(v)
+		hc.BearerToken, hc.Authorization = secret.New(bearer), secret.New(raw)
+		return
+	}
+	for name := range hc.Headers {
+		if strings.EqualFold(name, k) {
+			delete(hc.Headers, name)
+		}
+	}
+	hc.Headers[http.CanonicalHeaderKey(k)] = secret.New(v)
 }
 
 // authorizationValue splits an Authorization header value into a bearer

@@ -20,10 +20,10 @@ func TestHTTPConfigAuthorizationSchemes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.header, err)
 		}
-		if hc.BearerToken != tc.bearer || hc.Authorization != tc.raw {
-			t.Errorf("%q: bearer %q, raw %q", tc.header, hc.BearerToken, hc.Authorization)
+		if hc.BearerToken.Reveal() != tc.bearer || hc.Authorization.Reveal() != tc.raw {
+			t.Errorf("%q: bearer %q, raw %q", tc.header, hc.BearerToken.Reveal(), hc.Authorization.Reveal())
 		}
-		if hc.Headers.Get("Authorization") != "" || hc.Headers.Get("X-Org") != "acme" {
+		if _, ok := hc.Headers["Authorization"]; ok || hc.Headers["X-Org"].Reveal() != "acme" {
 			t.Errorf("%q: headers %v", tc.header, hc.Headers)
 		}
 	}

@@ -66,3 +66,17 @@ func TestRegistryNoticesAGoneHTTPServer(t *testing.T) {
 		return st.State == toolreg.StateReconnecting && st.Err != nil && strings.Contains(st.Err.Error(), "unreachable")
 	})
 }
+
+// A ServerConfig made in code with a URL and no Type is an http server,
+// as the JSON rule has it.
+func TestURLWithoutTypeDialsHTTP(t *testing.T) {
+	leakcheck.Check(t)
+	srv := tinyHTTPServer(t)
+	r := newRegistry(t, nil, &toolreg.ServerConfig{Name: "web", URL: srv.URL})
+	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if st := r.Servers()[0]; st.Transport != "http" {
+		t.Errorf("transport %q", st.Transport)
+	}
+}

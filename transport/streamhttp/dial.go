@@ -176,5 +176,5 @@ func (s *Stream) Close() error {
 // Format prints the stream as its config prints: the URL without user
 // info or query, no credentials.
 func (s *Stream) Format(f fmt.State, verb rune) {
-	fmt.Fprintf(f, fmt.FormatString(f, verb), "streamhttp.Stream"+s.cfg.String())
+	fmt.Fprintf(f, fmt.FormatString(f, verb), "streamhttp.Stream"+fmt.Sprintf("%+v", s.cfg))
 }

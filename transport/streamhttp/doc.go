@@ -7,7 +7,7 @@
 //
 //	stream, err := streamhttp.Dial(ctx, streamhttp.Config{
 //		URL:         "https://example.com/mcp",
-//		BearerToken: token, // sent to this origin only
+//		BearerToken: secret.New(token), // sent to this origin only, never printed
 //	})
 //	if err != nil {
 //		return err
@@ -69,7 +69,9 @@
 // cookies, the session id or Mcp-Param headers. Header values are checked
 // for line breaks; the URL's user info and query never appear in errors,
 // and every configured secret is redacted from the error bodies quoted.
-// A Config prints (String, GoString, LogValue, JSON) without its secrets.
+// The bearer token, the Authorization value and the header values are
+// secret.Strings, so a Config prints, logs and marshals without them
+// (its URL shown without user info or query).
 //
 // # Server-Sent Events
 //

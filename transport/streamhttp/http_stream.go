@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -324,15 +323,6 @@ func readBody(body io.ReadCloser, limit int) ([]byte, error) {
 func drain(body io.ReadCloser) {
 	io.Copy(io.Discard, io.LimitReader(body, 64<<10))
 	body.Close()
-}
-
-// excerpt is the start of a body for an error message, on one line.
-func excerpt(b []byte) string {
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return strings.ToValidUTF8(s, "?")
 }
 
 func (h *streamable) logDebug(msg string, args ...any) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -132,7 +133,7 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	}
 	var notes []string
 	var mu sync.Mutex
-	h, c := dialHTTP(t, f, Config{Headers: http.Header{"X-Tenant": {"acme"}}, BearerToken: "s3cret"}, &jsonrpc.Options{
+	h, c := dialHTTP(t, f, Config{Headers: map[string]secret.String{"X-Tenant": secret.New("acme")}, BearerToken: secret.New("s3cret")}, &jsonrpc.Options{
 		OnNotification: func(_ context.Context, n *jsonrpc.Request) { mu.Lock(); notes = append(notes, n.Method); mu.Unlock() },
 		Handler: func(_ context.Context, r *jsonrpc.Request) (any, error) {
 			return map[string]string{"model": "m"}, nil
@@ -389,11 +390,11 @@ func TestHTTPConfigChecks(t *testing.T) {
 		want string
 	}{
 		{"no scheme", Config{URL: "localhost:8080/mcp"}, "http or https"},
-		{"reserved header", Config{URL: "http://x", Headers: http.Header{"Mcp-Session-Id": {"a"}}}, "set by the transport"},
-		{"param header", Config{URL: "http://x", Headers: http.Header{"Mcp-Param-X": {"a"}}}, "set by the transport"},
-		{"line break", Config{URL: "http://x", Headers: http.Header{"X-A": {"a\r\nInjected: yes"}}}, "line break"},
-		{"bad name", Config{URL: "http://x", Headers: http.Header{"X A": {"a"}}}, "name"},
-		{"token with newline", Config{URL: "http://x", BearerToken: "a\nb"}, "bearer"},
+		{"reserved header", Config{URL: "http://x", Headers: map[string]secret.String{"Mcp-Session-Id": secret.New("a")}}, "set by the transport"},
+		{"param header", Config{URL: "http://x", Headers: map[string]secret.String{"Mcp-Param-X": secret.New("a")}}, "set by the transport"},
+		{"line break", Config{URL: "http://x", Headers: map[string]secret.String{"X-A": secret.New("a\r\nInjected: yes")}}, "line break"},
+		{"bad name", Config{URL: "http://x", Headers: map[string]secret.String{"X A": secret.New("a")}}, "name"},
+		{"token with newline", Config{URL: "http://x", BearerToken: secret.New("a\nb")}, "bearer"},
 	} {
 		if _, err := newStreamable(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
@@ -420,7 +421,7 @@ func TestBearerNotSentAcrossOrigins(t *testing.T) {
 		mu.Unlock()
 		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusTemporaryRedirect)
 	}
-	_, c := dialHTTP(t, f, Config{BearerToken: "s3cret", Headers: http.Header{"X-Tenant": {"acme"}}}, nil)
+	_, c := dialHTTP(t, f, Config{BearerToken: secret.New("s3cret"), Headers: map[string]secret.String{"X-Tenant": secret.New("acme")}}, nil)
 	// A redirect to another origin is not followed at all.
 	err := c.Call(ctx5(t), "tools/list", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "another origin ("+origin(mustParseURL(t, other.URL))+")") {
@@ -529,7 +530,7 @@ func TestAuthorizationOfAnyScheme(t *testing.T) {
 		mu.Unlock()
 		http.Error(w, "denied for Basic dXNlcjpzM2NyZXQtcGFzcw==", http.StatusBadRequest)
 	}
-	_, c := dialHTTP(t, f, Config{Authorization: "Basic dXNlcjpzM2NyZXQtcGFzcw=="}, nil)
+	_, c := dialHTTP(t, f, Config{Authorization: secret.New("Basic dXNlcjpzM2NyZXQtcGFzcw==")}, nil)
 	err := c.Call(ctx5(t), "tools/list", nil, nil)
 	mu.Lock()
 	defer mu.Unlock()
@@ -539,7 +540,7 @@ func TestAuthorizationOfAnyScheme(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "dXNlcjpzM2NyZXQtcGFzcw") {
 		t.Errorf("err = %v, want an error without the credential", err)
 	}
-	if _, err := Dial(ctx5(t), Config{URL: f.srv.URL, Authorization: "Basic x", BearerToken: "y"}); err == nil {
+	if _, err := Dial(ctx5(t), Config{URL: f.srv.URL, Authorization: secret.New("Basic x"), BearerToken: secret.New("y")}); err == nil {
 		t.Error("Dial with both Authorization and BearerToken succeeded")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -35,25 +36,27 @@ type Config struct {
 	// deadline. Zero means 30s.
 	ConnectTimeout time.Duration
 
-	// Headers are sent with every request to the server. Names and values
-	// are checked: no CR or LF, and none of the names the transport sets
-	// itself (Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version,
-	// Mcp-Method, Mcp-Name, Last-Event-ID, Authorization, Host,
-	// Content-Length, Connection, Transfer-Encoding …).
-	Headers http.Header
+	// Headers are sent with every request to the server, under their
+	// names. Their values are secrets (API keys, tenant tokens), sent to
+	// the server's origin only and redacted from every body quoted.
+	// Names and values are checked: no CR or LF, and none of the names the
+	// transport sets itself (Content-Type, Accept, Mcp-Session-Id,
+	// MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID,
+	// Authorization, Host, Content-Length, Connection, Transfer-Encoding …).
+	Headers map[string]secret.String
 
 	// BearerToken, if set, is sent as "Authorization: Bearer <token>" on
 	// requests to the server's own origin, and only there. It never
 	// appears in logs, errors or traces: an error body that echoes it is
 	// quoted with "[redacted]" in its place.
-	BearerToken string
+	BearerToken secret.String
 
 	// Authorization, if set, is the whole value of the Authorization
 	// header ("Basic …", "Token …", any scheme), for servers that want
 	// something other than a bearer token. Like BearerToken, which it
 	// excludes, it goes to the server's own origin only and never appears
 	// in logs, errors or traces.
-	Authorization string
+	Authorization secret.String
 
 	// Client is the HTTP client to use; nil means a client of our own. Its
 	// Transport is wrapped and its CheckRedirect is wrapped, never
@@ -91,8 +94,8 @@ var reservedHeaders = map[string]bool{
 }
 
 // checkHeaders validates configured headers.
-func checkHeaders(h http.Header) error {
-	for name, values := range h {
+func checkHeaders(h map[string]secret.String) error {
+	for name, value := range h {
 		canon := textproto.CanonicalMIMEHeaderKey(name)
 		if !validHeaderName(name) {
 			return fmt.Errorf("%w: name %q", ErrHeader, name)
@@ -100,10 +103,8 @@ func checkHeaders(h http.Header) error {
 		if reservedHeaders[canon] || strings.HasPrefix(canon, "Mcp-Param-") {
 			return fmt.Errorf("%w: %s is set by the transport", ErrHeader, canon)
 		}
-		for _, v := range values {
-			if strings.ContainsAny(v, "\r\n\x00") {
-				return fmt.Errorf("%w: the value of %s contains a line break or NUL", ErrHeader, canon)
-			}
+		if strings.ContainsAny(value.Reveal(), "\r\n\x00") {
+			return fmt.Errorf("%w: the value of %s contains a line break or NUL", ErrHeader, canon)
 		}
 	}
 	return nil
@@ -152,18 +153,18 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	if err := checkHeaders(cfg.Headers); err != nil {
 		return nil, err
 	}
-	if strings.ContainsAny(cfg.BearerToken, "\r\n\x00 ") {
+	bearer, authz := cfg.BearerToken.Reveal(), cfg.Authorization.Reveal()
+	if strings.ContainsAny(bearer, "\r\n\x00 ") {
 		return nil, fmt.Errorf("%w: the bearer token contains spaces or line breaks", ErrHeader)
 	}
-	if strings.ContainsAny(cfg.Authorization, "\r\n\x00") {
+	if strings.ContainsAny(authz, "\r\n\x00") {
 		return nil, fmt.Errorf("%w: the Authorization value contains line breaks", ErrHeader)
 	}
-	if cfg.Authorization != "" && cfg.BearerToken != "" {
+	if authz != "" && bearer != "" {
 		return nil, fmt.Errorf("%w: Authorization and BearerToken are both set", ErrHeader)
 	}
-	authz := cfg.Authorization
-	if cfg.BearerToken != "" {
-		authz = "Bearer " + cfg.BearerToken
+	if bearer != "" {
+		authz = "Bearer " + bearer
 	}
 	// Without a client of the caller's, the transport owns its connection
 	// pool, so Close can release it.
@@ -202,12 +203,21 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	client.Transport = &headerRoundTripper{
 		next:    rt,
 		origin:  home,
-		headers: cfg.Headers.Clone(),
+		headers: revealed(cfg.Headers),
 		authz:   authz,
 		hooked:  cfg.Authorize != nil,
 	}
 	client.CheckRedirect = b.checkRedirect(client.CheckRedirect)
 	return b, nil
+}
+
+// revealed is the configured headers as the wire carries them.
+func revealed(h map[string]secret.String) http.Header {
+	out := make(http.Header, len(h))
+	for name, v := range h {
+		out[textproto.CanonicalMIMEHeaderKey(name)] = []string{v.Reveal()}
+	}
+	return out
 }
 
 // parseServerURL parses the configured URL. Its errors never quote the
@@ -316,7 +326,7 @@ func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 	if len(h.headers) > 0 || h.authz != "" {
 		r = req.Clone(req.Context())
 		for name, values := range h.headers {
-			r.Header[textproto.CanonicalMIMEHeaderKey(name)] = values
+			r.Header[name] = values
 		}
 		if h.authz != "" && r.Header.Get("Authorization") == "" {
 			r.Header.Set("Authorization", h.authz)

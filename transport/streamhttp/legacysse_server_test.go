@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // legacyToken is the bearer token the legacy tests configure; no error may
@@ -67,8 +69,8 @@ func newLegacyServer(t *testing.T, configure func(*legacyServer)) *legacyServer 
 func (s *legacyServer) config() Config {
 	return Config{
 		URL:         s.URL + "/sse",
-		Headers:     http.Header{"X-Custom": {"yes"}},
-		BearerToken: legacyToken,
+		Headers:     map[string]secret.String{"X-Custom": secret.New("yes")},
+		BearerToken: secret.New(legacyToken),
 		Client:      s.Client(),
 	}
 }

@@ -4,33 +4,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/textproto"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // Secrets never leave through what the transport reports: error messages,
-// HTTP error bodies quoted in them, log records, and printed configs.
-//
-// Values are redacted only from 4 bytes on (minSecretLen). Redacting
-// shorter ones would not protect anything worth the name (a credential of
-// one to three bytes is guessed in a moment) and would wreck the text it
-// is applied to: a header "X-Debug: 1" would turn every "1" of a status
-// line or a JSON body into "[redacted]", and the placement of the marks
-// would tell the value anyway.
+// HTTP error bodies quoted in them, log records, and printed configs. The
+// config's secrets are secret.Strings, which print as "[redacted]"; what
+// a server echoes back is taken out of the text it sent with
+// secret.Redact, which leaves values under secret.MinLen bytes alone.
 
 // redactedText replaces a secret in text the transport shows.
-const redactedText = "[redacted]"
+const redactedText = secret.Placeholder
 
 const (
 	// minSecretLen is the length from which a value is redacted.
-	minSecretLen = 4
+	minSecretLen = secret.MinLen
 	// pieceLen is the length from which a part of a header value (a word,
 	// a cookie's value) is redacted on its own: long enough to be a
 	// credential by itself.
@@ -52,11 +49,11 @@ const (
 // headers it must never send to another origin. It is safe for concurrent
 // use.
 type secretSet struct {
-	fixed []string        // from the config, longest first
+	fixed []secret.String // from the config
 	names map[string]bool // canonical names of the configured headers
 
 	mu        sync.Mutex
-	learned   []string        // least recently seen first
+	learned   []secret.String // least recently seen first
 	hookNames map[string]bool // canonical names the Authorize layer added
 	tooMany   bool            // more than maxHookNames of them
 }
@@ -65,23 +62,21 @@ type secretSet struct {
 // configured header values (and their long parts), the URL's password (or
 // its user name when it has no password: https://TOKEN@host), its query,
 // and those of its values that are long or whose names suggest a key.
-func newSecretSet(u *url.URL, headers http.Header, bearer, authorization string) *secretSet {
+func newSecretSet(u *url.URL, headers map[string]secret.String, bearer, authorization secret.String) *secretSet {
 	s := &secretSet{names: map[string]bool{}, hookNames: map[string]bool{}}
 	var fixed []string
 	add := func(vs ...string) {
 		for _, v := range vs {
-			if len(v) >= minSecretLen && !strings.Contains(redactedText, v) && !slices.Contains(fixed, v) {
+			if len(v) >= minSecretLen && !slices.Contains(fixed, v) {
 				fixed = append(fixed, v)
 			}
 		}
 	}
-	add(bearer)
-	add(credentialPieces(authorization)...)
-	for name, values := range headers {
+	add(bearer.Reveal())
+	add(credentialPieces(authorization.Reveal())...)
+	for name, v := range headers {
 		s.names[textproto.CanonicalMIMEHeaderKey(name)] = true
-		for _, v := range values {
-			add(credentialPieces(v)...)
-		}
+		add(credentialPieces(v.Reveal())...)
 	}
 	if u.User != nil {
 		if pass, ok := u.User.Password(); ok {
@@ -104,8 +99,9 @@ func newSecretSet(u *url.URL, headers http.Header, bearer, authorization string)
 			}
 		}
 	}
-	sortLongestFirst(fixed)
-	s.fixed = fixed
+	for _, v := range fixed {
+		s.fixed = append(s.fixed, secret.New(v))
+	}
 	return s
 }
 
@@ -139,10 +135,6 @@ func credentialPieces(v string) []string {
 		}
 	}
 	return out
-}
-
-func sortLongestFirst(list []string) {
-	sort.SliceStable(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
 }
 
 // learnRequest records the credentials of a request bound for the
@@ -197,32 +189,28 @@ func (s *secretSet) learnValues(values []string) {
 
 // learn adds v to the learned values, or marks it the most recently seen.
 func (s *secretSet) learn(v string) {
-	if len(v) < minSecretLen || strings.Contains(redactedText, v) {
+	if len(v) < minSecretLen {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if i := slices.Index(s.learned, v); i >= 0 {
-		if i != len(s.learned)-1 {
-			s.learned = append(slices.Delete(s.learned, i, i+1), v)
-		}
+	i := slices.IndexFunc(s.learned, func(l secret.String) bool { return l.Reveal() == v })
+	switch {
+	case i >= 0 && i == len(s.learned)-1:
 		return
-	}
-	if len(s.learned) == maxLearned {
+	case i >= 0:
+		s.learned = slices.Delete(s.learned, i, i+1)
+	case len(s.learned) == maxLearned:
 		s.learned = slices.Delete(s.learned, 0, 1)
 	}
-	s.learned = append(s.learned, v)
+	s.learned = append(s.learned, secret.New(v))
 }
 
-// all is every secret, longest first.
-func (s *secretSet) all() []string {
+// all is every secret.
+func (s *secretSet) all() []secret.String {
 	s.mu.Lock()
-	list := make([]string, 0, len(s.fixed)+len(s.learned))
-	list = append(list, s.fixed...)
-	list = append(list, s.learned...)
-	s.mu.Unlock()
-	sortLongestFirst(list)
-	return list
+	defer s.mu.Unlock()
+	return slices.Concat(s.fixed, s.learned)
 }
 
 // harmlessHeaders may go to another origin even when the Authorize layer
@@ -258,48 +246,25 @@ func (s *secretSet) stripAcrossOrigins(name string) bool {
 // redact replaces every secret the transport knows in text with
 // "[redacted]": the bearer token, the configured header values, the
 // headers the Authorize layer added and the cookies sent, and the URL's
-// password and query. Longer secrets go first, so that one that contains
-// another leaves nothing of itself behind.
+// password and query.
 func (b *httpBase) redact(text string) string {
-	if b == nil || b.secrets == nil || text == "" {
-		return text
-	}
-	for _, v := range b.secrets.all() {
-		if strings.Contains(text, v) {
-			text = strings.ReplaceAll(text, v, redactedText)
-		}
-	}
-	return text
-}
-
-// redactTail replaces the start of a secret that text ends with, as a
-// body cut short leaves it (from minSecretLen bytes on).
-func (b *httpBase) redactTail(text string) string {
 	if b == nil || b.secrets == nil {
 		return text
 	}
-	for _, v := range b.secrets.all() {
-		for k := min(len(v)-1, len(text)); k >= minSecretLen; k-- {
-			if strings.HasSuffix(text, v[:k]) {
-				return text[:len(text)-k] + redactedText
-			}
-		}
-	}
-	return text
+	return secret.Redact(text, b.secrets.all()...)
 }
 
 // redactedExcerpt is the start of an HTTP error body for an error message
-// and HTTPError.Body: bounded as excerpt bounds it, on one line, with every
-// secret of b redacted first (so that no cut can split one) and the start
-// of a secret at the end of a body read short redacted too.
+// and HTTPError.Body, as safe.Quote makes it: every secret of b redacted
+// (before the cut, so that none is split), on one printable line of at
+// most excerptLen bytes, and the start of a secret at the end of a body
+// read short redacted too.
 func redactedExcerpt(b *httpBase, body []byte) string {
-	s := excerpt([]byte(b.redact(string(body))))
-	s, cut := strings.CutSuffix(s, "…")
-	s = b.redactTail(s)
-	if cut {
-		s += "…"
+	var all []secret.String
+	if b != nil && b.secrets != nil {
+		all = b.secrets.all()
 	}
-	return s
+	return safe.Quote(string(body), excerptLen, all...)
 }
 
 // checkRedirect is the client's redirect policy: a redirect to another
@@ -390,188 +355,37 @@ func safeURLText(raw string) string {
 	return shown
 }
 
-// Printing a Config shows its URL redacted (no user info, the query as
-// "…"), its header names with "[redacted]" for the values, the bearer
-// token as "[redacted]" when set, and of the client, the authorization
-// hook and the logger only that they are set. Every fmt verb goes through
-// Format, so no verb prints a field as it is; the methods are on the value
-// type, so a *Config prints the same.
+// A Config prints through every fmt verb, log/slog and encoding/json
+// with its secrets hidden, by their type: the bearer token, the
+// Authorization value and the header values are secret.Strings. Only the
+// URL, a plain string that may carry a key in its query or a password,
+// needs a hand here: it is shown as safeURLText shows it.
 
-// String describes the config on one line, as fmt's %+v shows a struct,
-// with the fields that are not zero (the URL always).
-func (c Config) String() string {
-	var b strings.Builder
-	b.WriteString("{URL:")
-	b.WriteString(safeURLText(c.URL))
-	if c.Legacy {
-		b.WriteString(" Legacy:true")
-	}
-	if len(c.Headers) > 0 {
-		b.WriteString(" Headers:map[")
-		for i, name := range sortedHeaderNames(c.Headers) {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(name + ":" + redactedText)
-		}
-		b.WriteByte(']')
-	}
-	if c.BearerToken != "" {
-		b.WriteString(" BearerToken:" + redactedText)
-	}
-	if c.Authorization != "" {
-		b.WriteString(" Authorization:" + redactedText)
-	}
-	for _, f := range c.setFields() {
-		b.WriteString(" " + f + ":set")
-	}
-	if c.MaxMessage != 0 {
-		fmt.Fprintf(&b, " MaxMessage:%d", c.MaxMessage)
-	}
-	b.WriteByte('}')
-	return b.String()
-}
+// shownConfig is a Config's fields, with none of its methods, for Format.
+type shownConfig Config
 
-// GoString is what %#v prints: Go syntax, but for "set" in place of the
-// client, the hook and the logger.
-func (c Config) GoString() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "streamhttp.Config{URL:%q", safeURLText(c.URL))
-	if c.Legacy {
-		b.WriteString(", Legacy:true")
-	}
-	if len(c.Headers) > 0 {
-		b.WriteString(", Headers:http.Header{")
-		for i, name := range sortedHeaderNames(c.Headers) {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q:{", name)
-			for j := range c.Headers[name] {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(`"` + redactedText + `"`)
-			}
-			b.WriteByte('}')
-		}
-		b.WriteByte('}')
-	}
-	if c.BearerToken != "" {
-		b.WriteString(`, BearerToken:"` + redactedText + `"`)
-	}
-	if c.Authorization != "" {
-		b.WriteString(`, Authorization:"` + redactedText + `"`)
-	}
-	for _, f := range c.setFields() {
-		b.WriteString(", " + f + ":set")
-	}
-	if c.MaxMessage != 0 {
-		fmt.Fprintf(&b, ", MaxMessage:%d", c.MaxMessage)
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-// Format makes every fmt verb print String (GoString for %#v).
+// Format prints the config as fmt prints a struct, with the URL redacted.
+// It is on the value type, so a *Config prints the same.
 func (c Config) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('#') {
-		io.WriteString(f, c.GoString())
-		return
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), c.String())
+	s := shownConfig(c)
+	s.URL = safeURLText(c.URL)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), s)
 }
 
-// LogValue is what log/slog records: a group of the fields that are not
-// zero (the URL always), redacted as String redacts them.
-func (c Config) LogValue() slog.Value {
-	attrs := []slog.Attr{slog.String("url", safeURLText(c.URL))}
-	if c.Legacy {
-		attrs = append(attrs, slog.Bool("legacy", true))
-	}
-	if len(c.Headers) > 0 {
-		var hs []slog.Attr
-		for _, name := range sortedHeaderNames(c.Headers) {
-			hs = append(hs, slog.String(name, redactedText))
-		}
-		attrs = append(attrs, slog.Attr{Key: "headers", Value: slog.GroupValue(hs...)})
-	}
-	if c.BearerToken != "" {
-		attrs = append(attrs, slog.String("bearerToken", redactedText))
-	}
-	if c.Authorization != "" {
-		attrs = append(attrs, slog.String("authorization", redactedText))
-	}
-	for _, f := range c.setFields() {
-		attrs = append(attrs, slog.String(strings.ToLower(f[:1])+f[1:], "set"))
-	}
-	if c.MaxMessage != 0 {
-		attrs = append(attrs, slog.Int("maxMessage", c.MaxMessage))
-	}
-	return slog.GroupValue(attrs...)
-}
-
-// MarshalJSON encodes the config with the field names of Go, redacted as
-// String redacts it: {"URL":"https://example.com/mcp?…","Headers":
-// {"X-Api-Key":["[redacted]"]},"BearerToken":"[redacted]","Client":"set"}.
-// Fields that are zero are left out, but for the URL.
+// MarshalJSON encodes the config with the field names of Go and the URL
+// redacted; of the client, the hook and the logger it says only whether
+// they are set, since a function cannot be encoded.
 func (c Config) MarshalJSON() ([]byte, error) {
-	out := struct {
-		URL           string
-		Legacy        bool                `json:",omitempty"`
-		Headers       map[string][]string `json:",omitempty"`
-		BearerToken   string              `json:",omitempty"`
-		Authorization string              `json:",omitempty"`
-		Client        string              `json:",omitempty"`
-		Authorize     string              `json:",omitempty"`
-		MaxMessage    int                 `json:",omitempty"`
-		Logger        string              `json:",omitempty"`
-	}{URL: safeURLText(c.URL), Legacy: c.Legacy, MaxMessage: c.MaxMessage}
-	if len(c.Headers) > 0 {
-		out.Headers = map[string][]string{}
-		for name, values := range c.Headers {
-			out.Headers[name] = slices.Repeat([]string{redactedText}, max(len(values), 1))
-		}
-	}
-	if c.BearerToken != "" {
-		out.BearerToken = redactedText
-	}
-	if c.Authorization != "" {
-		out.Authorization = redactedText
-	}
-	if c.Client != nil {
-		out.Client = "set"
-	}
-	if c.Authorize != nil {
-		out.Authorize = "set"
-	}
-	if c.Logger != nil {
-		out.Logger = "set"
-	}
-	return json.Marshal(out)
-}
-
-// setFields names the client, hook and logger fields that are set.
-func (c Config) setFields() []string {
-	var set []string
-	if c.Client != nil {
-		set = append(set, "Client")
-	}
-	if c.Authorize != nil {
-		set = append(set, "Authorize")
-	}
-	if c.Logger != nil {
-		set = append(set, "Logger")
-	}
-	return set
-}
-
-// sortedHeaderNames is h's names, sorted.
-func sortedHeaderNames(h http.Header) []string {
-	names := make([]string, 0, len(h))
-	for name := range h {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	return json.Marshal(struct {
+		URL               string
+		Legacy            bool
+		ConnectTimeout    time.Duration
+		Headers           map[string]secret.String
+		BearerToken       secret.String
+		Authorization     secret.String
+		Client, Authorize bool
+		MaxMessage        int
+		Logger            bool
+	}{safeURLText(c.URL), c.Legacy, c.ConnectTimeout, c.Headers, c.BearerToken, c.Authorization,
+		c.Client != nil, c.Authorize != nil, c.MaxMessage, c.Logger != nil})
 }

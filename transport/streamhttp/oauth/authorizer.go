@@ -15,6 +15,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // Config describes the client to the authorization servers of one MCP
@@ -26,7 +29,8 @@ type Config struct {
 	ServerURL string
 
 	// RedirectURL is where the authorization server sends the user's
-	// browser back to; the UserStep captures that redirect.
+	// browser back to; the UserStep captures that redirect. It must be
+	// https, or http on a loopback host ([ErrUnsafeURL]).
 	RedirectURL string
 
 	// ClientName is the name registered with dynamic client registration.
@@ -37,7 +41,8 @@ type Config struct {
 	// Set, they are used at every authorization server; unset, the client
 	// uses ClientMetadataURL where the server accepts client ID metadata
 	// documents, and registers itself (RFC 7591) elsewhere.
-	ClientID, ClientSecret string
+	ClientID     string
+	ClientSecret secret.String
 
 	// TokenAuthMethod is how a pre-registered client authenticates at the
 	// token endpoint: AuthBasic, AuthPost, AuthNone or AuthPrivateKeyJWT.
@@ -47,7 +52,7 @@ type Config struct {
 
 	// SigningKey signs the JWT assertions of AuthPrivateKeyJWT (RFC 7523):
 	// an ECDSA P-256 key (ES256) or an RSA key (RS256).
-	SigningKey crypto.Signer
+	SigningKey secret.Value[crypto.Signer]
 
 	// ClientMetadataURL is the HTTPS URL of the client's ID metadata
 	// document, used as its client ID where the server supports that.
@@ -64,7 +69,7 @@ type Config struct {
 	// Without it, tokens are DPoP-bound where the authorization server
 	// advertises ES256 in dpop_signing_alg_values_supported, with a key
 	// the Authorizer makes (once; it is not stored with the tokens).
-	DPoPKey crypto.Signer
+	DPoPKey secret.Value[crypto.Signer]
 
 	// JWTBearerAssertion, when set, gets tokens with the JWT bearer grant
 	// (RFC 7523 section 2.1; the MCP workload identity extension): it
@@ -73,7 +78,7 @@ type Config struct {
 	// grant is an error, with no retry and no other grant. [IDJAG.Assertion]
 	// gets it by token exchange at an enterprise IdP (the MCP
 	// enterprise-managed authorization extension).
-	JWTBearerAssertion func(ctx context.Context, issuer string) (string, error)
+	JWTBearerAssertion func(ctx context.Context, issuer string) (secret.String, error)
 
 	// UserStep sends the user to the authorization server and returns the
 	// redirect. Without it, a server that needs authorization fails.
@@ -138,14 +143,19 @@ func New(cfg Config) (*Authorizer, error) {
 	if cfg.RedirectURL == "" && cfg.UserStep != nil {
 		return nil, errors.New("oauth: Config.RedirectURL is required with a UserStep")
 	}
+	if cfg.RedirectURL != "" {
+		if _, err := safe.ParseURL("Config.RedirectURL", cfg.RedirectURL); err != nil {
+			return nil, fmt.Errorf("oauth: %w", err)
+		}
+	}
 	if cfg.ClientCredentials && cfg.ClientID == "" {
 		return nil, errors.New("oauth: Config.ClientCredentials needs a ClientID")
 	}
-	if cfg.TokenAuthMethod == AuthPrivateKeyJWT && cfg.SigningKey == nil {
+	if cfg.TokenAuthMethod == AuthPrivateKeyJWT && cfg.SigningKey.IsZero() {
 		return nil, errors.New("oauth: private_key_jwt needs Config.SigningKey")
 	}
-	if cfg.DPoPKey != nil {
-		if k, ok := cfg.DPoPKey.Public().(*ecdsa.PublicKey); !ok || k.Curve != elliptic.P256() {
+	if !cfg.DPoPKey.IsZero() {
+		if k, ok := cfg.DPoPKey.Reveal().Public().(*ecdsa.PublicKey); !ok || k.Curve != elliptic.P256() {
 			return nil, errors.New("oauth: Config.DPoPKey must be an ECDSA P-256 key")
 		}
 	}
@@ -153,7 +163,7 @@ func New(cfg Config) (*Authorizer, error) {
 		cfg.ClientName = "plainmcp"
 	}
 	a := &Authorizer{cfg: cfg, server: u, http: cfg.HTTPClient, store: cfg.Store, clients: map[string]*clientInfo{},
-		dpopKey: cfg.DPoPKey, asNonces: map[string]string{}}
+		dpopKey: cfg.DPoPKey.Reveal(), asNonces: map[string]string{}}
 	if a.http == nil {
 		a.http = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -291,17 +301,17 @@ func (a *Authorizer) withToken(req *http.Request, tok *Token) (*http.Request, er
 	}
 	r := req.Clone(req.Context())
 	if tok.Type != "DPoP" {
-		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		r.Header.Set("Authorization", "Bearer "+tok.AccessToken.Reveal())
 		return r, nil
 	}
 	a.mu.Lock()
 	nonce := a.rsNonce
 	a.mu.Unlock()
-	p, err := a.proof(r.Method, r.URL, tok.AccessToken, nonce)
+	p, err := a.proof(r.Method, r.URL, tok.AccessToken.Reveal(), nonce)
 	if err != nil {
 		return nil, err
 	}
-	r.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+	r.Header.Set("Authorization", "DPoP "+tok.AccessToken.Reveal())
 	r.Header.Set("DPoP", p)
 	return r, nil
 }
@@ -323,7 +333,7 @@ func (a *Authorizer) current(ctx context.Context) (*Token, uint64, error) {
 	}
 	tok, gen, g := a.tok, a.gen, a.grant
 	a.mu.Unlock()
-	if tok == nil || tok.RefreshToken == "" || g == nil || !tok.expiresWithin(refreshMargin) {
+	if tok == nil || tok.RefreshToken.IsZero() || g == nil || !tok.expiresWithin(refreshMargin) {
 		return tok, gen, nil
 	}
 	a.flow.Lock()
@@ -354,7 +364,7 @@ func (a *Authorizer) reauthorize(ctx context.Context, gen uint64, sent *Token, c
 	a.mu.Lock()
 	g := a.grant
 	a.mu.Unlock()
-	if sent != nil && sent.RefreshToken != "" && g != nil && ch.Params["error"] != "insufficient_scope" {
+	if sent != nil && !sent.RefreshToken.IsZero() && g != nil && ch.Params["error"] != "insufficient_scope" {
 		if fresh, err := a.refresh(ctx, sent, g); err == nil {
 			n, err := a.set(ctx, fresh, g)
 			return fresh, n, err
@@ -395,13 +405,13 @@ func (a *Authorizer) set(ctx context.Context, tok *Token, g *grant) (uint64, err
 func (a *Authorizer) refresh(ctx context.Context, tok *Token, g *grant) (*Token, error) {
 	fresh, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, url.Values{
 		"grant_type":    {"refresh_token"},
-		"refresh_token": {tok.RefreshToken},
+		"refresh_token": {tok.RefreshToken.Reveal()},
 		"resource":      {g.resource},
 	}, g.dpop)
 	if err != nil {
 		return nil, err
 	}
-	if fresh.RefreshToken == "" {
+	if fresh.RefreshToken.IsZero() {
 		fresh.RefreshToken = tok.RefreshToken
 	}
 	return fresh, nil

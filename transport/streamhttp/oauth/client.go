@@ -16,6 +16,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // Token endpoint authentication methods (RFC 7591 section 2).
@@ -27,10 +30,11 @@ const (
 
 // clientInfo is the client's identity at one authorization server.
 type clientInfo struct {
-	id, secret string
-	method     string        // token endpoint authentication method
-	key        crypto.Signer // for AuthPrivateKeyJWT
-	audience   string        // of its assertions: the issuer
+	id       string
+	secret   secret.String
+	method   string                      // token endpoint authentication method
+	key      secret.Value[crypto.Signer] // for AuthPrivateKeyJWT
+	audience string                      // of its assertions: the issuer
 }
 
 // A TokenError is an error answer of a token or registration endpoint
@@ -108,11 +112,11 @@ func (a *Authorizer) register(ctx context.Context, m *ServerMetadata) (*clientIn
 	if out.ClientID == "" {
 		return nil, fmt.Errorf("oauth: the registration endpoint returned no client_id")
 	}
-	c := &clientInfo{id: out.ClientID, secret: out.ClientSecret, method: out.Method}
+	c := &clientInfo{id: out.ClientID, secret: secret.New(out.ClientSecret), method: out.Method}
 	if c.method == "" {
 		c.method = method
 	}
-	if c.secret == "" {
+	if c.secret.IsZero() {
 		c.method = AuthNone
 	}
 	return c, nil
@@ -161,7 +165,7 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 	default:
 		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q", out.TokenType)
 	}
-	t := &Token{AccessToken: out.AccessToken, RefreshToken: out.RefreshToken, Scope: out.Scope, Type: typ}
+	t := &Token{AccessToken: secret.New(out.AccessToken), RefreshToken: secret.New(out.RefreshToken), Scope: out.Scope, Type: typ}
 	if out.ExpiresIn > 0 {
 		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
 	}
@@ -177,13 +181,13 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 	switch c.method {
 	case AuthBasic:
 		// RFC 6749 section 2.3.1: form-encode each part before Base64.
-		cred := url.QueryEscape(c.id) + ":" + url.QueryEscape(c.secret)
+		cred := url.QueryEscape(c.id) + ":" + url.QueryEscape(c.secret.Reveal())
 		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthPost:
 		form.Set("client_id", c.id)
-		form.Set("client_secret", c.secret)
+		form.Set("client_secret", c.secret.Reveal())
 	case AuthPrivateKeyJWT:
-		assertion, err := clientAssertion(c.key, c.id, c.audience)
+		assertion, err := clientAssertion(c.key.Reveal(), c.id, c.audience)
 		if err != nil {
 			return "", err
 		}
@@ -212,7 +216,7 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 	req.Header = header
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	h, err := a.exchange(req, "token", out)
+	h, err := a.exchange(req, "token", out, append(sentSecrets(form, header), c.secret)...)
 	nonce := h.Get("DPoP-Nonce")
 	if dpop && nonce != "" {
 		a.mu.Lock()
@@ -223,17 +227,21 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 }
 
 // exchange sends req to an OAuth endpoint and decodes its JSON answer
-// into out, or returns a *TokenError.
-func (a *Authorizer) exchange(req *http.Request, endpoint string, out any) (http.Header, error) {
-	return exchange(a.http, req, endpoint, out)
+// into out, or returns a *TokenError. sent are the secrets req carries;
+// they and those the Authorizer holds are redacted from what the answer
+// says (echo.go).
+func (a *Authorizer) exchange(req *http.Request, endpoint string, out any, sent ...secret.String) (http.Header, error) {
+	return exchange(a.http, req, endpoint, out, append(sent, a.held()...)...)
 }
 
 // exchange sends req with client to an OAuth endpoint and decodes its JSON
-// answer into out, or returns a *TokenError.
-func exchange(client *http.Client, req *http.Request, endpoint string, out any) (http.Header, error) {
+// answer into out, or returns a *TokenError, with secrets redacted from
+// every error.
+func exchange(client *http.Client, req *http.Request, endpoint string, out any, secrets ...secret.String) (http.Header, error) {
 	resp, err := client.Do(req)
 	if err != nil {
-		return http.Header{}, fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
+		err = fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
+		return http.Header{}, secret.RedactError(err, secrets...)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
@@ -247,7 +255,8 @@ func exchange(client *http.Client, req *http.Request, endpoint string, out any) 
 			Description string `json:"error_description"`
 		}
 		if json.Unmarshal(body, &e) == nil {
-			te.Code, te.Description = e.Code, e.Description
+			te.Code = safe.Quote(e.Code, maxErrorCode, secrets...)
+			te.Description = safe.Quote(e.Description, maxErrorDescription, secrets...)
 		}
 		return resp.Header, te
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func TestClientCredentials(t *testing.T) {
@@ -11,7 +13,7 @@ func TestClientCredentials(t *testing.T) {
 	f.methods = []string{AuthBasic}
 	f.challengeScope = "mcp:read"
 	newFake(t, f)
-	a := f.authorizer(t, Config{ClientCredentials: true, ClientID: "svc", ClientSecret: "svc-SECRET"})
+	a := f.authorizer(t, Config{ClientCredentials: true, ClientID: "svc", ClientSecret: secret.New("svc-SECRET")})
 	resp, err := f.call(a)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("got %v %v, want 200", resp, err)

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
 )
 
 // ResourceMetadata is an MCP server's OAuth protected resource metadata
@@ -27,6 +29,8 @@ type ServerMetadata struct {
 	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
 	TokenEndpoint                     string   `json:"token_endpoint"`
 	RegistrationEndpoint              string   `json:"registration_endpoint"`
+	RevocationEndpoint                string   `json:"revocation_endpoint"`
+	JWKSURI                           string   `json:"jwks_uri"`
 	ScopesSupported                   []string `json:"scopes_supported"`
 	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
@@ -34,21 +38,6 @@ type ServerMetadata struct {
 	IssParameterSupported             bool     `json:"authorization_response_iss_parameter_supported"`
 	DPoPSigningAlgValuesSupported     []string `json:"dpop_signing_alg_values_supported"`
 }
-
-// Errors the discovery and the flow wrap; match them with errors.Is.
-var (
-	// ErrNoMetadata: no metadata document was found where the
-	// specification says to look.
-	ErrNoMetadata = errors.New("oauth: no metadata found")
-	// ErrResourceMismatch: the protected resource metadata names a
-	// resource other than the MCP server.
-	ErrResourceMismatch = errors.New("oauth: the protected resource metadata is for another resource")
-	// ErrIssuerMismatch: authorization server metadata, or an
-	// authorization response's iss, names another issuer.
-	ErrIssuerMismatch = errors.New("oauth: issuer mismatch")
-	// ErrNoPKCE: the authorization server does not offer PKCE with S256.
-	ErrNoPKCE = errors.New("oauth: the authorization server does not support PKCE S256")
-)
 
 // maxMetadata bounds a metadata document or a token endpoint answer.
 const maxMetadata = 1 << 20
@@ -121,6 +110,11 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) (found b
 // checks that it describes server. It returns ErrNoMetadata when no
 // location has it.
 func discoverResource(ctx context.Context, client *http.Client, server *url.URL, fromChallenge string) (*ResourceMetadata, error) {
+	if fromChallenge != "" {
+		if _, err := safe.ParseURL("the resource_metadata URL of the server's challenge", fromChallenge); err != nil {
+			return nil, fmt.Errorf("oauth: %w", err)
+		}
+	}
 	for _, u := range resourceMetadataURLs(server, fromChallenge) {
 		var m ResourceMetadata
 		found, err := getJSON(ctx, client, u, &m)
@@ -131,10 +125,16 @@ func discoverResource(ctx context.Context, client *http.Client, server *url.URL,
 			continue
 		}
 		if !resourceCovers(m.Resource, server) {
-			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, m.Resource, redact(server.String()))
+			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, 200), redact(server.String()))
 		}
 		if len(m.AuthorizationServers) == 0 {
 			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", redact(u))
+		}
+		for i, as := range m.AuthorizationServers {
+			what := fmt.Sprintf("authorization_servers[%d] of the protected resource metadata at %s", i, redact(u))
+			if _, err := safe.ParseURL(what, as); err != nil {
+				return nil, fmt.Errorf("oauth: %w", err)
+			}
 		}
 		return &m, nil
 	}
@@ -158,9 +158,9 @@ func resourceCovers(res string, server *url.URL) bool {
 // which must name exactly that issuer. It returns ErrNoMetadata when no
 // location has it.
 func discoverServer(ctx context.Context, client *http.Client, issuer string) (*ServerMetadata, error) {
-	iu, err := url.Parse(issuer)
-	if err != nil || (iu.Scheme != "https" && iu.Scheme != "http") || iu.Host == "" {
-		return nil, fmt.Errorf("oauth: the authorization server %q is not an http(s) URL", redact(issuer))
+	iu, err := safe.ParseURL("the authorization server", issuer)
+	if err != nil {
+		return nil, fmt.Errorf("oauth: %w", err)
 	}
 	for _, u := range serverMetadataURLs(iu) {
 		var m ServerMetadata
@@ -171,8 +171,11 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 		if !found {
 			continue
 		}
+		if err := m.checkURLs(); err != nil {
+			return nil, err
+		}
 		if m.Issuer != issuer {
-			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), m.Issuer, issuer)
+			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), safe.Line(m.Issuer, 200), issuer)
 		}
 		if err := m.check(); err != nil {
 			return nil, err
@@ -185,6 +188,9 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 // fetchServerMetadata reads authorization server metadata from the URL a
 // host configured, which names the issuer it trusts.
 func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*ServerMetadata, error) {
+	if _, err := safe.ParseURL("the configured authorization server metadata URL", u); err != nil {
+		return nil, fmt.Errorf("oauth: %w", err)
+	}
 	var m ServerMetadata
 	found, err := getJSON(ctx, client, u, &m)
 	switch {
@@ -201,10 +207,36 @@ func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*S
 	return &m, nil
 }
 
-// check refuses metadata no grant can use.
+// check refuses metadata no grant can use, and metadata with a URL the
+// client must not use or open.
 func (m *ServerMetadata) check() error {
+	if err := m.checkURLs(); err != nil {
+		return err
+	}
 	if m.TokenEndpoint == "" {
 		return fmt.Errorf("oauth: the metadata of %q lacks a token endpoint", m.Issuer)
+	}
+	return nil
+}
+
+// checkURLs refuses metadata any of whose URLs is not https, or http on a
+// loopback host ([ErrUnsafeURL]), before anything uses or opens one. The
+// error names the member, never the URL (its query could be anything).
+func (m *ServerMetadata) checkURLs() error {
+	for _, e := range []struct{ name, url string }{
+		{"issuer", m.Issuer},
+		{"authorization_endpoint", m.AuthorizationEndpoint},
+		{"token_endpoint", m.TokenEndpoint},
+		{"registration_endpoint", m.RegistrationEndpoint},
+		{"revocation_endpoint", m.RevocationEndpoint},
+		{"jwks_uri", m.JWKSURI},
+	} {
+		if e.url == "" {
+			continue
+		}
+		if _, err := safe.ParseURL("the authorization server's "+e.name, e.url); err != nil {
+			return fmt.Errorf("oauth: %w", err)
+		}
 	}
 	return nil
 }

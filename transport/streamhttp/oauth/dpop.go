@@ -24,7 +24,7 @@ const dpopAlg = "ES256"
 // DPoP-bound (RFC 9449): the config gave a DPoP key, or the server
 // advertises ES256 among its dpop_signing_alg_values_supported.
 func (a *Authorizer) wantsDPoP(m *ServerMetadata) bool {
-	return a.cfg.DPoPKey != nil || slices.Contains(m.DPoPSigningAlgValuesSupported, dpopAlg)
+	return !a.cfg.DPoPKey.IsZero() || slices.Contains(m.DPoPSigningAlgValuesSupported, dpopAlg)
 }
 
 // proofKey is the key DPoP proofs are signed with: Config.DPoPKey, else a

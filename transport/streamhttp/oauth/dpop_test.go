@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -17,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // dpopFake is an MCP server at /mcp that takes DPoP-bound tokens only and
@@ -219,7 +222,7 @@ func TestDPoP(t *testing.T) {
 func TestDPoPNonces(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	f := newDPoPFake(t, &dpopFake{dpop: true, nonce: true})
-	a, err := New(Config{ServerURL: f.srv.URL + "/mcp", ClientID: "c1", ClientCredentials: true, DPoPKey: key})
+	a, err := New(Config{ServerURL: f.srv.URL + "/mcp", ClientID: "c1", ClientCredentials: true, DPoPKey: secret.New[crypto.Signer](key)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +242,7 @@ func TestDPoPNonces(t *testing.T) {
 
 func TestDPoPKeyMustBeP256(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
-	if _, err := New(Config{ServerURL: "https://example.com/mcp", DPoPKey: key}); err == nil {
+	if _, err := New(Config{ServerURL: "https://example.com/mcp", DPoPKey: secret.New[crypto.Signer](key)}); err == nil {
 		t.Error("New took a P-384 DPoP key")
 	}
 }
@@ -247,9 +250,9 @@ func TestDPoPKeyMustBeP256(t *testing.T) {
 func TestJWTBearerGrant(t *testing.T) {
 	f := newDPoPFake(t, &dpopFake{})
 	var issuer string
-	a, err := New(Config{ServerURL: f.srv.URL + "/mcp", JWTBearerAssertion: func(_ context.Context, iss string) (string, error) {
+	a, err := New(Config{ServerURL: f.srv.URL + "/mcp", JWTBearerAssertion: func(_ context.Context, iss string) (secret.String, error) {
 		issuer = iss
-		return "workload.jwt.SECRET", nil
+		return secret.New("workload.jwt.SECRET"), nil
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +276,7 @@ func TestJWTBearerGrant(t *testing.T) {
 func TestJWTBearerRefusedIsNotRetried(t *testing.T) {
 	f := newDPoPFake(t, &dpopFake{tokenError: "invalid_grant"})
 	a, err := New(Config{ServerURL: f.srv.URL + "/mcp", ClientID: "w", UserStep: followOnce, RedirectURL: "http://127.0.0.1:9/cb",
-		JWTBearerAssertion: func(context.Context, string) (string, error) { return "workload.jwt.SECRET", nil }})
+		JWTBearerAssertion: func(context.Context, string) (secret.String, error) { return secret.New("workload.jwt.SECRET"), nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

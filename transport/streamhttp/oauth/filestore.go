@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // FileStore is a [TokenStore] in one JSON file, readable and writable by
@@ -93,9 +95,9 @@ func (f *FileStore) Load(_ context.Context, key string) (*Token, error) {
 	if !ok {
 		return nil, nil
 	}
-	return &Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, Expiry: t.Expiry, Scope: t.Scope, Type: t.Type,
+	return &Token{AccessToken: secret.New(t.AccessToken), RefreshToken: secret.New(t.RefreshToken), Expiry: t.Expiry, Scope: t.Scope, Type: t.Type,
 		Issuer: t.Issuer, TokenEndpoint: t.TokenEndpoint, Resource: t.Resource,
-		ClientID: t.ClientID, ClientSecret: t.ClientSecret, ClientAuth: t.ClientAuth}, nil
+		ClientID: t.ClientID, ClientSecret: secret.New(t.ClientSecret), ClientAuth: t.ClientAuth}, nil
 }
 
 // Save implements [TokenStore].
@@ -106,9 +108,9 @@ func (f *FileStore) Save(_ context.Context, key string, tok *Token) error {
 	if err != nil {
 		return err
 	}
-	m[key] = fileToken{AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry, Scope: tok.Scope, Type: tok.Type,
+	m[key] = fileToken{AccessToken: tok.AccessToken.Reveal(), RefreshToken: tok.RefreshToken.Reveal(), Expiry: tok.Expiry, Scope: tok.Scope, Type: tok.Type,
 		Issuer: tok.Issuer, TokenEndpoint: tok.TokenEndpoint, Resource: tok.Resource,
-		ClientID: tok.ClientID, ClientSecret: tok.ClientSecret, ClientAuth: tok.ClientAuth}
+		ClientID: tok.ClientID, ClientSecret: tok.ClientSecret.Reveal(), ClientAuth: tok.ClientAuth}
 	return f.write(m)
 }
 

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func TestFileStore(t *testing.T) {
@@ -17,16 +19,16 @@ func TestFileStore(t *testing.T) {
 		t.Fatalf("empty store: %v %v", tok, err)
 	}
 	exp := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := f.Save(ctx, "https://a/mcp", &Token{AccessToken: "at", RefreshToken: "rt", Expiry: exp, Scope: "s"}); err != nil {
+	if err := f.Save(ctx, "https://a/mcp", &Token{AccessToken: secret.New("at"), RefreshToken: secret.New("rt"), Expiry: exp, Scope: "s"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Save(ctx, "https://b/mcp", &Token{AccessToken: "bt"}); err != nil {
+	if err := f.Save(ctx, "https://b/mcp", &Token{AccessToken: secret.New("bt")}); err != nil {
 		t.Fatal(err)
 	}
 	// A second store on the same file (a later run) sees both.
 	g := &FileStore{Path: path}
 	tok, err := g.Load(ctx, "https://a/mcp")
-	if err != nil || tok == nil || tok.AccessToken != "at" || tok.RefreshToken != "rt" || !tok.Expiry.Equal(exp) || tok.Scope != "s" {
+	if err != nil || tok == nil || tok.AccessToken.Reveal() != "at" || tok.RefreshToken.Reveal() != "rt" || !tok.Expiry.Equal(exp) || tok.Scope != "s" {
 		t.Fatalf("loaded %+v %v", tok, err)
 	}
 	if runtime.GOOS != "windows" {
@@ -44,7 +46,7 @@ func TestFileStore(t *testing.T) {
 	if tok, _ := f.Load(ctx, "https://a/mcp"); tok != nil {
 		t.Error("the deleted token loads")
 	}
-	if tok, _ := f.Load(ctx, "https://b/mcp"); tok == nil || tok.AccessToken != "bt" {
+	if tok, _ := f.Load(ctx, "https://b/mcp"); tok == nil || tok.AccessToken.Reveal() != "bt" {
 		t.Errorf("the other token: %v", tok)
 	}
 	os.WriteFile(path, []byte("not json"), 0o600)

@@ -10,6 +10,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // ErrState is wrapped by the error for an authorization response whose
@@ -127,9 +130,9 @@ func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code
 	if a.cfg.UserStep == nil {
 		return "", "", errors.New("oauth: the server needs authorization and the config has no UserStep")
 	}
-	authURL, err := url.Parse(g.meta.AuthorizationEndpoint)
+	authURL, err := safe.ParseURL("the authorization server's authorization_endpoint", g.meta.AuthorizationEndpoint)
 	if err != nil {
-		return "", "", fmt.Errorf("oauth: the authorization endpoint is malformed")
+		return "", "", fmt.Errorf("oauth: %w", err)
 	}
 	verifier, challenge := newPKCE()
 	state := randomString()
@@ -164,7 +167,8 @@ func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code
 		return "", "", fmt.Errorf("%w: the authorization response lacks the iss the server advertises", ErrIssuerMismatch)
 	}
 	if e := r.Get("error"); e != "" {
-		return "", "", &TokenError{Endpoint: "authorization", Code: e, Description: r.Get("error_description")}
+		return "", "", &TokenError{Endpoint: "authorization", Code: safe.Quote(e, maxErrorCode),
+			Description: safe.Quote(r.Get("error_description"), maxErrorDescription, secret.New(verifier))}
 	}
 	if code = r.Get("code"); code == "" {
 		return "", "", errors.New("oauth: the authorization response has no code")
@@ -186,11 +190,12 @@ func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *Serve
 		// That specification did not tie the issuer to the origin.
 		return m, false, m.check()
 	}
-	return &ServerMetadata{
+	m = &ServerMetadata{
 		AuthorizationEndpoint: root + "/authorize",
 		TokenEndpoint:         root + "/token",
 		RegistrationEndpoint:  root + "/register",
-	}, true, nil
+	}
+	return m, true, m.checkURLs()
 }
 
 // clientFor is the client's identity at the server m describes: the
@@ -201,10 +206,10 @@ func (a *Authorizer) clientFor(ctx context.Context, m *ServerMetadata) (*clientI
 		method := a.cfg.TokenAuthMethod
 		switch {
 		case method != "":
-		case a.cfg.SigningKey != nil:
+		case !a.cfg.SigningKey.IsZero():
 			method = AuthPrivateKeyJWT
 		default:
-			method = pickMethod(m.TokenEndpointAuthMethodsSupported, a.cfg.ClientSecret != "")
+			method = pickMethod(m.TokenEndpointAuthMethodsSupported, !a.cfg.ClientSecret.IsZero())
 		}
 		aud := m.Issuer
 		if aud == "" {
@@ -300,7 +305,7 @@ func (a *Authorizer) jwtBearer(ctx context.Context, g *grant, scope string) (*To
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: getting the JWT bearer assertion: %w", err)
 	}
-	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {assertion}, "resource": {g.resource}}
+	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {assertion.Reveal()}, "resource": {g.resource}}
 	if scope != "" {
 		form.Set("scope", scope)
 	}

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // Token exchange (RFC 8693) names used by enterprise-managed
@@ -35,11 +37,12 @@ type IDJAG struct {
 
 	// IDToken returns the user's ID token from the IdP, the subject of
 	// the exchange.
-	IDToken func(ctx context.Context) (string, error)
+	IDToken func(ctx context.Context) (secret.String, error)
 
 	// ClientID and ClientSecret are the client's credentials at the IdP
 	// (not at the authorization server, which has Config's).
-	ClientID, ClientSecret string
+	ClientID     string
+	ClientSecret secret.String
 
 	// AuthMethod is how the client authenticates at the IdP: AuthBasic,
 	// AuthPost or AuthNone (client_id in the form, when there is one).
@@ -68,13 +71,13 @@ type assertionFor struct{ resource, scope string }
 
 // Assertion exchanges the ID token for an ID-JAG whose audience is the
 // authorization server issuer.
-func (x *IDJAG) Assertion(ctx context.Context, issuer string) (string, error) {
+func (x *IDJAG) Assertion(ctx context.Context, issuer string) (secret.String, error) {
 	if x.TokenEndpoint == "" || x.IDToken == nil {
-		return "", errors.New("oauth: IDJAG needs a TokenEndpoint and an IDToken")
+		return secret.String{}, errors.New("oauth: IDJAG needs a TokenEndpoint and an IDToken")
 	}
 	idToken, err := x.IDToken(ctx)
 	if err != nil {
-		return "", fmt.Errorf("oauth: getting the ID token: %w", err)
+		return secret.String{}, fmt.Errorf("oauth: getting the ID token: %w", err)
 	}
 	want, _ := ctx.Value(assertionKey{}).(assertionFor)
 	resource, scope := x.Resource, x.Scope
@@ -87,7 +90,7 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (string, error) {
 	form := url.Values{
 		"grant_type":           {tokenExchangeGrant},
 		"requested_token_type": {idJAGTokenType},
-		"subject_token":        {idToken},
+		"subject_token":        {idToken.Reveal()},
 		"subject_token_type":   {idTokenType},
 		"audience":             {issuer},
 	}
@@ -101,27 +104,27 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (string, error) {
 	method := x.AuthMethod
 	if method == "" {
 		method = AuthNone
-		if x.ClientSecret != "" {
+		if !x.ClientSecret.IsZero() {
 			method = AuthBasic
 		}
 	}
 	switch method {
 	case AuthBasic:
-		cred := url.QueryEscape(x.ClientID) + ":" + url.QueryEscape(x.ClientSecret)
+		cred := url.QueryEscape(x.ClientID) + ":" + url.QueryEscape(x.ClientSecret.Reveal())
 		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
 	case AuthPost:
 		form.Set("client_id", x.ClientID)
-		form.Set("client_secret", x.ClientSecret)
+		form.Set("client_secret", x.ClientSecret.Reveal())
 	case AuthNone:
 		if x.ClientID != "" {
 			form.Set("client_id", x.ClientID)
 		}
 	default:
-		return "", fmt.Errorf("oauth: IDJAG.AuthMethod %q is not supported", method)
+		return secret.String{}, fmt.Errorf("oauth: IDJAG.AuthMethod %q is not supported", method)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, x.TokenEndpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return "", fmt.Errorf("oauth: IdP token endpoint %q: %w", redact(x.TokenEndpoint), unwrapURLError(err))
+		return secret.String{}, fmt.Errorf("oauth: IdP token endpoint %q: %w", redact(x.TokenEndpoint), unwrapURLError(err))
 	}
 	req.Header = header
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -134,14 +137,14 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (string, error) {
 		AccessToken     string `json:"access_token"`
 		IssuedTokenType string `json:"issued_token_type"`
 	}
-	if _, err := exchange(client, req, "IdP token", &out); err != nil {
-		return "", err
+	if _, err := exchange(client, req, "IdP token", &out, append(sentSecrets(form, header), x.ClientSecret)...); err != nil {
+		return secret.String{}, err
 	}
 	if out.IssuedTokenType != idJAGTokenType {
-		return "", fmt.Errorf("oauth: the IdP issued a token of type %q, not an ID-JAG", out.IssuedTokenType)
+		return secret.String{}, fmt.Errorf("oauth: the IdP issued a token of type %q, not an ID-JAG", out.IssuedTokenType)
 	}
 	if out.AccessToken == "" {
-		return "", errors.New("oauth: the IdP's token exchange answer has no access_token")
+		return secret.String{}, errors.New("oauth: the IdP's token exchange answer has no access_token")
 	}
-	return out.AccessToken, nil
+	return secret.New(out.AccessToken), nil
 }

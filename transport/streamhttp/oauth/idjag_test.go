@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // fakeIdP is an enterprise IdP's token endpoint that answers a token
@@ -53,7 +54,7 @@ func newFakeIdP(t *testing.T, p *fakeIdP) *fakeIdP {
 	return p
 }
 
-func idToken(context.Context) (string, error) { return "id-token.SECRET", nil }
+func idToken(context.Context) (secret.String, error) { return secret.New("id-token.SECRET"), nil }
 
 func TestIDJAGExchangeThenJWTBearer(t *testing.T) {
 	f := standard()
@@ -61,7 +62,7 @@ func TestIDJAGExchangeThenJWTBearer(t *testing.T) {
 	newFake(t, f)
 	idp := newFakeIdP(t, &fakeIdP{})
 	x := &IDJAG{TokenEndpoint: idp.srv.URL + "/token", IDToken: idToken, ClientID: "idp-client"}
-	a := f.authorizer(t, Config{ClientID: "as client", ClientSecret: "s:ecret", JWTBearerAssertion: x.Assertion})
+	a := f.authorizer(t, Config{ClientID: "as client", ClientSecret: secret.New("s:ecret"), JWTBearerAssertion: x.Assertion})
 	if resp, err := f.call(a); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("got %v %v, want 200", resp, err)
 	}
@@ -99,12 +100,12 @@ func TestIDJAGExchangeThenJWTBearer(t *testing.T) {
 
 func TestIDJAGClientAuthAndParameters(t *testing.T) {
 	idp := newFakeIdP(t, &fakeIdP{})
-	x := &IDJAG{TokenEndpoint: idp.srv.URL + "/token", IDToken: idToken, ClientID: "c", ClientSecret: "s",
+	x := &IDJAG{TokenEndpoint: idp.srv.URL + "/token", IDToken: idToken, ClientID: "c", ClientSecret: secret.New("s"),
 		Resource: "https://mcp.example/x", Scope: "files:read"}
 	ctx := context.WithValue(context.Background(), assertionKey{}, assertionFor{resource: "https://other/", scope: "other"})
 	jag, err := x.Assertion(ctx, "https://as.example")
-	if err != nil || jag != "id-jag.SECRET" {
-		t.Fatalf("Assertion = %q, %v", jag, err)
+	if err != nil || jag.Reveal() != "id-jag.SECRET" {
+		t.Fatalf("Assertion = %q, %v", jag.Reveal(), err)
 	}
 	x.AuthMethod = AuthPost
 	if _, err := x.Assertion(context.Background(), "https://as.example"); err != nil {

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func TestPrivateKeyJWT(t *testing.T) {
@@ -31,7 +33,7 @@ func TestPrivateKeyJWT(t *testing.T) {
 		t.Run(tc.alg, func(t *testing.T) {
 			f := standard()
 			newFake(t, f)
-			a := f.authorizer(t, Config{ClientCredentials: true, ClientID: "svc", SigningKey: tc.key})
+			a := f.authorizer(t, Config{ClientCredentials: true, ClientID: "svc", SigningKey: secret.New(tc.key)})
 			if resp, err := f.call(a); err != nil || resp.StatusCode != http.StatusOK {
 				t.Fatalf("got %v %v, want 200", resp, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // standard is the usual layout: PRM at the path-inserted well-known URL,
@@ -52,7 +53,7 @@ func TestFlowAuthorizesAndRetries(t *testing.T) {
 		t.Errorf("token request resource: got %q, want %q", got, f.url())
 	}
 	tok, _ := a.store.Load(context.Background(), f.url())
-	if tok == nil || tok.AccessToken != "tok-1" {
+	if tok == nil || tok.AccessToken.Reveal() != "tok-1" {
 		t.Errorf("stored token: got %v, want tok-1", tok)
 	}
 }
@@ -193,8 +194,8 @@ func TestTokenEndpointAuth(t *testing.T) {
 		{"basic", []string{AuthBasic}, Config{}, true, "", "", 1},
 		{"post", []string{AuthPost}, Config{}, false, "secret-SECRET", "client-1", 1},
 		{"none", []string{AuthNone}, Config{}, false, "", "client-1", 1},
-		{"pre-registered basic", []string{AuthBasic}, Config{ClientID: "pre", ClientSecret: "pre-SECRET"}, true, "", "", 0},
-		{"pre-registered post", []string{AuthPost, AuthNone}, Config{ClientID: "pre", ClientSecret: "pre-SECRET"}, false, "pre-SECRET", "pre", 0},
+		{"pre-registered basic", []string{AuthBasic}, Config{ClientID: "pre", ClientSecret: secret.New("pre-SECRET")}, true, "", "", 0},
+		{"pre-registered post", []string{AuthPost, AuthNone}, Config{ClientID: "pre", ClientSecret: secret.New("pre-SECRET")}, false, "pre-SECRET", "pre", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := standard()
@@ -221,7 +222,7 @@ func TestBasicCredentialsAreFormEncoded(t *testing.T) {
 	f := standard()
 	f.methods = []string{AuthBasic}
 	newFake(t, f)
-	if _, err := f.call(f.authorizer(t, Config{ClientID: "a:b", ClientSecret: "s p"})); err != nil {
+	if _, err := f.call(f.authorizer(t, Config{ClientID: "a:b", ClientSecret: secret.New("s p")})); err != nil {
 		t.Fatal(err)
 	}
 	req, _ := http.NewRequest("GET", "/", nil)

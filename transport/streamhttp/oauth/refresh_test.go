@@ -3,11 +3,14 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 func TestRefreshBeforeExpiry(t *testing.T) {
@@ -80,8 +83,8 @@ func TestSecretsStayOutOfErrors(t *testing.T) {
 			t.Errorf("error %q quotes a secret", err)
 		}
 	}
-	if s := (&Token{AccessToken: "tok-SECRET", RefreshToken: "r-SECRET"}).String(); strings.Contains(s, "SECRET") {
-		t.Errorf("Token.String %q shows a secret", s)
+	if s := fmt.Sprint(&Token{AccessToken: secret.New("tok-SECRET"), RefreshToken: secret.New("r-SECRET")}); strings.Contains(s, "SECRET") {
+		t.Errorf("a Token prints %q, a secret", s)
 	}
 }
 

@@ -5,13 +5,17 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
-// A Token is what the token endpoint issued. It is a secret: it never
-// appears in errors or logs, and its String method hides it.
+// A Token is what the token endpoint issued. Its secrets are
+// [secret.String]s, so a Token prints, logs and marshals with them as
+// "[redacted]" through every verb; a store that keeps them reads them
+// with Reveal.
 type Token struct {
-	AccessToken  string
-	RefreshToken string
+	AccessToken  secret.String
+	RefreshToken secret.String
 	// Expiry is when the access token expires; zero means unknown.
 	Expiry time.Time
 	// Scope is the scope granted, space-separated, when the server said.
@@ -24,15 +28,16 @@ type Token struct {
 	// authorization server and its token endpoint, the resource, and the
 	// client that obtained it. A client secret is as secret as the token:
 	// a store keeps both alike.
-	Issuer, TokenEndpoint, Resource    string
-	ClientID, ClientSecret, ClientAuth string
+	Issuer, TokenEndpoint, Resource string
+	ClientID, ClientAuth            string
+	ClientSecret                    secret.String
 }
 
 // grant rebuilds, from a stored token, what refreshing it needs; nil when
 // the token does not say, or was obtained in a way a new run cannot
 // repeat (a DPoP key or a private_key_jwt key of the run that made it).
 func (t *Token) grant() *grant {
-	if t == nil || t.RefreshToken == "" || t.TokenEndpoint == "" || t.Type == "DPoP" || t.ClientAuth == AuthPrivateKeyJWT {
+	if t == nil || t.RefreshToken.IsZero() || t.TokenEndpoint == "" || t.Type == "DPoP" || t.ClientAuth == AuthPrivateKeyJWT {
 		return nil
 	}
 	return &grant{
@@ -51,21 +56,6 @@ func withOrigin(tok *Token, g *grant) *Token {
 	t.Issuer, t.TokenEndpoint, t.Resource = g.meta.Issuer, g.meta.TokenEndpoint, g.resource
 	t.ClientID, t.ClientSecret, t.ClientAuth = g.client.id, g.client.secret, g.client.method
 	return &t
-}
-
-// String describes the token without its secrets.
-func (t *Token) String() string {
-	if t == nil {
-		return "<no token>"
-	}
-	s := "token [redacted]"
-	if t.RefreshToken != "" {
-		s += " with refresh token"
-	}
-	if !t.Expiry.IsZero() {
-		s += ", expires " + t.Expiry.UTC().Format(time.RFC3339)
-	}
-	return s
 }
 
 // expiresWithin reports whether the token is known to expire within d.

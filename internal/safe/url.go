@@ -1,0 +1,65 @@
+package safe
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+)
+
+// ErrURL is wrapped by every error of [CheckURL] and [ParseURL].
+var ErrURL = errors.New("not an https URL, or http on a loopback host")
+
+// ParseURL parses raw, a URL that came from a peer or a config, and
+// returns it if [CheckURL] allows it. what names the URL in the error
+// ("the token_endpoint of https://as.example"); the error never quotes
+// raw, whose query may hold a state, a code or a key.
+func ParseURL(what, raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is malformed", ErrURL, what)
+	}
+	if err := CheckURL(what, u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// CheckURL reports whether u may be opened in a browser, handed to the
+// system's URL opener or used as an OAuth endpoint: its scheme is https,
+// or http with a loopback host ([Loopback]); it has a host, and no user
+// info (which can make "https://bank.example@evil.example" read as the
+// bank). what names the URL in the error, which shows the scheme it has
+// and never the URL.
+func CheckURL(what string, u *url.URL) error {
+	if u == nil {
+		return fmt.Errorf("%w: %s is missing", ErrURL, what)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme != "https" && scheme != "http":
+		if scheme == "" {
+			return fmt.Errorf("%w: %s has no scheme", ErrURL, what)
+		}
+		return fmt.Errorf("%w: %s has the scheme %q", ErrURL, what, scheme)
+	case u.Opaque != "" || u.Host == "":
+		return fmt.Errorf("%w: %s has no host", ErrURL, what)
+	case u.User != nil:
+		return fmt.Errorf("%w: %s carries user info", ErrURL, what)
+	case scheme == "http" && !Loopback(u.Hostname()):
+		return fmt.Errorf("%w: %s is http on a host that is not loopback", ErrURL, what)
+	}
+	return nil
+}
+
+// Loopback reports whether host (as url.URL.Hostname returns it) names
+// this machine's loopback interface: "localhost", an address in
+// 127.0.0.0/8, or ::1.
+func Loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
