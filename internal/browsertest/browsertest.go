@@ -73,7 +73,8 @@ func Start(t testing.TB) *Browser {
 		time.Sleep(100 * time.Millisecond)
 	}
 	caps := map[string]any{"capabilities": map[string]any{"alwaysMatch": map[string]any{
-		"browserName": "chrome",
+		"browserName":       "chrome",
+		"goog:loggingPrefs": map[string]string{"browser": "ALL"},
 		"goog:chromeOptions": map[string]any{"binary": chromium, "args": []string{
 			"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 			"--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -228,4 +229,21 @@ func (b *Browser) Text(css string) string {
 	var s string
 	b.Eval(`const e = document.querySelector(arguments[0]); return e ? e.textContent : "";`, &s, css)
 	return strings.TrimSpace(s)
+}
+
+// Console returns what the page and its frames logged to the console
+// since the last call (chromedriver's log endpoint), one entry a line.
+func (b *Browser) Console() string {
+	var entries []struct {
+		Level   string `json:"level"`
+		Message string `json:"message"`
+	}
+	if err := b.do("POST", b.base+"/se/log", map[string]string{"type": "browser"}, &entries); err != nil {
+		return "console: " + err.Error()
+	}
+	var out strings.Builder
+	for _, e := range entries {
+		out.WriteString(e.Level + " " + e.Message + "\n")
+	}
+	return out.String()
 }

@@ -54,10 +54,13 @@ func TestBrowserApp(t *testing.T) {
 	b.Click("#tick")
 	b.Top()
 	b.Wait("the consent dialog", `return document.getElementById("consent").open ? document.getElementById("consent-text").textContent : ""`, 30*time.Second)
-	b.Click("#consent-yes")
+	b.Click("#consent-always")
 	b.Frame("#app-box iframe")
 	b.Frame("iframe")
 	b.Wait("the app-only call", `return document.getElementById("calls").textContent === "2" ? "ok" : ""`, 30*time.Second)
+	// Allowed for this app until the page closes: the next tick asks no more.
+	b.Click("#tick")
+	b.Wait("the second app-only call", `return document.getElementById("calls").textContent === "3" ? "ok" : ""`, 30*time.Second)
 	b.Top()
 	// A new call tears the app down first, and waits for its answer.
 	b.Click("#call-btn")

@@ -26,14 +26,20 @@
   function theme() { return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"; }
   function pretty(v) { try { return JSON.stringify(v, null, 2); } catch (e) { return String(v); } }
 
-  // consent asks the person about something they did not start.
-  function consent(what, args) {
+  // consent asks the person about something they did not start. With a
+  // key (an app's server and tool), "always" is offered and remembered
+  // until the page closes: an app that polls a tool asks once.
+  const always = new Set();
+  function consent(what, args, key) {
+    if (key && always.has(key)) { return Promise.resolve(true); }
     const d = $("consent");
     $("consent-text").textContent = what;
     $("consent-args").textContent = typeof args === "string" ? args : pretty(args);
+    $("consent-always").hidden = !key;
     return new Promise((resolve) => {
       const done = (ok) => { d.close(); resolve(ok); };
       $("consent-yes").onclick = () => done(true);
+      $("consent-always").onclick = () => { always.add(key); done(true); };
       $("consent-no").onclick = () => done(false);
       d.oncancel = () => resolve(false);
       d.showModal();

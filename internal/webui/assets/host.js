@@ -156,7 +156,7 @@ window.McpHost = (function () {
       if (!t || !t.app) { throw rpcError(-32000, "the tool is not available to this app"); }
       let consent = false;
       if (!t.readOnly && !o.yes) {
-        consent = await o.consent("The app wants to call " + t.name + ".", args);
+        consent = await o.consent("The app wants to call " + t.name + ".", args, ui.server + "\u0000" + t.tool);
         if (!consent) { throw rpcError(-32000, "the person declined the call"); }
       }
       const r = await o.api("call", { from: "app", server: ui.server, tool: params.name, args, consent });
