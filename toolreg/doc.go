@@ -62,12 +62,25 @@
 // A call passes the approver (Options.Approve), if any, which can refuse
 // it; then it runs under the server's toolTimeout. A tool that fails
 // (isError) is not an error of Call: the [Result] carries a [ToolError]
-// with the server's message, for the model to read. Hooks report a server
-// ready (its status, after the first listing), every end of a session
-// with its reason ([ErrRemoved], [ErrClosed], the failure), and every call
-// with its duration and size; they and the approver run with no lock
-// held, so they may call the registry, and one that panics is logged and
-// contained (a panicking approver refuses).
+// with the server's message, for the model to read. The approver sees
+// the call's arguments as JSON and the tool's annotations ([Call]). Hooks
+// report a server ready (its status, once it is in Servers), every end of
+// a session with its reason ([ErrRemoved] and [ErrClosed] for the ends the
+// host asked for, else the failure), and every call with its duration and
+// size. They run in order, outside every lock, connection attempt and
+// listing, after what they report is committed: they may call any method
+// of the registry, and a start never waits for them. One that panics is
+// logged and contained (a panicking approver refuses).
+//
+// A call to a name the table lacks lists again, once, the server its
+// mcp__<server>__ prefix names, so that a tool the server has just added
+// is callable at once. Only what a server's capabilities offer is listed.
+//
+// # Trust
+//
+// A project server (mcpjson.ScopeProject) whose ServerConfig.Approval
+// is pending or rejected is never started: it is in [StateUnapproved]
+// (see package toolreg/mcpjson for where the approvals come from).
 //
 // [Registry.Groups] gives one group per server (title, description,
 // instructions, its tools' names) for hosts that show tools by server or

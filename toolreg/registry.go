@@ -2,7 +2,6 @@ package toolreg
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -93,25 +92,6 @@ type Options struct {
 	clock func() time.Time
 }
 
-// Call describes one tool call, for the approver and the hooks.
-type Call struct {
-	Name   string // the exposed name, mcp__server__tool
-	Server string
-	Tool   string // the tool's own name on its server
-	// Args are the call's arguments as JSON, whatever the caller passed
-	// (a map, a struct, a json.RawMessage, as bridge passes): one form for
-	// every approver and hook. Nil when the call has none.
-	Args json.RawMessage
-	// Annotations are the tool's, as its server listed them (nil if it
-	// gave none): hints, from the server, such as ReadOnlyHint, that an
-	// approver may weigh without a lookup of its own.
-	Annotations *mcpclient.ToolAnnotations
-
-	// For OnToolCall: the arguments' size as JSON, and the result's
-	// (its text, data and structured content), in bytes.
-	InBytes, OutBytes int
-}
-
 // ErrUnknownTool is returned by Call for a name no listing produced.
 var ErrUnknownTool = errors.New("toolreg: unknown tool")
 
@@ -125,9 +105,6 @@ var (
 	ErrRemoved = errors.New("toolreg: server removed")
 	ErrClosed  = errors.New("toolreg: registry closed")
 )
-
-// ErrRefused is wrapped by the error of a call the approver refused.
-var ErrRefused = errors.New("toolreg: call refused")
 
 // Registry holds one MCP session per configured server and exposes all
 // their tools under one namespace. All methods are safe for concurrent use.

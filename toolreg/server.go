@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
@@ -133,30 +132,6 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 		err = fmt.Errorf("the Dial option returned no session")
 	}
 	return s.commit(session, err)
-}
-
-// sessionOptions are the options of the server's next session: the
-// host's, with the registry's own additions.
-func (s *server) sessionOptions() *mcpclient.Options {
-	var opts mcpclient.Options
-	if base := s.r.opts.Session; base != nil {
-		opts = *base
-	}
-	opts.Skills = true // the registry lists and loads skills
-	if v := s.cfg.ProtocolVersion; v != "" {
-		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
-	}
-	if wrap := s.r.opts.WrapStream; wrap != nil {
-		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
-	}
-	userChanged := opts.OnListChanged
-	opts.OnListChanged = func(kind string) {
-		s.markStale(kind)
-		if userChanged != nil {
-			userChanged(kind)
-		}
-	}
-	return &opts
 }
 
 // commit records the outcome of a connection attempt, then tells the

@@ -63,3 +63,27 @@ func transportName(stream jsonrpc.Stream, configured string) string {
 	}
 	return configured
 }
+
+// sessionOptions are the options of the server's next session: the
+// host's, with the registry's own additions.
+func (s *server) sessionOptions() *mcpclient.Options {
+	var opts mcpclient.Options
+	if base := s.r.opts.Session; base != nil {
+		opts = *base
+	}
+	opts.Skills = true // the registry lists and loads skills
+	if v := s.cfg.ProtocolVersion; v != "" {
+		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
+	}
+	if wrap := s.r.opts.WrapStream; wrap != nil {
+		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
+	}
+	userChanged := opts.OnListChanged
+	opts.OnListChanged = func(kind string) {
+		s.markStale(kind)
+		if userChanged != nil {
+			userChanged(kind)
+		}
+	}
+	return &opts
+}

@@ -42,7 +42,7 @@ func (c *cli) approve(conf *toolreg.Config, cfg *config) *toolreg.Config {
 // ask asks at the terminal whether to start sc, and keeps the answer.
 func (c *cli) ask(in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerConfig {
 	fmt.Fprintf(c.stderr, "The project's %s configures the MCP server %s\n  %s\nStart it, now and from now on in this project? [y/N] ",
-		sc.Source, noControl(sc.Name), noControl(sc.String()))
+		sc.Source, clean(sc.Name), clean(sc.String()))
 	line, _ := in.ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	approved := answer == "y" || answer == "yes"
@@ -69,17 +69,6 @@ func (c *cli) projectDir() string {
 		return abs
 	}
 	return dir
-}
-
-// noControl replaces the control characters of s, which comes of a file
-// the user may not have written, before it reaches the terminal.
-func noControl(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			return '?'
-		}
-		return r
-	}, s)
 }
 
 // withApproval is a copy of sc in the approval state given: a config is

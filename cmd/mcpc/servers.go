@@ -58,12 +58,21 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 	if cfg.server == "" {
 		return conf, nil
 	}
-	sc := conf.Server(cfg.server)
-	if sc != nil && (sc.Approval == mcpjson.Pending || sc.Approval == mcpjson.Rejected) {
-		return nil, usagef("--server %q: the project's server is %s: run mcpc at a terminal to answer, or pass --trust-project", cfg.server, map[string]string{mcpjson.Pending: "not approved", mcpjson.Rejected: "rejected (in ~/.claude.json's disabledMcpjsonServers)"}[sc.Approval])
-	}
+	return narrow(conf, cfg.server)
+}
+
+// narrow keeps the --server one of conf's servers: one that exists and,
+// from a project's .mcp.json, is approved.
+func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
+	sc := conf.Server(name)
 	if sc == nil {
-		return nil, usagef("--server %q: no such server; configured: %s", cfg.server, strings.Join(serverNames(conf), ", "))
+		return nil, usagef("--server %q: no such server; configured: %s", name, strings.Join(serverNames(conf), ", "))
+	}
+	switch sc.Approval {
+	case mcpjson.Pending:
+		return nil, usagef("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)
+	case mcpjson.Rejected:
+		return nil, usagef("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)
 	}
 	return &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, nil
 }
