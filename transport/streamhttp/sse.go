@@ -4,14 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"math/bits"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -138,42 +134,6 @@ func newSSEReader(r io.Reader, maxEvent int) *sseReader {
 	return &sseReader{br: br, max: orDefault(maxEvent, transport.DefaultMaxLine)}
 }
 
-// release gives the reader's read buffer back to the pool. It is
-// idempotent and safe from any goroutine: if Next is running, the buffer
-// goes back when Next returns. Afterwards Next and NextBytes return an
-// error and read nothing; LastEventID and Retry still answer.
-func (r *sseReader) release() {
-	if r.state.Or(sseReleased)&(sseBusy|sseReleased) == 0 {
-		r.free()
-	}
-}
-
-// enter marks the reader busy, unless it was released.
-func (r *sseReader) enter() bool {
-	if r.state.Or(sseBusy)&sseReleased != 0 {
-		r.state.And(^int32(sseBusy)) // release has freed, or will not wait for us
-		return false
-	}
-	return true
-}
-
-// exit ends what enter began, and frees the buffer if release was called
-// meanwhile.
-func (r *sseReader) exit() {
-	if r.state.And(^int32(sseBusy))&sseReleased != 0 {
-		r.free()
-	}
-}
-
-func (r *sseReader) free() {
-	br := r.br
-	r.br, r.data, r.field = nil, nil, nil
-	if br != nil {
-		br.Reset(nil) // drop the body
-		sseBufs.Put(br)
-	}
-}
-
 // Next returns the next dispatched event, its data in ev.Data. It returns
 // io.EOF at the end of the stream (discarding an incomplete last event)
 // and other read errors as they are; after such an error a later call
@@ -237,30 +197,17 @@ func (r *sseReader) next() (event, error) {
 		return event{}, r.err
 	}
 	if !r.started {
-		// A byte order mark may open the stream. Waiting for three bytes
-		// delays nothing: no shorter stream dispatches anything.
-		b, err := r.br.Peek(3)
-		switch {
-		case len(b) == 3:
-			if b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
-				r.br.Discard(3)
-			}
-		case err != io.EOF:
+		if err := r.skipBOM(); err != nil {
 			return event{}, err
 		}
 		r.started = true
 	}
 	// Every pass consumes input or returns.
 	for {
-		if r.br.Buffered() == 0 {
-			if _, err := r.br.Peek(1); err != nil {
-				if err == io.EOF {
-					r.endOfStream()
-				}
-				return event{}, err
-			}
+		buf, err := r.buffered()
+		if err != nil {
+			return event{}, err
 		}
-		buf, _ := r.br.Peek(r.br.Buffered())
 		if r.skipLF {
 			r.skipLF = false
 			if buf[0] == '\n' {
@@ -268,296 +215,59 @@ func (r *sseReader) next() (event, error) {
 				continue
 			}
 		}
-		end := indexLineEnd(buf)
-		if end < 0 {
-			r.take(buf)
-			r.br.Discard(len(buf))
-			if r.err != nil {
-				return event{}, r.err
-			}
-			continue
-		}
-		r.take(buf[:end])
-		r.skipLF = buf[end] == '\r'
-		r.br.Discard(end + 1)
-		if r.err != nil {
+		ev, ok := r.line(buf)
+		switch {
+		case r.err != nil:
 			return event{}, r.err
-		}
-		if ev, ok := r.endLine(); ok {
+		case ok:
 			return ev, nil
 		}
-		if r.err != nil {
-			return event{}, r.err
+	}
+}
+
+// skipBOM skips the byte order mark that may open the stream. Waiting for
+// three bytes delays nothing: no shorter stream dispatches anything.
+func (r *sseReader) skipBOM() error {
+	b, err := r.br.Peek(3)
+	switch {
+	case len(b) == 3:
+		if b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+			r.br.Discard(3)
 		}
+	case err != io.EOF:
+		return err
 	}
+	return nil
 }
 
-// indexLineEnd returns the index of the first CR or LF in b, or -1.
-func indexLineEnd(b []byte) int {
-	n := bytes.IndexByte(b, '\n')
-	if n < 0 {
-		n = len(b)
-	}
-	if cr := bytes.IndexByte(b[:n], '\r'); cr >= 0 {
-		return cr
-	}
-	if n == len(b) {
-		return -1
-	}
-	return n
-}
-
-// take processes the next piece of the line being read; seg holds no line
-// ending.
-func (r *sseReader) take(seg []byte) {
-	r.lineLen += len(seg)
-	for len(seg) > 0 && r.kind == lineName {
-		c := seg[0]
-		seg = seg[1:]
-		switch {
-		case c == ':':
-			r.kind, r.strip = r.fieldKind(), true
-			if r.kind == lineData {
-				r.startData()
+// buffered returns what is buffered, reading more if nothing is; at the
+// end of the stream it dispatches nothing more and returns io.EOF.
+func (r *sseReader) buffered() ([]byte, error) {
+	if r.br.Buffered() == 0 {
+		if _, err := r.br.Peek(1); err != nil {
+			if err == io.EOF {
+				r.endOfStream()
 			}
-		case r.nameLen == len(r.name):
-			r.kind = lineSkip // longer than any field name
-		default:
-			r.name[r.nameLen] = c
-			r.nameLen++
+			return nil, err
 		}
 	}
-	if r.strip && len(seg) > 0 {
-		r.strip = false
-		if seg[0] == ' ' {
-			seg = seg[1:]
-		}
-	}
-	switch r.kind {
-	case lineData:
-		r.appendData(seg)
-	case lineEvent, lineID, lineRetry:
-		if len(r.field)+len(seg) > maxField {
-			r.err = fmt.Errorf("%w: a field value over %d bytes", ErrEventTooLarge, maxField)
-			return
-		}
-		r.field = append(r.field, seg...)
-	}
-	if r.err == nil && r.lineLen > r.max+lineSlack {
-		r.err = fmt.Errorf("%w: a line over the %d-byte limit", ErrEventTooLarge, r.max)
-	}
+	return r.br.Peek(r.br.Buffered())
 }
 
-// fieldKind is the kind of the line whose name was just read. A line that
-// begins with a colon, a comment, has the empty name.
-func (r *sseReader) fieldKind() lineKind {
-	switch string(r.name[:r.nameLen]) {
-	case "data":
-		return lineData
-	case "event":
-		return lineEvent
-	case "id":
-		return lineID
-	case "retry":
-		return lineRetry
+// line takes what buf holds of the current line, and ends the line if buf
+// holds its end; ok says that dispatched an event.
+func (r *sseReader) line(buf []byte) (ev event, ok bool) {
+	end := indexLineEnd(buf)
+	if end < 0 {
+		r.take(buf)
+		r.br.Discard(len(buf))
+		return event{}, false
 	}
-	return lineSkip
-}
-
-// endLine processes the end of the line being read, and dispatches the
-// event at a blank line: ok is false when the event's data is empty and
-// nothing is dispatched.
-func (r *sseReader) endLine() (ev event, ok bool) {
-	kind := r.kind
-	if kind == lineName {
-		// No colon: the whole line is the name and the value is empty.
-		kind = r.fieldKind()
-		if kind == lineData {
-			r.startData()
-		}
-		if r.nameLen == 0 {
-			kind = lineName // a blank line
-		}
-	}
-	switch kind {
-	case lineName:
-		ev, ok = r.dispatch()
-	case lineData:
-		r.endData()
-	case lineEvent:
-		if string(r.field) == "message" {
-			r.typ = "message"
-		} else {
-			r.typ = string(validUTF8(r.field))
-		}
-	case lineID:
-		if bytes.IndexByte(r.field, 0) < 0 {
-			r.idBuf, r.hasID = string(validUTF8(r.field)), true
-		}
-	case lineRetry:
-		if ms, ok := parseDigits(r.field); ok && ms <= int64(1<<63-1)/int64(time.Millisecond) {
-			r.retry, r.hasRet = time.Duration(ms)*time.Millisecond, true
-		}
-	}
-	r.newLine()
-	return ev, ok
-}
-
-// newLine readies the reader for the next line.
-func (r *sseReader) newLine() {
-	r.kind, r.nameLen, r.lineLen, r.strip = lineName, 0, 0, false
-	r.field = r.field[:0]
-}
-
-// startData begins a data line's value: after a line break, if the event
-// has data already.
-func (r *sseReader) startData() {
-	if r.hasData {
-		r.appendData([]byte{'\n'})
-	}
-	r.valStart = len(r.data)
-}
-
-// endData ends a data line, replacing invalid UTF-8 in its value.
-func (r *sseReader) endData() {
+	r.take(buf[:end])
+	r.skipLF = buf[end] == '\r'
+	r.br.Discard(end + 1)
 	if r.err != nil {
-		return
+		return event{}, false
 	}
-	if v := r.data[r.valStart:]; !utf8.Valid(v) {
-		fixed := validUTF8(v)
-		r.data = r.data[:r.valStart]
-		r.appendData(fixed)
-	}
-	r.hasData = true
-}
-
-// appendData adds p to the event's data, within the limit.
-func (r *sseReader) appendData(p []byte) {
-	if r.err != nil || len(p) == 0 {
-		return
-	}
-	need := len(r.data) + len(p)
-	if need > r.max {
-		r.err = fmt.Errorf("%w: data over the %d-byte limit", ErrEventTooLarge, r.max)
-		return
-	}
-	if need > cap(r.data) {
-		r.grow(need)
-	}
-	r.data = append(r.data, p...)
-}
-
-// grow gives the data buffer room for need bytes (need <= r.max): exactly
-// need for a first piece, which is often the whole event; then powers of
-// two up to a sixteenth of the limit, then a quarter of it, then the
-// limit. The buffers an event of the full limit grows through add up to
-// less than half of it, and the last is never larger than the limit.
-func (r *sseReader) grow(need int) {
-	c := need
-	if cap(r.data) > 0 {
-		c = 1 << bits.Len(uint(max(2*cap(r.data), need, 64)-1)) // a power of two, at least twice the last
-		if c > r.max/16 {
-			c = max(r.max/4, need)
-		}
-		if c > r.max/4 {
-			c = r.max
-		}
-	}
-	c = min(c, r.max)
-	b := make([]byte, len(r.data), c)
-	copy(b, r.data)
-	r.data = b
-}
-
-// dispatch ends the event at a blank line; ok is false when there was no
-// data line and nothing is dispatched. The data stays in r.data.
-func (r *sseReader) dispatch() (ev event, ok bool) {
-	r.lastID = r.idBuf
-	if r.hasData {
-		ev, ok = event{Type: r.typ, HasID: r.hasID}, true
-		if r.hasID {
-			ev.ID = r.idBuf
-		}
-	}
-	r.typ, r.hasID, r.hasData = "", false, false
-	return ev, ok
-}
-
-// endOfStream discards the event and the line the end of the stream cut
-// off.
-func (r *sseReader) endOfStream() {
-	r.newLine()
-	r.typ, r.hasID, r.hasData = "", false, false
-	if cap(r.data) > keepBuf {
-		r.data = nil
-	} else {
-		r.data = r.data[:0]
-	}
-}
-
-// parseDigits parses a non-empty string of ASCII digits.
-func parseDigits(b []byte) (int64, bool) {
-	if len(b) == 0 {
-		return 0, false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseInt(string(b), 10, 64)
-	return n, err == nil
-}
-
-// validUTF8 returns b, or a copy with each maximal invalid subsequence
-// replaced by U+FFFD, as the UTF-8 decoder of the Encoding standard does.
-func validUTF8(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+8)
-	for i := 0; i < len(b); {
-		if r, n := utf8.DecodeRune(b[i:]); r != utf8.RuneError || n > 1 {
-			out = append(out, b[i:i+n]...)
-			i += n
-			continue
-		}
-		out = append(out, "\uFFFD"...)
-		i += invalidPrefix(b[i:])
-	}
-	return out
-}
-
-// invalidPrefix returns the length of the maximal subpart of an invalid
-// sequence at the start of b: a lead byte and the continuation bytes that
-// could still have completed it.
-func invalidPrefix(b []byte) int {
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch c := b[0]; {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c >= 0xE0 && c <= 0xEF:
-		need = 2
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == 0xED {
-			hi = 0x9F
-		}
-	case c >= 0xF0 && c <= 0xF4:
-		need = 3
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
-	default:
-		return 1
-	}
-	n := 1
-	for n <= need && n < len(b) && b[n] >= lo && b[n] <= hi {
-		lo, hi = 0x80, 0xBF
-		n++
-	}
-	return n
+	return r.endLine()
 }

@@ -1,0 +1,113 @@
+package streamhttp
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// The round trippers every request goes through: the configured headers and
+// the Authorize hook, kept to the server's origin, and the guard that
+// refuses to follow a redirect elsewhere.
+
+// headerRoundTripper adds the configured headers and the bearer token to
+// requests bound for the server's origin. It runs for every hop, so a
+// request to another origin goes out without them.
+type headerRoundTripper struct {
+	next    http.RoundTripper
+	origin  string
+	headers http.Header
+	authz   string // the Authorization value, from BearerToken or Authorization
+	hooked  bool   // an Authorize layer follows: tell it what we sent
+}
+
+// preHookKey is the context key under which headerRoundTripper leaves the
+// headers it sent to the Authorize layer, so that the guard below that
+// layer can tell which headers it added.
+type preHookKey struct{}
+
+func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if origin(req.URL) != h.origin || (len(h.headers) == 0 && h.authz == "" && !h.hooked) {
+		return h.next.RoundTrip(req)
+	}
+	r := req
+	if len(h.headers) > 0 || h.authz != "" {
+		r = req.Clone(req.Context())
+		for name, values := range h.headers {
+			r.Header[name] = values
+		}
+		if h.authz != "" && r.Header.Get("Authorization") == "" {
+			r.Header.Set("Authorization", h.authz)
+		}
+	}
+	if h.hooked {
+		// A copy of the headers: a hook may change the request's map in
+		// place.
+		r = r.WithContext(context.WithValue(r.Context(), preHookKey{}, r.Header.Clone()))
+	}
+	return h.next.RoundTrip(r)
+}
+
+// originGuard sits below the Authorize layer. On requests to the server's
+// origin it learns the credentials that layer and a cookie jar added, for
+// redaction; from requests to any other origin (which only an Authorize
+// layer or a caller's round-tripper can send: redirects there are
+// refused) it removes every credential: Authorization, Cookie,
+// Proxy-Authorization, the configured headers, the headers the Authorize
+// layer added, Mcp-Session-Id and Mcp-Param-*.
+type originGuard struct {
+	next    http.RoundTripper
+	origin  string
+	secrets *secretSet
+	hooked  bool
+}
+
+func (g *originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if origin(req.URL) == g.origin {
+		g.secrets.learnRequest(req, g.hooked)
+		return g.next.RoundTrip(req)
+	}
+	var strip []string
+	for name := range req.Header {
+		if g.secrets.stripAcrossOrigins(name) {
+			strip = append(strip, name)
+		}
+	}
+	if len(strip) == 0 {
+		return g.next.RoundTrip(req)
+	}
+	r := req.Clone(req.Context())
+	for _, name := range strip {
+		delete(r.Header, name) // as spelled in the map, canonical or not
+	}
+	return g.next.RoundTrip(r)
+}
+
+// origin is scheme://host:port with the default port made explicit (an
+// IPv6 host in brackets). It holds no user info, path or query, so errors
+// may show it.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// redactURL drops user info, the query (which may hold keys) and the
+// fragment for messages; the query is shown as "?…". An opaque URL (no
+// "//", such as "user:password@host") shows only its scheme.
+func redactURL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	if c.Opaque != "" {
+		c.Opaque = "…"
+	}
+	if c.RawQuery != "" {
+		c.RawQuery = "…"
+	}
+	c.Fragment, c.RawFragment = "", ""
+	return c.String()
+}

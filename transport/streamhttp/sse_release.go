@@ -1,0 +1,41 @@
+package streamhttp
+
+// An sseReader's buffers come from a pool and go back to it once the
+// reader is released — but not under a Next still running on another
+// goroutine: the busy and released bits of its state decide who frees.
+
+// release gives the reader's read buffer back to the pool. It is
+// idempotent and safe from any goroutine: if Next is running, the buffer
+// goes back when Next returns. Afterwards Next and NextBytes return an
+// error and read nothing; LastEventID and Retry still answer.
+func (r *sseReader) release() {
+	if r.state.Or(sseReleased)&(sseBusy|sseReleased) == 0 {
+		r.free()
+	}
+}
+
+// enter marks the reader busy, unless it was released.
+func (r *sseReader) enter() bool {
+	if r.state.Or(sseBusy)&sseReleased != 0 {
+		r.state.And(^int32(sseBusy)) // release has freed, or will not wait for us
+		return false
+	}
+	return true
+}
+
+// exit ends what enter began, and frees the buffer if release was called
+// meanwhile.
+func (r *sseReader) exit() {
+	if r.state.And(^int32(sseBusy))&sseReleased != 0 {
+		r.free()
+	}
+}
+
+func (r *sseReader) free() {
+	br := r.br
+	r.br, r.data, r.field = nil, nil, nil
+	if br != nil {
+		br.Reset(nil) // drop the body
+		sseBufs.Put(br)
+	}
+}
