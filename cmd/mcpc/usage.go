@@ -63,6 +63,8 @@ Output and behaviour:
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
                              (default: ask at the terminal, field by field, when there is one)
   --root URI                 offer a root to the servers (repeatable)
+  --addr ADDR, --open, --yes web: the page's loopback address (default 127.0.0.1:0), open it
+                             in the browser, run calls from apps and links without asking
 
 MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds), as Claude Code reads them, bound each server's
 start and each tool call when its config does not.

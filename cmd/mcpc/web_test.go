@@ -14,6 +14,10 @@ import (
 // the configured servers there until interrupted.
 func TestWebServesTheConfiguredServers(t *testing.T) {
 	dir := demoDir(t)
+	opened := make(chan string, 1)
+	old := openBrowser
+	openBrowser = func(u string) error { opened <- u; return nil }
+	defer func() { openBrowser = old }()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	seen := make(chan struct{})
@@ -21,7 +25,7 @@ func TestWebServesTheConfiguredServers(t *testing.T) {
 	var stderr bytes.Buffer
 	c := &cli{dir: dir, stdin: strings.NewReader(""), stdout: stdout, stderr: &stderr}
 	done := make(chan int, 1)
-	go func() { done <- c.run(ctx, []string{"--server", "demo", "web"}) }()
+	go func() { done <- c.run(ctx, []string{"--server", "demo", "--open", "web"}) }()
 	select {
 	case <-seen:
 	case code := <-done:
@@ -32,6 +36,14 @@ func TestWebServesTheConfiguredServers(t *testing.T) {
 	url := strings.TrimSpace(stdout.String())
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(url, "/t/") {
 		t.Fatalf("first line %q is not the page's URL", url)
+	}
+	select {
+	case u := <-opened:
+		if u != url {
+			t.Errorf("--open opened %q, not the printed URL", u)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("--open opened nothing")
 	}
 	resp, err := http.Get(url + "api/tools")
 	if err != nil {
