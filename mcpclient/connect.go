@@ -169,6 +169,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	case errors.As(err, &rpcErr) && isModernError(rpcErr.Code):
 		return fmt.Errorf("mcpclient: server/discover: %w", err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		s.discoverUnanswered.Store(true)
 		return fmt.Errorf("%w: no answer to server/discover within %v", errNotModern, s.opts.discoverTimeout())
 	case errors.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult):
 		return fmt.Errorf("%w: server/discover: %v", errNotModern, err)
@@ -305,6 +306,13 @@ func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 
 // maxServerRequests bounds the server's requests handled at once.
 const maxServerRequests = 32
+
+// DiscoverUnanswered reports whether the server left the server/discover
+// probe unanswered for its whole timeout before the session fell back to
+// initialize: a handshake-era server that ignores methods it does not
+// know. A host that connects to it again can pin a handshake-era version
+// (Options.ProtocolVersion) and spare that wait.
+func (s *Session) DiscoverUnanswered() bool { return s.discoverUnanswered.Load() }
 
 // defaultDiscoverTimeout bounds the server/discover probe.
 const defaultDiscoverTimeout = 5 * time.Second

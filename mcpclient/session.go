@@ -78,6 +78,8 @@ type Session struct {
 
 	// progressMu guards progress, the calls that asked for progress
 	// reports, so the read loop can route a report while calls come and go.
+	discoverUnanswered atomic.Bool // the probe waited out its timeout
+
 	progressSeq atomic.Int64
 	progressMu  sync.Mutex
 	progress    map[string]*progressWatch // by progress token

@@ -86,6 +86,8 @@ type Stdio struct {
 
 	closing   chan struct{} // closed when Close begins
 	closeOnce sync.Once
+	hurry     chan struct{} // closed by Terminate: Close waits for nothing
+	hurryOnce sync.Once
 	closeErr  error
 
 	readErr error // the error that ended reading; Read's goroutine only
@@ -131,6 +133,7 @@ func StartStdio(cfg StdioConfig) (*Stdio, error) {
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 		closing: make(chan struct{}),
+		hurry:   make(chan struct{}),
 	}
 	s.deadlines = s.stdout.SetReadDeadline(time.Time{}) == nil
 	go s.drain(cfg.Stderr)

@@ -29,6 +29,20 @@ func (s *Stdio) Close() error {
 	return s.closeErr
 }
 
+// Terminate is Close for a host in a hurry — its user pressed Ctrl-C: the
+// server is not given CloseDelay to exit on its own once its stdin closes,
+// but sent SIGTERM at once, and killed hurriedGrace later if it is still
+// there. A Close already waiting hurries too. Like Close, it is idempotent
+// and safe from any goroutine, and returns Close's result.
+func (s *Stdio) Terminate() error {
+	s.hurryOnce.Do(func() { close(s.hurry) })
+	return s.Close()
+}
+
+// hurriedGrace is how long a terminated server has to exit after SIGTERM
+// before it is killed.
+const hurriedGrace = 250 * time.Millisecond
+
 func (s *Stdio) shutdown() error {
 	close(s.closing)
 	// Closing our end of stdout along with stdin unblocks Read, and frees a
@@ -52,12 +66,16 @@ func (s *Stdio) shutdown() error {
 // stop escalates until the server, and on systems with process groups
 // every process in its group, is gone.
 func (s *Stdio) stop() error {
-	if s.await(s.delay) {
+	if s.await(s.delay, s.hurry) {
 		return nil
 	}
 	s.logInfo("transport: server still running after its stdin was closed; terminating it")
 	terminate(s.cmd.Process)
-	if s.await(s.delay) {
+	grace := s.delay
+	if isDone(s.hurry) {
+		grace = min(grace, hurriedGrace)
+	}
+	if s.await(grace, nil) {
 		return nil
 	}
 	s.logInfo("transport: server still running after it was terminated; killing it")
@@ -73,14 +91,16 @@ func (s *Stdio) stop() error {
 }
 
 // await waits up to d for the server to exit and its process group, where
-// there is one, to empty. A server that exited may have left children
+// there is one, to empty; it gives up early when hurry is closed. A server that exited may have left children
 // holding its pipes; they are stopped with it.
-func (s *Stdio) await(d time.Duration) bool {
+func (s *Stdio) await(d time.Duration, hurry <-chan struct{}) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-s.gone:
 	case <-t.C:
+		return false
+	case <-hurry:
 		return false
 	}
 	tick := time.NewTicker(pollInterval)
@@ -88,6 +108,8 @@ func (s *Stdio) await(d time.Duration) bool {
 	for groupAlive(s.cmd.Process) {
 		select {
 		case <-t.C:
+			return false
+		case <-hurry:
 			return false
 		case <-tick.C:
 		}

@@ -119,3 +119,24 @@ func TestStdioKilledBySignal(t *testing.T) {
 		t.Errorf("error %q does not name the signal", err)
 	}
 }
+
+// TestStdioTerminateHurries: a server that ignores its stdin's end is
+// sent SIGTERM at once, not after CloseDelay (a minute here).
+func TestStdioTerminateHurries(t *testing.T) {
+	checkLeaks(t)
+	s := startFake(t, "sleep", StdioConfig{CloseDelay: time.Minute})
+	done := make(chan error, 1)
+	go func() { done <- s.Terminate() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Terminate: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Terminate waited for the server as Close does")
+	}
+	waitGone(t, s.Pid(), time.Second)
+	if err := s.Close(); err != nil {
+		t.Errorf("Close after Terminate: %v", err)
+	}
+}

@@ -7,10 +7,13 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/remote"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // env is what a command works with: the selected servers, and the
@@ -20,6 +23,7 @@ type env struct {
 	opts   *toolreg.Options
 	dialer *remote.Dialer // opts.Dial's: it keeps the tokens and authorizes
 	reg    *toolreg.Registry
+	stdio  *stdioServers // the stdio servers started, to hurry on an interrupt
 	out    *printer
 	cfg    *config
 	stdin  io.Reader
@@ -93,8 +97,16 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	// servers configured, one starts, not nine); the other commands show
 	// or list every server and start them all.
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
-	e := &env{conf: conf, opts: opts, dialer: dialer, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
-	defer e.close(ctx)
+	eras := loadEraCache(eraCacheFile())
+	eras.pin(conf, cfg.protocol)
+	e := &env{conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr}
+	defer func() {
+		if e.reg != nil {
+			eras.record(e.reg, conf)
+			eras.save()
+		}
+		e.close(ctx)
+	}()
 	return cmd.run(ctx, e, args[1:])
 }
 
@@ -121,6 +133,9 @@ func (e *env) close(ctx context.Context) {
 		e.reg.Close()
 		return
 	}
+	// The user is waiting: a server that ignores its stdin's end is sent
+	// SIGTERM now, not after its close delay.
+	e.stdio.terminate()
 	done := make(chan struct{})
 	go func() { e.reg.Close(); close(done) }()
 	t := time.NewTimer(interruptedCloseWait)
@@ -128,6 +143,40 @@ func (e *env) close(ctx context.Context) {
 	select {
 	case <-done:
 	case <-t.C:
+	}
+}
+
+// stdioServers are the stdio servers a registry started.
+type stdioServers struct {
+	mu      sync.Mutex
+	streams []*transport.Stdio
+}
+
+// trackStdio makes opts note every stdio server the registry starts.
+func trackStdio(opts *toolreg.Options) *stdioServers {
+	set := &stdioServers{}
+	wrap := opts.WrapStream
+	opts.WrapStream = func(server string, s jsonrpc.Stream) jsonrpc.Stream {
+		if st, ok := s.(*transport.Stdio); ok {
+			set.mu.Lock()
+			set.streams = append(set.streams, st)
+			set.mu.Unlock()
+		}
+		if wrap != nil {
+			return wrap(server, s)
+		}
+		return s
+	}
+	return set
+}
+
+// terminate hurries every server's shutdown (see transport.Stdio.Terminate).
+func (set *stdioServers) terminate() {
+	set.mu.Lock()
+	streams := set.streams
+	set.mu.Unlock()
+	for _, st := range streams {
+		go st.Terminate()
 	}
 }
 
@@ -167,6 +216,9 @@ func (e *env) checkServers() error {
 func errorLine(s toolreg.ServerStatus) string {
 	if s.State == toolreg.StateNeedsAuth && s.Err != nil {
 		return oneLine(s.Err.Error()) + fmt.Sprintf("; run: mcpc login %s", s.Name)
+	}
+	if s.Err != nil && errors.Is(s.Err, context.DeadlineExceeded) {
+		return oneLine(s.Err.Error()) + ` (raise the bound with --timeout, or the server's "timeout" in its config)`
 	}
 	if s.Err != nil {
 		return oneLine(s.Err.Error())

@@ -73,7 +73,8 @@
 //	--name NAME      the name of the --stdio or --url server (default "server")
 //	--json           print results as JSON
 //	--trace          print every JSON-RPC frame to stderr, each line led by "[server] "
-//	--timeout D      per-request timeout (default 60s)
+//	--timeout D      per-request timeout (default 60s); given, it also bounds each server's start
+//	                 (default 30s, or the server's own "timeout")
 //	--progress       print progress notifications to stderr (default: when stderr is a terminal)
 //	--sampling MODE  answer the servers' sampling requests: "echo" replies with the last user
 //	                 message (for trying servers out), PROVIDER:NAME asks a model as --model
@@ -90,6 +91,14 @@
 //
 // Flags may come before or after the command and its arguments; "--" ends
 // them. mcpc -h prints a summary.
+//
+// # Files
+//
+// Tokens go to plainmcp/tokens.json (0600) in the user config directory.
+// plainmcp/eras.json in the user cache directory remembers, for a week,
+// which configured servers never answered the server/discover probe: mcpc
+// then starts them with initialize at once instead of waiting the probe's
+// five seconds on every command. Deleting it is always safe.
 //
 // # Exit status
 //

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -40,6 +43,8 @@ func TestMain(m *testing.M) {
 	// without it.
 	trustAll(home)
 	os.Unsetenv("CLAUDE_CONFIG_DIR")
+	os.Unsetenv("XDG_CONFIG_HOME") // the token file's directory
+	os.Unsetenv("XDG_CACHE_HOME")  // the era cache's
 	code := m.Run()
 	os.RemoveAll(home)
 	os.Exit(code)
@@ -52,19 +57,48 @@ func serveDemo(args []string) int {
 	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
+	pidFile := fs.String("pid-file", "", "write the process id here")
+	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")
+	hang := fs.Bool("hang", false, "read requests and answer none")
+	deaf := fs.Bool("ignore-discover", false, "never answer server/discover, as some handshake-era servers do")
 	if fs.Parse(args) != nil {
 		return 2
+	}
+	if *hang {
+		io.Copy(io.Discard, os.Stdin)
+		return 0
+	}
+	if *pidFile != "" {
+		os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	if *stubborn {
+		defer time.Sleep(time.Minute)
 	}
 	if *tamper {
 		opts.Skills = demoserver.DemoSkills()
 		md := opts.Skills[0].Files["SKILL.md"]
 		opts.Skills[0].Served = map[string]string{"SKILL.md": strings.Replace(md, "echo", "ECHO", 1)}
 	}
-	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
+	var stream jsonrpc.Stream = transport.NewLineStream(os.Stdin, os.Stdout, nil)
+	if *deaf {
+		stream = deafStream{stream}
+	}
 	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {
 		return 1
 	}
 	return 0
+}
+
+// deafStream drops server/discover requests unanswered.
+type deafStream struct{ jsonrpc.Stream }
+
+func (d deafStream) Read() ([]byte, error) {
+	for {
+		frame, err := d.Stream.Read()
+		if err != nil || !bytes.Contains(frame, []byte(`"server/discover"`)) {
+			return frame, err
+		}
+	}
 }
 
 // testBinary is the path of this test binary, which serves the demo.

@@ -34,6 +34,7 @@ type config struct {
 	json        bool
 	trace       bool
 	timeout     time.Duration
+	timeoutSet  bool // --timeout given: it bounds each server's start too
 	protocol    string
 	progress    bool
 	terminal    bool // stderr is a terminal: progress rewrites one line
@@ -166,6 +167,7 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 		rest = append(rest, left[0])
 		args = left[1:]
 	}
+	fs.Visit(func(f *flag.Flag) { cfg.timeoutSet = cfg.timeoutSet || f.Name == "timeout" })
 	return cfg, rest, nil
 }
 

@@ -258,6 +258,9 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 	// Claude Code's variables for the timeouts its configs leave out.
 	opts.StartupTimeout = envMillis(cfg.getenv, "MCP_TIMEOUT")
 	opts.ToolTimeout = envMillis(cfg.getenv, "MCP_TOOL_TIMEOUT")
+	if cfg.timeoutSet {
+		opts.StartupTimeout = cfg.timeout // a server's own "timeout" still wins
+	}
 	if cfg.trace {
 		// Every frame to stderr as "[server] -> frame" or "[server] <- frame",
 		// so that the lines of several servers tell apart.

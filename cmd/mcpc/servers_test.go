@@ -214,3 +214,12 @@ func TestASelectedDisabledServerFails(t *testing.T) {
 	runIn(t, dir, "", "--config", cfg, "--server", "off", "call", "echo").want(t, exitFailure, `server "off" is disabled`)
 	runIn(t, dir, "", "--config", cfg, "--server", "off", "ping").want(t, exitFailure, `server "off" is disabled`)
 }
+
+// TestTimeoutBoundsAHungStart: --timeout bounds a server's start as well
+// as each request, and the failure names the knob.
+func TestTimeoutBoundsAHungStart(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", map[string]any{"hung": demoEntry(t, "-hang")})
+	r := runIn(t, dir, "", "--timeout", "300ms", "tools")
+	r.want(t, exitFailure, `server "hung" did not answer within 300ms`, "--timeout")
+}
