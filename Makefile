@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench integration fuzz clean conformance size
+.PHONY: demo test check bench integration fuzz clean conformance size chromium browser
 
 GO      ?= go
 BIN     := bin
@@ -101,6 +101,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient
+	$(GO) test -run '^$$' -fuzz FuzzUIMeta -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzFrontmatter -fuzztime $(FUZZTIME) ./mcpclient/skill
 	$(GO) test -run '^$$' -fuzz FuzzRedact -fuzztime $(FUZZTIME) ./secret
 	$(GO) test -run '^$$' -fuzz FuzzCheckURL -fuzztime $(FUZZTIME) ./internal/safe
@@ -134,16 +135,32 @@ $(NPM_SERVERS)/.installed: internal/integration/npm/package.json internal/integr
 	cd $(NPM_SERVERS) && npm ci --no-audit --no-fund
 	touch $@
 
-integration: $(NPM_SERVERS)/.installed
+integration: $(NPM_SERVERS)/.installed chromium
 	PLAINMCP_EVERYTHING="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything/dist/index.js" \
 	PLAINMCP_EVERYTHING_LEGACY="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything-legacy/dist/index.js" \
 	PLAINMCP_FILESYSTEM="$(CURDIR)/$(NPM_SERVERS)/node_modules/filesystem/dist/index.js" \
 	PLAINMCP_MEMORY="$(CURDIR)/$(NPM_SERVERS)/node_modules/memory/dist/index.js" \
 	PLAINMCP_SDK_EXAMPLE="$(CURDIR)/$(NPM_SERVERS)/node_modules/sdk/dist/esm/examples/server/simpleStreamableHttp.js" \
+	PLAINMCP_APPS_BASIC="$(CURDIR)/$(NPM_SERVERS)/node_modules/basic-vanillajs/dist/index.js" \
 		$(GO) test -race -count=1 -v -run Integration ./internal/integration/
 
 clean:
 	rm -rf $(BIN) .cache
+
+# Headless Chromium and its WebDriver, for the tests that drive mcpc web
+# in a real browser: installed from Debian when missing and we are root
+# (CI). Elsewhere those tests skip without them, unless
+# PLAINMCP_BROWSER=required (as .ci/run sets), which makes them fail.
+chromium:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+		else echo "chromium or chromedriver missing (apt-get install chromium chromium-driver): browser tests skip"; fi; \
+	fi
+
+# mcpc web's page and its MCP Apps host, in headless Chromium.
+browser: chromium
+	$(GO) test -race -count=1 -v -run Browser ./internal/webui/
 
 # The official MCP conformance suite, two versions side by side with the Node 22
 # it needs, pinned in conformance/ and installed into a local folder (hidden

@@ -163,7 +163,7 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 		if tr.Turns == o.MaxTurns {
 			return tr, fmt.Errorf("%w: %d turns", ErrTurnLimit, o.MaxTurns)
 		}
-		all, err := reg.Tools(ctx)
+		all, err := reg.ModelTools(ctx) // only the tools MCP Apps visibility offers the model
 		if err != nil {
 			return tr, fmt.Errorf("listing the tools: %w", err)
 		}

@@ -13,11 +13,15 @@ import (
 // takes in a sampling request and what it calls them back by. A tool
 // with no description is described by its title, else by its own name and
 // server, so that the model is never handed a bare name. Schemas are
-// passed on as the server listed them; the adapters make them fit their
+// passed on as the server listed them; a tool whose MCP Apps visibility
+// leaves out the model is left out; the adapters make them fit their
 // provider when they send them (see [OpenAITools]).
 func Definitions(tools []toolreg.Tool) []*mcpclient.Tool {
 	out := make([]*mcpclient.Tool, 0, len(tools))
 	for _, t := range tools {
+		if t.Def != nil && !t.Def.UI().ModelVisible() {
+			continue
+		}
 		d := &mcpclient.Tool{Name: t.Name}
 		if t.Def != nil {
 			d.Description, d.InputSchema = t.Def.Description, t.Def.InputSchema

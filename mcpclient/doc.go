@@ -132,6 +132,21 @@
 // crypto/sha256, which a program that never loads a skill should not
 // carry. [Options].Skills declares the extension on the client's side.
 //
+// # MCP Apps
+//
+// A tool may come with an interactive interface (SEP-1865, the
+// [UIExtension]): [Tool.UI] decodes its _meta.ui — the ui:// resource
+// that renders its results and whom the tool is visible to. A tool whose
+// [ToolUI.ModelVisible] is false must never be offered to a model; one
+// whose [ToolUI.AppVisible] is false must not be called for an app.
+// [Session.ReadUI] reads the interface with resources/read and refuses
+// anything but ui:// contents of type [UIMimeType]; its [UIMeta] (the
+// listing's _meta.ui, overridden field by field by the read's) says
+// which origins the HTML may reach, and [UICSP.Policy] turns that into
+// the Content-Security-Policy to run it under. [Options].UI declares the
+// extension; rendering — a sandboxed frame on an origin of its own — is
+// the host's.
+//
 // # The server's requests
 //
 // A server may ask the host for a model completion (sampling), for user

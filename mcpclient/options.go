@@ -29,7 +29,8 @@ type RootsHandler func(ctx context.Context) ([]Root, error)
 // handshake era they answer server→client requests, in the stateless era
 // they fulfil the input requests inside results. Declaring a capability is
 // automatic: sampling, elicitation and roots are announced exactly when the
-// matching handler is set, the skills extension when Skills is.
+// matching handler is set, the skills extension when Skills is, MCP Apps
+// when UI is.
 type Options struct {
 	// ClientInfo names this client to the server. Zero means plainmcp's own.
 	ClientInfo Implementation
@@ -73,6 +74,12 @@ type Options struct {
 	// declares neither: a tool that requires a task fails with
 	// ErrTaskRequired, and a task answer is a protocol error.
 	Tasks *TaskOptions
+
+	// UI declares the MCP Apps extension (UIExtension, with UIMimeType):
+	// the host renders tools' interfaces. Servers may offer interfaces
+	// only to hosts that declare it; decoding a tool's _meta.ui
+	// (Tool.UI) and reading one (Session.ReadUI) work without it.
+	UI bool
 
 	// OnLog receives notifications/message.
 	OnLog func(LogMessage)
@@ -188,6 +195,9 @@ func (o *Options) capabilities(era Era) map[string]any {
 		// The client hosts no tasks of its own (no requests, list or
 		// cancel): the capability says it takes part in tasks.
 		caps["tasks"] = map[string]any{}
+	}
+	if o.UI {
+		ext[UIExtension] = map[string]any{"mimeTypes": []string{UIMimeType}}
 	}
 	if len(ext) > 0 {
 		caps["extensions"] = ext

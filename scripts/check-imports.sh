@@ -32,15 +32,23 @@ check() {
     fi
   done
 }
-check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver
-check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver
-check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/integration
-check transport mcpclient toolreg bridge cmd internal/demoserver
-check mcpclient toolreg bridge cmd
-check toolreg bridge cmd
-check bridge cmd
+check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/integration internal/webui
+check transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check mcpclient toolreg bridge cmd internal/webui
+check toolreg bridge cmd internal/webui
+check bridge cmd internal/webui
 check internal/demoserver mcpclient toolreg bridge cmd
-check examples/stdio toolreg bridge cmd
+check internal/appserver mcpclient toolreg bridge cmd
+check examples/stdio toolreg bridge cmd internal/webui
+# mcpc web's page (internal/webui) is linked by cmd/mcpc alone.
+for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
+  [ "$p" = "$mod/cmd/mcpc" ] && continue
+  if go list -deps "$p" | grep -qx "$mod/internal/webui"; then
+    echo "$p must not link internal/webui"; fail=1
+  fi
+done
 
 # The registry's three parts: the config format is network-free and knows
 # no registry; the registry itself reaches no HTTP (its HTTP dialing is

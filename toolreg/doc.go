@@ -93,6 +93,17 @@
 // from the servers and are data to show or weigh, never instructions for
 // the host to follow.
 //
+// # MCP Apps
+//
+// A tool may come with an interface (the io.modelcontextprotocol/ui
+// extension; set Options.Session.UI to declare it). [Registry.ModelTools]
+// is [Registry.Tools] without the tools whose visibility leaves out the
+// model: the list to offer one. [Registry.Interface] reads a tool's ui://
+// interface, checked, once per server until the server's resources change
+// or it reconnects. [Registry.CallForApp] is the call an app makes
+// through its host: only its own server's tools, only those visible to
+// apps ([ErrNotForApp] otherwise).
+//
 // # Transports
 //
 // The registry opens each server's session through Options.Dial. Left

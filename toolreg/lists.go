@@ -18,6 +18,7 @@ func (s *server) markStale(kind string) {
 		s.prompts.stale = true
 	case "resources": // templates and skills, all resources, have no notification of their own
 		s.resources.stale, s.templates.stale, s.skills.stale = true, true, true
+		s.forgetUIs()
 	}
 }
 

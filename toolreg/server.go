@@ -62,6 +62,7 @@ type server struct {
 	resources catalog[*mcpclient.Resource]
 	templates catalog[*mcpclient.ResourceTemplate]
 	skills    catalog[*mcpclient.Skill]
+	uis       uiCache // interfaces read (ui.go)
 }
 
 // off reports whether the server of sc is never to start: disabled, or a

@@ -18,7 +18,7 @@ type askConfig struct {
 
 // register adds ask's flags to the command line's.
 func (a *askConfig) register(fs *flag.FlagSet) {
-	fs.BoolVar(&a.yes, "yes", false, "ask: run every tool call that needs consent, without asking")
+	fs.BoolVar(&a.yes, "yes", false, "ask and web: run every tool call that needs consent, without asking")
 	fs.Var((*patternFlag)(&a.allow), "allow", "ask: run calls of these tools without asking (exposed names, * for any run of characters; repeatable)")
 	fs.Var((*patternFlag)(&a.tools), "tools", "ask: offer the model only these tools (as --allow; repeatable)")
 	fs.StringVar(&a.cont, "continue", "", "ask: go on with the conversation in FILE, and save it there")

@@ -55,6 +55,7 @@ var commands = map[string]command{
 	"ask":       {"[--model PROVIDER:NAME] [--yes | --allow TOOL] [--continue FILE] <question>", 1, 1, cmdAsk},
 	"login":     {"<server>", 1, 1, cmdLogin},
 	"logout":    {"<server>", 1, 1, cmdLogout},
+	"web":       {"[--addr 127.0.0.1:0] [--open] [--yes]", 0, 0, cmdWeb},
 }
 
 func commandNames() []string {

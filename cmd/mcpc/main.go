@@ -54,6 +54,9 @@
 //	                          the tokens go to plainmcp/tokens.json (mode 0600) in the
 //	                          user config directory, where the other commands find them
 //	logout <server>           forget the server's stored tokens
+//	web                       a local page over the servers, its URL (with a random token)
+//	                          the first line of stdout: tools with forms, resources, prompts,
+//	                          skills, results, the wire, and tools' MCP Apps in a sandbox
 //
 // A server's instructions and descriptions are its own words: mcpc shows
 // them as quoted data and follows none of them.
@@ -101,6 +104,9 @@
 //	--elicitation M  answer elicitation requests: "defaults" accepts with the schema's defaults,
 //	                 "decline" declines; default: elicitation is not offered
 //	--root URI       offer a root to the servers (repeatable)
+//	--addr A         web: the page's loopback address (default 127.0.0.1:0, a free port)
+//	--open           web: open the page in the browser
+//	--yes            web: calls from apps and ?call= links run without asking
 //
 // Flags may come before or after the command and its arguments; "--" ends
 // them. mcpc -h prints a summary.

@@ -47,6 +47,8 @@ type config struct {
 	trust       bool   // --trust-project: start the project's unapproved servers this once
 	maxTurns    int    // --max-turns, for ask; 0 is the default
 	ask         askConfig
+	addr        string // --addr, for web
+	open        bool   // --open, for web
 	getenv      func(string) string
 }
 
@@ -156,7 +158,9 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo" or PROVIDER:NAME`)
 	fs.StringVar(&cfg.model, "model", "", "the model ask uses: PROVIDER:NAME")
 	fs.IntVar(&cfg.maxTurns, "max-turns", 0, "the most model turns ask takes")
-	cfg.ask.register(fs)
+	cfg.ask.register(fs) // --yes too, which web reads
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "web: the page's loopback address")
+	fs.BoolVar(&cfg.open, "open", false, "web: open the page in the browser")
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
 	fs.BoolVar(&cfg.trust, "trust-project", false, "start the project's .mcp.json servers not approved yet, this once")

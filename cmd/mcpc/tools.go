@@ -26,6 +26,7 @@ type toolJSON struct {
 	Description  string                     `json:"description"`
 	OutputSchema json.RawMessage            `json:"outputSchema,omitempty"`
 	Annotations  *mcpclient.ToolAnnotations `json:"annotations,omitempty"`
+	Meta         json.RawMessage            `json:"_meta,omitempty"` // MCP Apps' _meta.ui among others
 }
 
 func cmdTools(ctx context.Context, e *env, _ []string) error {
@@ -95,7 +96,7 @@ func writeTools(w io.Writer, tools []toolreg.Tool) error {
 	b.WriteString("[")
 	for i, t := range tools {
 		obj, err := marshal(toolJSON{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Title: t.Def.Title,
-			Description: t.Def.Description, OutputSchema: t.Def.OutputSchema, Annotations: t.Def.Annotations})
+			Description: t.Def.Description, OutputSchema: t.Def.OutputSchema, Annotations: t.Def.Annotations, Meta: t.Def.Meta})
 		if err != nil {
 			return err
 		}

@@ -31,6 +31,10 @@ Commands:
                              comes back to 127.0.0.1, at the config's oauth.callbackPort or a free
                              port); the tokens go to plainmcp/tokens.json in the user config directory
   logout <server>            forget the server's stored tokens
+  web                        a local page over the servers (URL on the first line of stdout): tools
+                             with forms, resources, prompts, skills, results, the wire, and tools'
+                             MCP Apps; --addr 127.0.0.1:PORT, --open (a browser), --yes (calls from
+                             apps and links run without asking)
 
 Servers:
   --config FILE              a config file in .mcp.json format (repeatable; later files win);
@@ -68,6 +72,8 @@ Output and behaviour:
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
                              (default: ask at the terminal, field by field, when there is one)
   --root URI                 offer a root to the servers (repeatable)
+  --addr ADDR, --open, --yes web: the page's loopback address (default 127.0.0.1:0), open it
+                             in the browser, run calls from apps and links without asking
 
 MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds), as Claude Code reads them, bound each server's
 start and each tool call when its config does not.

@@ -1,0 +1,271 @@
+// app.js: the page. It lists the servers and what they offer, builds a
+// form from each tool's input schema, shows results and the frames on the
+// wire, and hosts tools' apps through host.js. Whatever a server sends is
+// inserted with textContent, never as HTML.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let config = { yes: false }, tools = [], app = null, wireSeq = 0;
+
+  function el(tag, props, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (k === "text") { e.textContent = v; } else if (k === "on") { for (const [ev, f] of Object.entries(v)) { e.addEventListener(ev, f); } } else { e.setAttribute(k, v); }
+    }
+    for (const kid of kids) { if (kid) { e.append(kid); } }
+    return e;
+  }
+  async function api(path, body) {
+    const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    const r = await fetch("api/" + path, init);
+    const j = await r.json().catch(() => ({ error: "HTTP " + r.status }));
+    if (!r.ok && !j.error) { j.error = "HTTP " + r.status; }
+    return j;
+  }
+  function status(s) { $("status").textContent = s; }
+  function theme() { return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"; }
+  function pretty(v) { try { return JSON.stringify(v, null, 2); } catch (e) { return String(v); } }
+
+  // consent asks the person about something they did not start. With a
+  // key (an app's server and tool), "always" is offered and remembered
+  // until the page closes: an app that polls a tool asks once.
+  const always = new Set();
+  function consent(what, args, key) {
+    if (key && always.has(key)) { return Promise.resolve(true); }
+    const d = $("consent");
+    $("consent-text").textContent = what;
+    $("consent-args").textContent = typeof args === "string" ? args : pretty(args);
+    $("consent-always").hidden = !key;
+    return new Promise((resolve) => {
+      const done = (ok) => { d.close(); resolve(ok); };
+      $("consent-yes").onclick = () => done(true);
+      $("consent-always").onclick = () => { always.add(key); done(true); };
+      $("consent-no").onclick = () => done(false);
+      d.oncancel = () => resolve(false);
+      d.showModal();
+    });
+  }
+
+  function tabs() {
+    for (const b of document.querySelectorAll("nav button")) {
+      b.addEventListener("click", () => {
+        for (const o of document.querySelectorAll("nav button")) { o.setAttribute("aria-pressed", String(o === b)); }
+        for (const s of document.querySelectorAll(".tab")) { s.hidden = s.id !== "tab-" + b.dataset.tab; }
+      });
+    }
+  }
+
+  function listItem(list, title, desc, onclick, badges) {
+    const b = el("button", { type: "button", class: "item", on: { click: onclick } }, el("span", { class: "name", text: title }));
+    for (const x of badges || []) { b.append(el("span", { class: "badge", text: x })); }
+    if (desc) { b.append(el("div", { class: "desc", text: desc })); }
+    list.append(el("li", {}, b));
+  }
+
+  async function load() {
+    config = await api("config");
+    const servers = await api("servers");
+    $("server-list").replaceChildren(...(Array.isArray(servers) ? servers : []).map((s) => el("li", {},
+      el("span", { class: "name", text: s.name }), el("span", { class: "badge state-" + s.state, text: s.state }),
+      el("div", { class: "desc", text: [s.title, s.transport, s.protocol, s.tools + " tools"].filter(Boolean).join(" · ") }),
+      s.error ? el("div", { class: "error", text: s.error }) : null)));
+    tools = await api("tools");
+    if (!Array.isArray(tools)) { tools = []; }
+    $("tool-list").replaceChildren();
+    for (const t of tools) {
+      const badges = [];
+      if (t.readOnly) { badges.push("read-only"); }
+      if (t.ui) { badges.push("app"); }
+      if (!t.model) { badges.push("hidden from the model"); }
+      listItem($("tool-list"), t.name, t.title || t.description, () => showTool(t), badges);
+    }
+    const res = await api("resources");
+    $("resource-list").replaceChildren();
+    for (const r of res.resources || []) {
+      listItem($("resource-list"), r.resource.uri, (r.server + " · " + (r.resource.mimeType || "")), () => readResource(r.server, r.resource.uri));
+    }
+    $("template-list").replaceChildren(...(res.templates || []).map((t) => el("li", {}, el("span", { class: "name", text: t.template.uriTemplate }), el("div", { class: "desc", text: t.server + " · " + (t.template.description || "") }))));
+    const prompts = await api("prompts");
+    $("prompt-list").replaceChildren();
+    for (const p of Array.isArray(prompts) ? prompts : []) { listItem($("prompt-list"), p.name, p.prompt.description, () => showPrompt(p)); }
+    const skills = await api("skills");
+    $("skill-list").replaceChildren(...(Array.isArray(skills) ? skills : []).map((k) => el("li", {}, el("span", { class: "name", text: k.name }), el("div", { class: "desc", text: k.description }))));
+    status(tools.length + " tools");
+  }
+
+  // field makes one form input from a property's schema.
+  function field(name, prop, required) {
+    const id = "arg-" + name;
+    const label = el("label", { for: id, text: name + (required ? " *" : "") + (prop.description ? " — " + prop.description : "") });
+    let input;
+    const type = Array.isArray(prop.type) ? prop.type[0] : prop.type;
+    if (Array.isArray(prop.enum)) {
+      input = el("select", { id });
+      if (!required) { input.append(el("option", { value: "", text: "" })); }
+      prop.enum.forEach((v, i) => input.append(el("option", { value: String(i), text: JSON.stringify(v) })));
+      input.read = () => (input.value === "" ? undefined : prop.enum[Number(input.value)]);
+    } else if (type === "boolean") {
+      input = el("input", { id, type: "checkbox" });
+      input.read = () => input.checked;
+    } else if (type === "number" || type === "integer") {
+      input = el("input", { id, type: "number", step: type === "integer" ? "1" : "any" });
+      input.read = () => (input.value === "" ? undefined : Number(input.value));
+    } else if (type === "string") {
+      input = el("input", { id, type: "text" });
+      input.read = () => (input.value === "" ? undefined : input.value);
+    } else {
+      input = el("textarea", { id, rows: "3", placeholder: "JSON" });
+      input.read = () => (input.value === "" ? undefined : JSON.parse(input.value));
+    }
+    if (prop.default !== undefined && input.type !== "checkbox" && input.tagName !== "SELECT") { input.value = typeof prop.default === "string" ? prop.default : JSON.stringify(prop.default); }
+    return { label, input, name };
+  }
+
+  function showTool(t) {
+    const d = $("detail");
+    const schema = t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : {};
+    const props = schema.properties && typeof schema.properties === "object" ? schema.properties : {};
+    const req = Array.isArray(schema.required) ? schema.required : [];
+    const fields = Object.entries(props).map(([n, p]) => field(n, p || {}, req.includes(n)));
+    const raw = el("textarea", { id: "args-json", rows: "4", "aria-label": "Arguments as JSON" });
+    const useRaw = el("input", { type: "checkbox", id: "use-json" });
+    const form = el("form", { class: "args" });
+    for (const f of fields) { form.append(f.label, f.input); }
+    form.append(el("label", {}, useRaw, " arguments as JSON"), raw, el("p", {}, el("button", { type: "submit", id: "call-btn", text: "Call " + t.name })));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      let args = {};
+      try {
+        if (useRaw.checked) { args = raw.value.trim() ? JSON.parse(raw.value) : {}; } else {
+          for (const f of fields) { const v = f.input.read(); if (v !== undefined) { args[f.name] = v; } }
+        }
+      } catch (e) { status("arguments: " + e.message); return; }
+      runCall(t, args, "person");
+    });
+    d.replaceChildren(el("h2", { class: "name", text: t.name }), el("p", { class: "desc", text: t.description || "" }),
+      t.ui ? el("p", { class: "desc", text: "Interface: " + t.ui }) : null, form, el("div", { id: "app-box" }), el("div", { id: "result" }));
+  }
+
+  async function runCall(t, args, from) {
+    let agreed = false;
+    if (from !== "person" && !t.readOnly && !config.yes) {
+      agreed = await consent("A link asks to call " + t.name + ".", args);
+      if (!agreed) { status("call declined"); return; }
+    }
+    status("calling " + t.name + "…");
+    if (app) { const old = app; app = null; await old.teardown("another call"); }
+    let mounted = null;
+    if (t.ui) { mounted = mountApp(t, args); }
+    const r = await api("call", { from, name: t.name, args, consent: agreed });
+    const a = await mounted;
+    if (a) { if (r.error) { a.toolCancelled(r.error); } else { a.toolResult({ content: r.content || [], structuredContent: r.structuredContent, isError: !!r.isError, _meta: r._meta }); } }
+    showResult(r);
+    status(r.error ? "failed" : (r.isError ? "the tool reported an error" : "done in " + r.durationMs + " ms"));
+  }
+
+  async function mountApp(t, args) {
+    const ui = await api("ui?name=" + encodeURIComponent(t.name));
+    if (ui.error) { $("result").append(el("p", { class: "error", text: "interface: " + ui.error })); return null; }
+    const box = $("app-box");
+    const a = McpHost.mount(box, ui, {
+      sandboxOrigin: config.sandboxOrigin, yes: config.yes, tools, api, consent, theme,
+      log: (dir, m) => appLog(dir, m), notice: (s) => box.append(el("p", { class: "notice", text: s })),
+      onAppCall: (tool, a2, r) => showResult(r),
+    });
+    app = a;
+    a.toolInput(args);
+    return a;
+  }
+
+  function appLog(dir, m) {
+    let list = $("app-log");
+    if (!list) { list = el("ol", { id: "app-log", class: "frames", "aria-label": "Messages between the page and the app" }); $("app-box").after(el("details", {}, el("summary", { text: "App messages" }), list)); }
+    let s = pretty(m); if (s.length > 4000) { s = s.slice(0, 4000) + "…"; }
+    list.append(el("li", { text: dir + " " + s }));
+    while (list.childElementCount > 500) { list.firstElementChild.remove(); }
+  }
+
+  function showResult(r) {
+    const out = $("result");
+    if (!out) { return; }
+    out.replaceChildren(el("h3", { text: "Result" }));
+    if (r.error) { out.append(el("p", { class: "error", text: r.error })); }
+    if (r.isError) { out.append(el("p", { class: "error", text: "The tool reported an error." })); }
+    for (const c of r.content || []) { out.append(contentItem(c)); }
+    if (r.structuredContent !== undefined) { out.append(el("h4", { text: "Structured content" }), el("pre", { text: pretty(r.structuredContent) })); }
+    if (Array.isArray(r.frames) && r.frames.length) {
+      const ol = el("ol", { class: "frames" });
+      for (const f of r.frames) { ol.append(el("li", { class: f.out ? "out" : "in", text: f.text + (f.cut ? " …" : "") })); }
+      out.append(el("details", { open: "" }, el("summary", { text: "On the wire (" + r.frames.length + " frames)" }), ol));
+    }
+  }
+
+  function contentItem(c) {
+    if (!c || typeof c !== "object") { return el("pre", { text: String(c) }); }
+    if (c.type === "text") { return el("pre", { class: "text-content", text: String(c.text) }); }
+    if (c.type === "image" && /^image\/(png|jpeg|gif|webp)$/.test(c.mimeType) && typeof c.data === "string" && /^[A-Za-z0-9+/=]*$/.test(c.data)) {
+      return el("img", { src: "data:" + c.mimeType + ";base64," + c.data, alt: "image from the tool" });
+    }
+    if (c.type === "audio" && /^audio\/[a-z0-9.+-]+$/.test(c.mimeType) && typeof c.data === "string" && /^[A-Za-z0-9+/=]*$/.test(c.data)) {
+      return el("audio", { controls: "", src: "data:" + c.mimeType + ";base64," + c.data });
+    }
+    if (c.type === "resource_link") { return el("p", { text: "Link to resource: " + String(c.uri) + (c.name ? " (" + c.name + ")" : "") }); }
+    return el("pre", { text: pretty(c) });
+  }
+
+  async function readResource(server, uri) {
+    const r = await api("read", { server, uri });
+    const d = $("detail");
+    d.replaceChildren(el("h2", { class: "name", text: uri }));
+    if (r.error) { d.append(el("p", { class: "error", text: r.error })); return; }
+    for (const c of r.contents || []) {
+      d.append(el("p", { class: "desc", text: (c.mimeType || "") + (c.blob !== undefined ? " · " + c.blob.length + " base64 characters" : "") }));
+      if (c.text !== undefined) { d.append(el("pre", { text: c.text })); }
+    }
+  }
+
+  function showPrompt(p) {
+    const d = $("detail");
+    const form = el("form", { class: "args" });
+    const inputs = (p.prompt.arguments || []).map((a) => { const i = el("input", { type: "text", id: "parg-" + a.name }); form.append(el("label", { for: "parg-" + a.name, text: a.name + (a.required ? " *" : "") + (a.description ? " — " + a.description : "") }), i); return [a.name, i]; });
+    form.append(el("p", {}, el("button", { type: "submit", text: "Get " + p.name })));
+    const out = el("div");
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const args = {}; for (const [n, i] of inputs) { if (i.value !== "") { args[n] = i.value; } }
+      const r = await api("prompt", { name: p.name, args });
+      out.replaceChildren(...(r.error ? [el("p", { class: "error", text: r.error })] : (r.messages || []).map((m) => el("pre", { text: m.role + ": " + McpHost.text(m.content) }))));
+    });
+    d.replaceChildren(el("h2", { class: "name", text: p.name }), el("p", { class: "desc", text: p.prompt.description || "" }), form, out);
+  }
+
+  async function pollWire() {
+    if (!$("tab-wire").hidden) {
+      const frames = await api("trace?since=" + wireSeq);
+      for (const f of Array.isArray(frames) ? frames : []) {
+        wireSeq = Math.max(wireSeq, f.seq);
+        $("wire-list").append(el("li", { class: f.out ? "out" : "in", text: "[" + f.server + "] " + f.text + (f.cut ? " …" : "") }));
+      }
+    }
+    setTimeout(pollWire, 1500);
+  }
+
+  // A link with ?call=<tool>&args=<JSON object> calls the tool at once.
+  async function fromLink() {
+    const q = new URLSearchParams(location.search);
+    const name = q.get("call");
+    if (!name) { return; }
+    const t = tools.find((x) => x.name === name);
+    if (!t) { status("no tool " + name); return; }
+    let args = {};
+    try { args = JSON.parse(q.get("args") || "{}"); } catch (e) { status("args: " + e.message); return; }
+    if (!args || typeof args !== "object" || Array.isArray(args)) { status("args must be a JSON object"); return; }
+    showTool(t);
+    await runCall(t, args, "link");
+  }
+
+  window.addEventListener("pagehide", () => { if (app) { app.teardown("page closed"); } });
+  tabs();
+  load().then(fromLink, (e) => status("loading failed: " + e.message));
+  pollWire();
+})();

@@ -1,0 +1,144 @@
+package webui
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg"
+)
+
+// A tool's interface and the calls of the page's API: the person's, a
+// link's (?call=) and an app's, the last two only with consent, --yes or
+// a read-only tool, and an app's only to its own server's tools visible
+// to apps.
+
+// uiJSON is a tool's interface as the page hands it to the sandbox.
+type uiJSON struct {
+	URI           string          `json:"uri"`
+	Server        string          `json:"server"`
+	HTML          string          `json:"html"`
+	CSP           mcpclient.UICSP `json:"csp"`
+	Policy        string          `json:"policy"`
+	Refused       []string        `json:"refused,omitempty"` // CSP sources left out
+	Allow         string          `json:"allow,omitempty"`
+	Permissions   map[string]any  `json:"permissions"`
+	PrefersBorder *bool           `json:"prefersBorder,omitempty"`
+	Tool          toolJSON        `json:"tool"`
+	SandboxURL    string          `json:"sandboxURL"`
+}
+
+func (s *Server) apiUI(w http.ResponseWriter, r *http.Request) {
+	it, err := s.opts.Registry.Interface(r.Context(), r.URL.Query().Get("name"))
+	if err != nil {
+		code := http.StatusBadGateway
+		if errors.Is(err, toolreg.ErrUnknownTool) || errors.Is(err, toolreg.ErrNoInterface) {
+			code = http.StatusNotFound
+		}
+		writeErr(w, code, err)
+		return
+	}
+	m := it.UI.Meta
+	csp := cleanCSP(m.CSP)
+	if bad := m.CSP.Invalid(); len(bad) > 0 {
+		s.log.Warn("webui: CSP sources refused", "server", it.Tool.Server, "uri", it.UI.URI, "sources", bad)
+	}
+	s.log.Info("webui: app CSP", "server", it.Tool.Server, "uri", it.UI.URI, "policy", csp.Policy())
+	perms := map[string]any{}
+	for name, on := range map[string]bool{"camera": m.Permissions.Camera, "microphone": m.Permissions.Microphone,
+		"geolocation": m.Permissions.Geolocation, "clipboardWrite": m.Permissions.ClipboardWrite} {
+		if on {
+			perms[name] = map[string]any{}
+		}
+	}
+	writeJSON(w, http.StatusOK, uiJSON{URI: it.UI.URI, Server: it.Tool.Server, HTML: it.UI.HTML, CSP: csp,
+		Policy: csp.Policy(), Refused: m.CSP.Invalid(), Allow: m.Permissions.Allow(), Permissions: perms,
+		PrefersBorder: m.PrefersBorder, Tool: toolOut(it.Tool), SandboxURL: s.sandboxURL(csp)})
+}
+
+type callRequest struct {
+	Name    string          `json:"name"`   // the exposed name (person, link)
+	From    string          `json:"from"`   // "person", "app" or "link"
+	Server  string          `json:"server"` // for an app: its server
+	Tool    string          `json:"tool"`   // for an app: the server's name for the tool
+	Args    json.RawMessage `json:"args"`
+	Consent bool            `json:"consent"` // the person agreed to a call they did not start
+}
+
+func (s *Server) apiCall(w http.ResponseWriter, r *http.Request) {
+	var req callRequest
+	if !readBody(w, r, &req) {
+		return
+	}
+	args := req.Args
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	ctx := r.Context()
+	reg := s.opts.Registry
+	before := s.opts.Trace.Last()
+	start := time.Now()
+	var res *toolreg.Result
+	var err error
+	switch req.From {
+	case "person", "link":
+		if req.From == "link" && !s.allowed(r, req.Name, req.Consent) {
+			writeErr(w, http.StatusForbidden, errNoConsent)
+			return
+		}
+		res, err = reg.Call(ctx, req.Name, args)
+	case "app":
+		if name, ok := s.exposed(r, req.Server, req.Tool); ok && !s.allowed(r, name, req.Consent) {
+			writeErr(w, http.StatusForbidden, errNoConsent)
+			return
+		}
+		res, err = reg.CallForApp(ctx, req.Server, req.Tool, args)
+	default:
+		writeErr(w, http.StatusBadRequest, errors.New(`"from" is person, app or link`))
+		return
+	}
+	out := map[string]any{"durationMs": time.Since(start).Milliseconds()}
+	if err != nil {
+		out["error"] = err.Error()
+	} else {
+		out["server"], out["tool"], out["content"], out["isError"] = res.Server, res.Tool, res.Content, res.IsError
+		if json.Valid(res.Structured) {
+			out["structuredContent"] = res.Structured
+		}
+		if json.Valid(res.Meta) {
+			out["_meta"] = res.Meta
+		}
+		out["frames"] = s.opts.Trace.Since(before, res.Server)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+var errNoConsent = errors.New("the person has not agreed to this call")
+
+// allowed reports whether a call the person did not start may run: they
+// agreed, --yes was given, or the tool says it only reads.
+func (s *Server) allowed(r *http.Request, name string, consent bool) bool {
+	if consent || s.opts.Yes {
+		return true
+	}
+	tools, _ := s.opts.Registry.Tools(r.Context())
+	for _, t := range tools {
+		if t.Name == name {
+			return readOnly(t.Def)
+		}
+	}
+	return false
+}
+
+// exposed finds the exposed name of server's tool.
+func (s *Server) exposed(r *http.Request, server, tool string) (string, bool) {
+	tools, _ := s.opts.Registry.Tools(r.Context())
+	for _, t := range tools {
+		if t.Server == server && t.Def.Name == tool {
+			return t.Name, true
+		}
+	}
+	return "", false
+}

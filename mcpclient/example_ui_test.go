@@ -1,0 +1,40 @@
+package mcpclient_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// A tool's MCP Apps metadata: the interface that renders its results, and
+// whom it is visible to. An app-only tool must not be offered to a model.
+func ExampleTool_UI() {
+	tools := []*mcpclient.Tool{
+		{Name: "get_weather", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://weather/dashboard"}}`)},
+		{Name: "refresh", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://weather/dashboard","visibility":["app"]}}`)},
+		{Name: "legacy", Meta: json.RawMessage(`{"ui/resourceUri":"ui://weather/old"}`)},
+		{Name: "plain"},
+	}
+	for _, t := range tools {
+		ui := t.UI()
+		fmt.Printf("%s: interface %q, model %v, app %v\n", t.Name, ui.ResourceURI, ui.ModelVisible(), ui.AppVisible())
+	}
+	// Output:
+	// get_weather: interface "ui://weather/dashboard", model true, app true
+	// refresh: interface "ui://weather/dashboard", model false, app true
+	// legacy: interface "ui://weather/old", model true, app true
+	// plain: interface "", model true, app true
+}
+
+// The Content-Security-Policy an interface runs under: nothing external
+// unless its _meta.ui.csp names it, and never a source that is not a
+// plain https origin.
+func ExampleUICSP_Policy() {
+	meta := mcpclient.DecodeUIMeta(nil, json.RawMessage(`{"ui":{"csp":{"connectDomains":["https://api.example.com","*"]}}}`))
+	fmt.Println(meta.CSP.Policy())
+	fmt.Println("left out:", meta.CSP.Invalid())
+	// Output:
+	// default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src https://api.example.com; frame-src 'none'; object-src 'none'; base-uri 'self'
+	// left out: [*]
+}

@@ -1,0 +1,226 @@
+package mcpclient
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The tests in this file follow the MUSTs of the MCP Apps specification
+// (SEP-1865, 2026-01-26) that concern a client or host; each names the
+// requirement it checks.
+
+// Clients advertise MCP Apps in capabilities.extensions with mimeTypes
+// (REQUIRED) — and plainmcp only when the host opts in.
+func TestUIDeclaredOnlyWhenAsked(t *testing.T) {
+	for _, tc := range []struct {
+		opts *Options
+		want string
+	}{
+		{&Options{}, `{}`},
+		{&Options{UI: true}, `{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`},
+		{&Options{UI: true, Skills: true}, `{"extensions":{"io.modelcontextprotocol/skills":{},"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`},
+	} {
+		got, _ := json.Marshal(tc.opts.capabilities(EraHandshake))
+		if string(got) != tc.want {
+			t.Errorf("UI=%v Skills=%v: capabilities = %s, want %s", tc.opts.UI, tc.opts.Skills, got, tc.want)
+		}
+	}
+}
+
+func TestUIDeclaredOnTheWire(t *testing.T) {
+	f := newFakeServer(t)
+	connect(t, f, &Options{UI: true, Era: EraHandshake})
+	var p struct {
+		Capabilities struct {
+			Extensions map[string]struct {
+				MimeTypes []string `json:"mimeTypes"`
+			} `json:"extensions"`
+		} `json:"capabilities"`
+	}
+	if err := json.Unmarshal(f.request("initialize").Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Capabilities.Extensions[UIExtension].MimeTypes; !cmp.Equal(got, []string{UIMimeType}) {
+		t.Errorf("initialize declared mimeTypes %v", got)
+	}
+}
+
+// A tool's _meta.ui: resourceUri (or the deprecated flat ui/resourceUri),
+// and visibility, which defaults to ["model", "app"].
+func TestToolUI(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		meta       string
+		uri        string
+		model, app bool
+	}{
+		{"no meta", ``, "", true, true},
+		{"nested", `{"ui":{"resourceUri":"ui://w/dash"}}`, "ui://w/dash", true, true},
+		{"flat", `{"ui/resourceUri":"ui://w/dash"}`, "ui://w/dash", true, true},
+		{"nested wins", `{"ui":{"resourceUri":"ui://a"},"ui/resourceUri":"ui://b"}`, "ui://a", true, true},
+		{"not ui scheme", `{"ui":{"resourceUri":"https://evil.example/x"}}`, "", true, true},
+		{"bare scheme", `{"ui":{"resourceUri":"ui://"}}`, "", true, true},
+		{"uri not a string", `{"ui":{"resourceUri":7},"ui/resourceUri":"ui://flat"}`, "ui://flat", true, true},
+		{"app only", `{"ui":{"resourceUri":"ui://a","visibility":["app"]}}`, "ui://a", false, true},
+		{"model only", `{"ui":{"visibility":["model"]}}`, "", true, false},
+		{"both", `{"ui":{"visibility":["model","app"]}}`, "", true, true},
+		{"null visibility", `{"ui":{"visibility":null}}`, "", true, true},
+		{"empty visibility", `{"ui":{"visibility":[]}}`, "", false, false},
+		{"unknown audience", `{"ui":{"visibility":["robots"]}}`, "", false, false},
+		{"bad visibility", `{"ui":{"visibility":"model"}}`, "", false, false},
+		{"ui not an object", `{"ui":"ui://x"}`, "", true, true},
+		{"meta not an object", `[1,2]`, "", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tool := &Tool{Name: "t", Meta: json.RawMessage(tc.meta)}
+			u := tool.UI()
+			if u.ResourceURI != tc.uri || u.ModelVisible() != tc.model || u.AppVisible() != tc.app {
+				t.Errorf("got uri %q model %v app %v, want %q %v %v", u.ResourceURI, u.ModelVisible(), u.AppVisible(), tc.uri, tc.model, tc.app)
+			}
+			if u.HasUI() != (tc.uri != "") {
+				t.Errorf("HasUI = %v", u.HasUI())
+			}
+		})
+	}
+}
+
+// Host MUST use resources/read to fetch the referenced resource; its
+// mimeType MUST be text/html;profile=mcp-app; the content comes as text
+// or as a base64 blob.
+func TestReadUI(t *testing.T) {
+	const page = "<!DOCTYPE html><html><body>hi</body></html>"
+	blob := base64.StdEncoding.EncodeToString([]byte(page))
+	for _, tc := range []struct {
+		name     string
+		contents string
+		wantErr  error
+	}{
+		{"text", `[{"uri":"ui://a/app","mimeType":"text/html;profile=mcp-app","text":` + quote(page) + `}]`, nil},
+		{"blob", `[{"uri":"ui://a/app","mimeType":"text/html;profile=mcp-app","blob":"` + blob + `"}]`, nil},
+		{"spaced and quoted profile", `[{"uri":"ui://a/app","mimeType":"text/html; profile=\"mcp-app\"","text":` + quote(page) + `}]`, nil},
+		{"the item for the uri", `[{"uri":"ui://a/other","mimeType":"text/plain","text":"x"},{"uri":"ui://a/app","mimeType":"text/html;profile=mcp-app","text":` + quote(page) + `}]`, nil},
+		{"plain html", `[{"uri":"ui://a/app","mimeType":"text/html","text":"x"}]`, ErrNotUI},
+		{"other profile", `[{"uri":"ui://a/app","mimeType":"text/html;profile=other","text":"x"}]`, ErrNotUI},
+		{"no mime type", `[{"uri":"ui://a/app","text":"x"}]`, ErrNotUI},
+		{"no contents", `[]`, ErrNotUI},
+		{"bad blob", `[{"uri":"ui://a/app","mimeType":"text/html;profile=mcp-app","blob":"%%%"}]`, ErrNotUI},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeServer(t)
+			f.result("resources/read", `{"contents":`+tc.contents+`}`)
+			s := connect(t, f, &Options{UI: true, Era: EraHandshake})
+			got, err := s.ReadUI(ctx5s(t), "ui://a/app", nil)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			var p struct {
+				URI string `json:"uri"`
+			}
+			json.Unmarshal(f.request("resources/read").Params, &p)
+			if p.URI != "ui://a/app" {
+				t.Errorf("resources/read asked for %q", p.URI)
+			}
+			if err == nil && got.HTML != page {
+				t.Errorf("HTML = %q", got.HTML)
+			}
+		})
+	}
+}
+
+func TestReadUIRefusesOtherSchemes(t *testing.T) {
+	f := newFakeServer(t)
+	s := connect(t, f, &Options{Era: EraHandshake})
+	if _, err := s.ReadUI(ctx5s(t), "https://example.com/app.html", nil); !errors.Is(err, ErrNotUI) {
+		t.Errorf("err = %v, want ErrNotUI", err)
+	}
+	if f.request("resources/read") != nil {
+		t.Error("a non-ui:// URI was read")
+	}
+}
+
+func TestReadUISizeCap(t *testing.T) {
+	big := strings.Repeat("x", MaxUISize+1)
+	for _, c := range []ResourceContents{
+		{URI: "ui://a/app", MimeType: UIMimeType, Text: big},
+		{URI: "ui://a/app", MimeType: UIMimeType, Blob: base64.StdEncoding.EncodeToString([]byte(big)), IsBlob: true},
+	} {
+		if _, err := UIFromContents("ui://a/app", []ResourceContents{c}, nil); !errors.Is(err, ErrNotUI) {
+			t.Errorf("blob %v: err = %v, want ErrNotUI for an interface over the cap", c.IsBlob, err)
+		}
+	}
+}
+
+// _meta.ui of a resource comes from the listing and from the read; the
+// read's fields win.
+func TestDecodeUIMeta(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		name         string
+		listed, read string
+		want         UIMeta
+	}{
+		{"none", ``, ``, UIMeta{}},
+		{"listing only", `{"ui":{"csp":{"connectDomains":["https://api.example.com"]},"prefersBorder":true}}`, ``,
+			UIMeta{CSP: UICSP{ConnectDomains: []string{"https://api.example.com"}}, PrefersBorder: &yes}},
+		{"read wins", `{"ui":{"csp":{"connectDomains":["https://a.example"]},"prefersBorder":true,"domain":"x"}}`,
+			`{"ui":{"csp":{"resourceDomains":["https://cdn.example"]},"prefersBorder":false}}`,
+			UIMeta{CSP: UICSP{ResourceDomains: []string{"https://cdn.example"}}, PrefersBorder: &no, Domain: "x"}},
+		{"permissions", ``, `{"ui":{"permissions":{"camera":{},"clipboardWrite":{},"microphone":true}}}`,
+			UIMeta{Permissions: UIPermissions{Camera: true, ClipboardWrite: true}}},
+		{"bad read keeps listing", `{"ui":{"domain":"d"}}`, `{"ui":7}`, UIMeta{Domain: "d"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := DecodeUIMeta(json.RawMessage(tc.listed), json.RawMessage(tc.read))
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("(-want +got)\n%s", d)
+			}
+		})
+	}
+	if got := (UIPermissions{Camera: true, Geolocation: true, ClipboardWrite: true}).Allow(); got != "camera; geolocation; clipboard-write" {
+		t.Errorf("Allow = %q", got)
+	}
+}
+
+// Host MUST construct CSP headers based on declared domains; with no
+// ui.csp, the restrictive default; frame-src 'none' and base-uri 'self'
+// unless declared; object-src 'none'; and MUST NOT allow undeclared
+// domains.
+func TestUICSPPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		csp     UICSP
+		want    string
+		invalid []string
+	}{
+		{"restrictive default", UICSP{},
+			"default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'", nil},
+		{"every kind", UICSP{
+			ConnectDomains:  []string{"https://api.example.com", "wss://rt.example.com"},
+			ResourceDomains: []string{"https://*.cdn.example"},
+			FrameDomains:    []string{"https://www.youtube.com"},
+			BaseURIDomains:  []string{"https://base.example/app/"},
+		}, "default-src 'none'; script-src 'self' 'unsafe-inline' https://*.cdn.example; style-src 'self' 'unsafe-inline' https://*.cdn.example; img-src 'self' data: https://*.cdn.example; font-src 'self' https://*.cdn.example; media-src 'self' data: https://*.cdn.example; connect-src https://api.example.com wss://rt.example.com; frame-src https://www.youtube.com; object-src 'none'; base-uri https://base.example/app/", nil},
+		{"loopback http", UICSP{ConnectDomains: []string{"http://localhost:3001", "http://evil.example"}},
+			"default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src http://localhost:3001; frame-src 'none'; object-src 'none'; base-uri 'self'",
+			[]string{"http://evil.example"}},
+		{"injections dropped", UICSP{ConnectDomains: []string{"*", "'unsafe-eval'", "https://a.example; script-src *", "https://a.example b.example", "data:", "https://*", "javascript://x", "https://a..b", "https://a.example:99999x"}},
+			"default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'",
+			[]string{"*", "'unsafe-eval'", "https://a.example; script-src *", "https://a.example b.example", "data:", "https://*", "javascript://x", "https://a..b", "https://a.example:99999x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.csp.Policy(); got != tc.want {
+				t.Errorf("Policy =\n%s\nwant\n%s", got, tc.want)
+			}
+			if d := cmp.Diff(tc.invalid, tc.csp.Invalid()); d != "" {
+				t.Errorf("Invalid (-want +got)\n%s", d)
+			}
+		})
+	}
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
