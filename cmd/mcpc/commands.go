@@ -31,6 +31,8 @@ type env struct {
 	ask    *asker // the person at the terminal; nil when there is none
 
 	openLine bool // ask: stdout has model text that does not end a line
+	// interactive: a person at a terminal can answer (a form, a login)
+	interactive bool
 }
 
 type command struct {
@@ -53,7 +55,7 @@ var commands = map[string]command{
 	"skills":    {"", 0, 0, cmdSkills},
 	"skill":     {"<name> [file]", 1, 2, cmdSkill},
 	"ask":       {"[--model PROVIDER:NAME] [--yes | --allow TOOL] [--continue FILE] <question>", 1, 1, cmdAsk},
-	"login":     {"<server>", 1, 1, cmdLogin},
+	"login":     {"[--force] [--scope S] <server>", 1, 1, cmdLogin},
 	"logout":    {"<server>", 1, 1, cmdLogout},
 	"web":       {"[--addr 127.0.0.1:0] [--open] [--yes]", 0, 0, cmdWeb},
 }
@@ -102,7 +104,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
 	eras := loadEraCache(eraCacheFile())
 	eras.pin(conf, cfg.protocol)
-	e := &env{conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask}
+	e := &env{conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
 	defer func() {
 		if e.reg != nil {
 			eras.record(e.reg, conf)

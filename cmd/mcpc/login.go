@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,15 +13,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/transport/streamhttp"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
-
-// loginWait bounds how long login waits for the browser's redirect.
-const loginWait = 5 * time.Minute
 
 // tokenFile is where mcpc keeps OAuth tokens, by server URL: in
 // plainmcp's directory under the user's config directory.
@@ -86,8 +81,9 @@ func (e *env) httpServer(name string) (*toolreg.ServerConfig, error) {
 }
 
 // cmdLogin runs the OAuth flow of an http server in the browser: a
-// loopback listener takes the redirect, and the tokens go to the token
-// file, where the other commands find them.
+// loopback listener takes the redirect (or the user pastes it), and the
+// tokens go to the token file, where the other commands find them. A
+// stored token that works is kept unless --force; --scope asks for more.
 func cmdLogin(ctx context.Context, e *env, args []string) error {
 	sc, err := e.httpServer(args[0])
 	if err != nil {
@@ -96,56 +92,12 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 	if e.dialer.TokenStore == nil {
 		return errors.New("no user config directory to keep the tokens in")
 	}
-	port := 0
-	if sc.OAuth != nil {
-		port = sc.OAuth.CallbackPort
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-	if err != nil {
-		return fmt.Errorf("listening for the redirect: %w", err)
-	}
-	redirectURL := "http://" + ln.Addr().String() + "/callback"
-	got := make(chan *url.URL, 1)
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/callback" {
-			http.NotFound(w, r)
-			return
-		}
-		u := *r.URL
-		u.Scheme, u.Host = "http", ln.Addr().String()
-		select {
-		case got <- &u:
-			fmt.Fprintf(w, "<!doctype html><p>mcpc: authorization of %s received; you may close this window.</p>", html.EscapeString(sc.Name))
-		default:
-			http.Error(w, "already received", http.StatusConflict)
-		}
-	})}
-	go srv.Serve(ln)
-	defer srv.Close()
-
-	step := oauth.UserStepFunc(func(ctx context.Context, authURL *url.URL) (*url.URL, error) {
-		fmt.Fprintf(e.stderr, "Open this URL to authorize mcpc at %s:\n  %s\n", sc.Name, authURL)
-		if err := openBrowser(authURL.String()); err != nil {
-			fmt.Fprintf(e.stderr, "(could not open a browser: %v)\n", err)
-		}
-		t := time.NewTimer(loginWait)
-		defer t.Stop()
-		select {
-		case u := <-got:
-			return u, nil
-		case <-t.C:
-			return nil, fmt.Errorf("no redirect came within %v", loginWait)
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
 	reg, err := e.connect(ctx)
 	if err != nil {
 		return err
 	}
-	// The flow may take the user minutes: the startup timeout does not
-	// bound it, the wait above does.
-	if err := e.dialer.Authorize(ctx, reg, sc, step, redirectURL); err != nil {
+	opts := &oauth.LoginOptions{Force: e.cfg.force, Scopes: strings.Fields(e.cfg.scope)}
+	if err := e.login(ctx, reg, sc, opts); err != nil {
 		return err
 	}
 	return e.out.print(map[string]any{"server": sc.Name, "loggedIn": true}, func(w io.Writer) {
@@ -153,7 +105,38 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// cmdLogout forgets the tokens of an http server.
+// login runs opts's login of sc at the terminal, with mcpc's loopback
+// user step.
+func (e *env) login(ctx context.Context, reg *toolreg.Registry, sc *toolreg.ServerConfig, opts *oauth.LoginOptions) error {
+	var step *loopbackStep
+	var err error
+	if sc.OAuth != nil && sc.OAuth.CallbackPort > 0 {
+		step, err = newLoopbackStep(sc.Name, sc.OAuth.CallbackPort, e.stdin, e.stderr)
+	} else {
+		step, err = e.reusedPortStep(ctx, sc.Name)
+	}
+	if err != nil {
+		return err
+	}
+	defer step.Close()
+	opts.UserStep, opts.RedirectURL = step, step.redirectURL()
+	err = e.dialer.Login(ctx, reg, sc, opts)
+	var denied *oauth.AuthorizationError
+	if errors.As(err, &denied) {
+		msg := fmt.Sprintf("the authorization server refused to authorize mcpc at %s (%s)", sc.Name, denied.Code)
+		if denied.Code == "access_denied" {
+			msg = fmt.Sprintf("access to %s was denied at the authorization server", sc.Name)
+		}
+		if denied.Description != "" {
+			msg += ": " + denied.Description
+		}
+		return errors.New(msg)
+	}
+	return err
+}
+
+// cmdLogout forgets the tokens of an http server, revoking them first
+// (RFC 7009) where the authorization server offers it.
 func cmdLogout(ctx context.Context, e *env, args []string) error {
 	sc, err := e.httpServer(args[0])
 	if err != nil {
@@ -163,15 +146,80 @@ func cmdLogout(ctx context.Context, e *env, args []string) error {
 	if !ok || store == nil {
 		return errors.New("no token file")
 	}
+	tok, err := store.Load(ctx, sc.URL)
+	if err != nil {
+		return err
+	}
+	revoked := false
+	if tok != nil && tok.RevocationEndpoint != "" {
+		if err := oauth.Revoke(ctx, nil, tok); err != nil {
+			fmt.Fprintf(e.stderr, "mcpc: revoking the tokens of %s: %v (they are forgotten all the same)\n", sc.Name, err)
+		} else {
+			revoked = true
+		}
+	}
 	found, err := store.Delete(ctx, sc.URL)
 	if err != nil {
 		return err
 	}
-	return e.out.print(map[string]any{"server": sc.Name, "hadTokens": found}, func(w io.Writer) {
-		if found {
+	return e.out.print(map[string]any{"server": sc.Name, "hadTokens": found, "revoked": revoked}, func(w io.Writer) {
+		switch {
+		case found && revoked:
+			fmt.Fprintf(w, "logged out of %s (tokens revoked)\n", sc.Name)
+		case found:
 			fmt.Fprintf(w, "logged out of %s\n", sc.Name)
-		} else {
+		default:
 			fmt.Fprintf(w, "no stored tokens for %s\n", sc.Name)
 		}
 	})
+}
+
+// reusedPortStep listens where the newest client mcpc registered expects
+// its redirect, so that the authorization server's registration is
+// reused rather than one made per login (servers limit them); on a free
+// port when there is none, or that port is taken.
+func (e *env) reusedPortStep(ctx context.Context, name string) (*loopbackStep, error) {
+	if store, ok := e.dialer.TokenStore.(*oauth.FileStore); ok && store != nil {
+		urls, _ := store.RedirectURLs(ctx)
+		for _, r := range urls {
+			u, err := url.Parse(r)
+			if err != nil || u.Hostname() != "127.0.0.1" || u.Path != "/callback" {
+				continue
+			}
+			if port, err := strconv.Atoi(u.Port()); err == nil && port > 0 {
+				if step, err := newLoopbackStep(name, port, e.stdin, e.stderr); err == nil {
+					return step, nil
+				}
+			}
+			break
+		}
+	}
+	return newLoopbackStep(name, 0, e.stdin, e.stderr)
+}
+
+// stepUp answers a call that failed with 403 insufficient_scope: at a
+// terminal it logs in again for the scope the server named (with the
+// token's, in the browser) and says to call again; elsewhere it returns
+// the error with the command that would do it.
+func (e *env) stepUp(ctx context.Context, reg *toolreg.Registry, err error) (again bool, _ error) {
+	var he *streamhttp.HTTPError
+	if e.dialer == nil || !errors.As(err, &he) || he.StatusCode != http.StatusForbidden {
+		return false, nil
+	}
+	for _, name := range serverNames(e.conf) {
+		sc := e.conf.Server(name)
+		scope, ok := e.dialer.StepUpScope(sc)
+		if !ok {
+			continue
+		}
+		if !e.interactive {
+			return false, fmt.Errorf("%w\nthe server %s needs more scope (%s) for this: run: mcpc login --scope %q %s", err, sc.Name, scope, scope, sc.Name)
+		}
+		fmt.Fprintf(e.stderr, "mcpc: %s needs more scope (%s); authorizing again\n", sc.Name, scope)
+		if err := e.login(ctx, reg, sc, &oauth.LoginOptions{Scopes: strings.Fields(scope)}); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	return false, nil
 }

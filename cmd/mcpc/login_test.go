@@ -87,6 +87,10 @@ func TestLoginEndToEnd(t *testing.T) {
 		t.Errorf("servers --json: %s", r.stdout)
 	}
 
+	if n := as.Registrations(); n != 0 {
+		t.Errorf("tools and servers without a token registered %d clients, want none", n)
+	}
+
 	r = runIn(t, dir, "", "login", "web")
 	r.want(t, 0)
 	if !strings.Contains(r.stdout, "logged in to web") || !strings.Contains(r.stderr, as.URL()+"/authorize?") || opened != 1 {
@@ -128,4 +132,22 @@ func TestLoginEndToEnd(t *testing.T) {
 	}
 	runIn(t, dir, "", "tools").want(t, 1, "mcpc login web")
 	runIn(t, dir, "", "login", "nope").want(t, 1, `no server "nope"`)
+
+	// Logging in again reuses the client registered the first time: mcpc
+	// listens where that client's redirect goes.
+	fresh()
+	runIn(t, dir, "", "login", "web").want(t, 0)
+	if n := as.Registrations(); n != 1 {
+		t.Errorf("two logins registered %d clients, want 1", n)
+	}
+	fresh()
+	runIn(t, dir, "", "login", "web").want(t, 0)
+	if opened != 2 {
+		t.Errorf("a login with a token that works opened the browser: %d opens, want 2", opened)
+	}
+	fresh()
+	runIn(t, dir, "", "login", "--force", "web").want(t, 0)
+	if opened != 3 || as.Registrations() != 1 {
+		t.Errorf("login --force: %d opens and %d registrations, want 3 and 1", opened, as.Registrations())
+	}
 }

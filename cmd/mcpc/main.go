@@ -50,10 +50,11 @@
 //	ask <question>            ask the --model, which may call the selected servers' tools;
 //	                          its text to stdout as it comes, the tools offered and one
 //	                          line per tool call to stderr, the whole transcript with --json
-//	login <server>            authorize mcpc at an http server with OAuth in the browser;
+//	login <server>            authorize mcpc at an http server with OAuth in the browser
+//	                          (or a pasted redirect; --force, --scope S);
 //	                          the tokens go to plainmcp/tokens.json (mode 0600) in the
 //	                          user config directory, where the other commands find them
-//	logout <server>           forget the server's stored tokens
+//	logout <server>           revoke the server's stored tokens where it can, and forget them
 //	web                       a local page over the servers, its URL (with a random token)
 //	                          the first line of stdout: tools with forms, resources, prompts,
 //	                          skills, results, the wire, and tools' MCP Apps in a sandbox

@@ -42,6 +42,8 @@ type config struct {
 	terminal    bool // stderr is a terminal: progress rewrites one line
 	sampling    string
 	elicitation string
+	force       bool   // login --force
+	scope       string // login --scope
 	roots       []string
 	model       string // --model, for ask: PROVIDER:NAME
 	trust       bool   // --trust-project: start the project's unapproved servers this once
@@ -162,6 +164,8 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "web: the page's loopback address")
 	fs.BoolVar(&cfg.open, "open", false, "web: open the page in the browser")
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
+	fs.BoolVar(&cfg.force, "force", false, "login: authorize anew even with a token that works")
+	fs.StringVar(&cfg.scope, "scope", "", "login: more scopes to ask for, space-separated")
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")
 	fs.BoolVar(&cfg.trust, "trust-project", false, "start the project's .mcp.json servers not approved yet, this once")
 	cfg.terminal = terminal

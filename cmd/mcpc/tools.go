@@ -137,11 +137,11 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		show, task, done := e.progressPrinter()
 		defer done()
 		ctx = mcpclient.WithTaskStatus(mcpclient.WithProgress(ctx, show), task)
-		res, err := callTool(ctx, e, reg, args[0], params)
+		res, err := callToolStepUp(ctx, e, reg, args[0], params)
 		done() // the progress line goes before the result is printed
 		return e.printCallResult(res, err)
 	}
-	return e.printCallResult(callTool(ctx, e, reg, args[0], params))
+	return e.printCallResult(callToolStepUp(ctx, e, reg, args[0], params))
 }
 
 // callTool calls a tool by its qualified name, or by any name that
@@ -163,6 +163,18 @@ func callTool(ctx context.Context, e *env, reg *toolreg.Registry, name string, p
 		return nil, err
 	}
 	return reg.Call(ctx, exposed, params)
+}
+
+// callToolStepUp is callTool, once more after a step-up when the first
+// call answered 403 insufficient_scope (see env.stepUp).
+func callToolStepUp(ctx context.Context, e *env, reg *toolreg.Registry, name string, params json.RawMessage) (*toolreg.Result, error) {
+	res, err := callTool(ctx, e, reg, name, params)
+	if again, serr := e.stepUp(ctx, reg, err); serr != nil {
+		return nil, serr
+	} else if again {
+		return callTool(ctx, e, reg, name, params)
+	}
+	return res, err
 }
 
 // printCallResult prints a call's result, or returns why there is none.

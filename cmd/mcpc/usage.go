@@ -28,9 +28,11 @@ Commands:
                              stderr (--json: the transcript). Tools not marked read-only run only
                              with consent: asked at the terminal, or --allow / --yes; else refused
   login <server>             authorize mcpc at an http server with OAuth in the browser (the redirect
-                             comes back to 127.0.0.1, at the config's oauth.callbackPort or a free
-                             port); the tokens go to plainmcp/tokens.json in the user config directory
-  logout <server>            forget the server's stored tokens
+                             comes back to 127.0.0.1, at the config's oauth.callbackPort or the port
+                             of the client registered before, or is pasted on stdin); the tokens go to
+                             plainmcp/tokens.json in the user config directory. A token that works is
+                             kept unless --force; --scope S asks for more scopes
+  logout <server>            revoke the server's stored tokens where it can, and forget them
   web                        a local page over the servers (URL on the first line of stdout): tools
                              with forms, resources, prompts, skills, results, the wire, and tools'
                              MCP Apps; --addr 127.0.0.1:PORT, --open (a browser), --yes (calls from

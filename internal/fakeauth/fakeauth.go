@@ -47,6 +47,13 @@ func (s *Server) URL() string { return s.srv.URL }
 // Close stops the server.
 func (s *Server) Close() { s.srv.Close() }
 
+// Registrations is how many clients have registered so far.
+func (s *Server) Registrations() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Register
+}
+
 // Revoke makes every access token invalid (refresh tokens stay valid).
 func (s *Server) Revoke() {
 	s.mu.Lock()

@@ -39,4 +39,19 @@
 // finds its file through a variable it inherits, not one in its env. The
 // files are found by mcpjson.ClaudeCodeFiles, and by mcpc run in the
 // project with no --config.
+//
+// # Authorization
+//
+// auth_tssdk_test.go and auth_oidc_test.go run mcpc login, tools and call
+// (each its own process, in a home of its own) against authorization
+// servers nobody on this project wrote: the official TypeScript SDK's
+// mcpAuthRouter over its demo provider with requireBearerAuth, and
+// oidc-provider in front of a resource server that validates its JWTs,
+// Bearer or DPoP (authnpm/*.mjs, pinned in authnpm/package.json with the
+// Node 22 oidc-provider supports). The user is internal/integration/browser,
+// a scripted browser on PATH as xdg-open that fills in the provider's
+// login and consent forms, slowly when asked. Each scenario counts the
+// browser flows and the client registrations the provider saw. They skip
+// unless PLAINMCP_AUTH_NODE and PLAINMCP_AUTH_DIR are set, as make
+// integration-auth does (authkit_test.go).
 package integration

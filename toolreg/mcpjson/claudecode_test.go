@@ -239,7 +239,6 @@ func TestLoadConfigReportsUnknownKeys(t *testing.T) {
 		user + "  autoApprove [gh]",
 		project + "  alwaysAllow [a]",
 		project + "  autoApprove [a b]",
-		project + "  oauth [b]",
 		user + ` projects["/src/app"].mcpServers oauth [db]`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

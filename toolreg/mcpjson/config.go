@@ -160,6 +160,9 @@ type OAuthConfig struct {
 	// Scopes ("scopes", a string of space-separated scopes or a list) are
 	// the scopes to ask for.
 	Scopes []string
+	// ClientSecret ("clientSecret", ${VAR} expanded) is the secret of a
+	// confidential pre-registered client, with ClientID.
+	ClientSecret secret.String
 }
 
 // Config is the set of configured servers, from one file or several. Like

@@ -1,10 +1,12 @@
 package mcpjson
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -622,5 +624,37 @@ func TestParseConfigOAuthAndHeadersHelper(t *testing.T) {
 	}
 	if s := a.String(); !strings.Contains(s, "headersHelper") || !strings.Contains(s, "oauth") {
 		t.Errorf("String() = %s", s)
+	}
+}
+
+// oauth.clientSecret is read, ${VAR} expanded, kept as a secret (never
+// printed), and the oauth object is not reported as a key plainmcp does
+// not use.
+func TestParseConfigOAuthClientSecret(t *testing.T) {
+	var log bytes.Buffer
+	opts := &ConfigOptions{
+		Env:    func(name string) (string, bool) { return "s3cr3t-VALUE", name == "NOTES_SECRET" },
+		Logger: slog.New(slog.NewTextHandler(&log, nil)),
+	}
+	c, err := ParseConfig([]byte(`{"mcpServers": {"a": {"type": "http", "url": "https://x/mcp",
+		"oauth": {"clientId": "cid", "clientSecret": "${NOTES_SECRET}"}}}}`), ".mcp.json", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.Servers[0].OAuth
+	if o == nil || o.ClientSecret.Reveal() != "s3cr3t-VALUE" || o.ClientID != "cid" {
+		t.Fatalf("oauth: %+v", o)
+	}
+	for _, s := range []string{fmt.Sprintf("%v %+v %#v", o, o, o), c.Servers[0].String(), log.String()} {
+		if strings.Contains(s, "s3cr3t") {
+			t.Errorf("the client secret is printed: %s", s)
+		}
+	}
+	if strings.Contains(log.String(), "not used") {
+		t.Errorf("oauth reported as unused: %s", log.String())
+	}
+	if _, err := ParseConfig([]byte(`{"mcpServers": {"a": {"url": "https://x/mcp", "oauth": {"clientSecret": "${MISSING}"}}}}`), ".mcp.json",
+		&ConfigOptions{Env: func(string) (string, bool) { return "", false }}); err == nil || !strings.Contains(err.Error(), "oauth.clientSecret") {
+		t.Errorf("a missing variable: got %v, want an error naming oauth.clientSecret", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/secret"
 )
 
 // configParser holds what every part of one file's parse needs.
@@ -161,6 +163,11 @@ func (e *entry) expand() error {
 	x("url", &s.URL)
 	for i := range e.headers {
 		x("headers."+e.headers[i].key, &e.headers[i].val)
+	}
+	if o := s.OAuth; o != nil && !o.ClientSecret.IsZero() {
+		v := o.ClientSecret.Reveal()
+		x("oauth.clientSecret", &v)
+		o.ClientSecret = secret.New(v)
 	}
 	return err
 }

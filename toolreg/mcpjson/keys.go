@@ -190,6 +190,15 @@ var oauthKeys = map[string]func(o *OAuthConfig, raw json.RawMessage) string{
 		}
 		return ""
 	},
+	"clientSecret": func(o *OAuthConfig, raw json.RawMessage) string {
+		// Expanded with the rest (entry.expand); a secret.String from here.
+		var s string
+		if decodeString(raw, &s) != nil {
+			return "want a string"
+		}
+		o.ClientSecret = secret.New(s)
+		return ""
+	},
 	"scopes": func(o *OAuthConfig, raw json.RawMessage) string {
 		var one string
 		if json.Unmarshal(raw, &one) == nil {

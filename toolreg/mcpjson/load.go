@@ -259,6 +259,9 @@ func (p *configParser) reportUnknownKeys(servers []*ServerConfig) {
 	byKey := map[string][]string{}
 	for _, s := range servers {
 		for k := range s.Extra {
+			if k == "oauth" && s.OAuth != nil {
+				continue // kept there too (its value is never printed), and read
+			}
 			byKey[k] = append(byKey[k], s.Name)
 		}
 	}

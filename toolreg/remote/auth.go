@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
@@ -17,103 +15,69 @@ import (
 
 // serverAuth is what the Dialer keeps of one server's authorization.
 type serverAuth struct {
-	auth        *oauth.Authorizer // the OAuth client, kept across connections
-	step        oauth.UserStep    // for the next connection, from Authorize
-	redirectURL string
-	attempt     *authAttempt // what the current connection's OAuth met
+	auth *oauth.Authorizer // the OAuth client, kept across connections
 }
 
-// authAttempt is one connection's authorization layer and what it found.
+// authAttempt is one connection's authorization layer.
 type authAttempt struct {
-	mu         sync.Mutex
-	needed     bool   // the flow reached the user step without a user
-	authServer string // the authorization endpoint's origin
+	auth *oauth.Authorizer
 }
 
-// errNoUser is what the non-interactive user step answers.
-var errNoUser = errors.New("no user to authorize the client")
-
-// state is the record of sc's server, made on first use.
-func (d *Dialer) state(sc *toolreg.ServerConfig) *serverAuth {
+// authorizer is sc's OAuth client, made on first use. It has no user
+// step: a connection never waits for a person. A server that needs one
+// answers 401, is reported as needing authorization, and Login runs the
+// flow apart from any connection. One Authorizer per server means a
+// token obtained in this process is refreshed, a registered client is
+// reused, and at most one renewal runs at a time.
+func (d *Dialer) authorizer(sc *toolreg.ServerConfig) (*oauth.Authorizer, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	key := sc.Name + "\x00" + sc.URL
 	if d.servers == nil {
 		d.servers = map[string]*serverAuth{}
 	}
-	sa := d.servers[key]
-	if sa == nil {
-		sa = &serverAuth{}
-		d.servers[key] = sa
+	if sa := d.servers[key]; sa != nil {
+		return sa.auth, nil
 	}
-	return sa
-}
-
-// authorizeLayer is the OAuth layer for sc's next connection, with the
-// record of what it meets.
-//
-// The Dialer keeps one oauth.Authorizer per server across its
-// connections, so that a token obtained in this process is refreshed, and
-// a registered client is reused. Its user step is the one Authorize is
-// running, if any; otherwise there is no user, and a server that needs
-// one is reported as needing authorization. Authorize (redirectURL set)
-// makes a new Authorizer, since the redirect URL is part of the client.
-func (d *Dialer) authorizeLayer(sc *toolreg.ServerConfig) (func(http.RoundTripper) http.RoundTripper, *authAttempt, error) {
-	at := &authAttempt{}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	sa := d.state(sc)
-	sa.attempt = at
-	redirectURL := sa.redirectURL
-	if sa.auth != nil && redirectURL == "" {
-		return sa.auth.RoundTripper, at, nil
+	redirectURL := "http://127.0.0.1/callback"
+	if o := sc.OAuth; o != nil && o.CallbackPort > 0 {
+		redirectURL = "http://127.0.0.1:" + strconv.Itoa(o.CallbackPort) + "/callback"
 	}
-	if redirectURL == "" {
-		redirectURL = "http://127.0.0.1/callback"
-		if o := sc.OAuth; o != nil && o.CallbackPort > 0 {
-			redirectURL = "http://127.0.0.1:" + strconv.Itoa(o.CallbackPort) + "/callback"
-		}
-	}
-	step := oauth.UserStepFunc(func(ctx context.Context, authURL *url.URL) (*url.URL, error) {
-		d.mu.Lock()
-		user, at := sa.step, sa.attempt
-		d.mu.Unlock()
-		if user != nil {
-			return user.Authorize(ctx, authURL)
-		}
-		if at != nil {
-			at.mu.Lock()
-			at.needed, at.authServer = true, authURL.Scheme+"://"+authURL.Host
-			at.mu.Unlock()
-		}
-		return nil, errNoUser
-	})
-	cfg := oauth.Config{ServerURL: sc.URL, RedirectURL: redirectURL, UserStep: step, Store: d.tokenStore(), Logger: d.Logger}
+	cfg := oauth.Config{ServerURL: sc.URL, RedirectURL: redirectURL, Store: d.tokenStore(), Logger: d.Logger}
 	if o := sc.OAuth; o != nil {
 		cfg.ClientID, cfg.Scopes, cfg.ServerMetadataURL = o.ClientID, o.Scopes, o.AuthServerMetadataURL
+		cfg.ClientSecret = o.ClientSecret
 	}
 	a, err := oauth.New(cfg)
 	if err != nil {
-		return nil, at, err
+		return nil, err
 	}
-	sa.auth = a
-	return a.RoundTripper, at, nil
+	d.servers[key] = &serverAuth{auth: a}
+	return a, nil
+}
+
+// authorizeLayer is the OAuth layer for sc's next connection.
+func (d *Dialer) authorizeLayer(sc *toolreg.ServerConfig) (func(http.RoundTripper) http.RoundTripper, *authAttempt, error) {
+	a, err := d.authorizer(sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a.RoundTripper, &authAttempt{auth: a}, nil
 }
 
 // needsAuth turns a failed connection's error into a
 // *toolreg.NeedsAuthError if it came of a 401 the client could not answer
 // without the user. at is nil for a server with configured credentials.
 func (at *authAttempt) needsAuth(name string, err error) error {
-	var needed bool
-	var origin string
-	if at != nil {
-		at.mu.Lock()
-		needed, origin = at.needed, at.authServer
-		at.mu.Unlock()
-	}
 	var he *streamhttp.HTTPError
-	if needed || (errors.As(err, &he) && he.StatusCode == http.StatusUnauthorized) {
-		return &toolreg.NeedsAuthError{Server: name, AuthServer: origin}
+	if !errors.As(err, &he) || he.StatusCode != http.StatusUnauthorized {
+		return nil
 	}
-	return nil
+	ne := &toolreg.NeedsAuthError{Server: name}
+	if at != nil {
+		ne.AuthServer = at.auth.AuthServer()
+	}
+	return ne
 }
 
 // hasConfiguredCredentials reports whether sc's config gives its
@@ -140,30 +104,61 @@ func (d *Dialer) tokenStore() oauth.TokenStore {
 }
 
 // Authorize runs the OAuth authorization of the http or sse server sc,
-// one of reg's, dialed by d: with the user step given (which opens the
-// URL and returns the redirect to redirectURL), it stores the tokens in
-// TokenStore and connects the server (toolreg.Registry.Reconnect). ctx
-// bounds the whole, the user's part included; the server's startup
-// timeout does not. A server in toolreg.StateNeedsAuth is the usual one
-// to authorize; a connected one is reconnected.
+// one of reg's, dialed by d, with the user step given (which opens the
+// URL and returns the redirect to redirectURL): Login with those options.
 func (d *Dialer) Authorize(ctx context.Context, reg *toolreg.Registry, sc *toolreg.ServerConfig, step oauth.UserStep, redirectURL string) error {
 	if step == nil || redirectURL == "" {
 		return errors.New("remote: Authorize needs a user step and its redirect URL")
 	}
+	return d.Login(ctx, reg, sc, &oauth.LoginOptions{UserStep: step, RedirectURL: redirectURL})
+}
+
+// Login authorizes the http or sse server sc, one of reg's, dialed by d,
+// with the user step of opts, apart from any connection
+// (oauth.Authorizer.Login: the user's time is bounded by the user step's
+// own limit, Config.UserStepTimeout, not by the server's startup timeout
+// nor by a request's), stores the tokens in TokenStore, and connects the
+// server (toolreg.Registry.Reconnect). A stored token that works is kept
+// unless opts.Force; one the server then refuses is replaced.
+func (d *Dialer) Login(ctx context.Context, reg *toolreg.Registry, sc *toolreg.ServerConfig, opts *oauth.LoginOptions) error {
 	if t := sc.Transport(); t != "http" && t != "sse" {
 		return fmt.Errorf("remote: server %q is not an http or sse server", sc.Name)
 	}
 	if hasConfiguredCredentials(sc) {
 		return fmt.Errorf("remote: server %q takes its credentials from its config (Authorization header or headersHelper), not OAuth", sc.Name)
 	}
-	d.mu.Lock()
-	sa := d.state(sc)
-	sa.step, sa.redirectURL = step, redirectURL
-	d.mu.Unlock()
-	defer func() {
-		d.mu.Lock()
-		sa.step, sa.redirectURL = nil, ""
-		d.mu.Unlock()
-	}()
+	a, err := d.authorizer(sc)
+	if err != nil {
+		return err
+	}
+	o := oauth.LoginOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if err := a.Login(ctx, &o); err != nil {
+		return err
+	}
+	err = reg.Reconnect(ctx, sc.Name)
+	if !errors.Is(err, toolreg.ErrNeedsAuth) || o.Force {
+		return err
+	}
+	// The stored token looked valid, and the server refused it.
+	o.Force = true
+	if err := a.Login(ctx, &o); err != nil {
+		return err
+	}
 	return reg.Reconnect(ctx, sc.Name)
+}
+
+// StepUpScope reports whether sc's server last refused a request with
+// 403 insufficient_scope, and the scope it named (oauth's
+// Authorizer.StepUpScope); Login then asks for it.
+func (d *Dialer) StepUpScope(sc *toolreg.ServerConfig) (scope string, ok bool) {
+	d.mu.Lock()
+	sa := d.servers[sc.Name+"\x00"+sc.URL]
+	d.mu.Unlock()
+	if sa == nil {
+		return "", false
+	}
+	return sa.auth.StepUpScope()
 }

@@ -7,7 +7,6 @@ import (
 	"crypto/elliptic"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -103,35 +102,50 @@ type Config struct {
 	// drop the Authorization header on such redirects).
 	HTTPClient *http.Client
 
-	// Logger receives refresh failures. Nil is silent.
+	// UserStepTimeout bounds an authorization that needs the user, from
+	// discovery to the token: the person's time in the browser, not a
+	// request's. It runs apart from the requests that wait for it, each
+	// under its own context, so a request that gives up does not end it
+	// and the next one joins it instead of starting another. Zero means
+	// five minutes.
+	UserStepTimeout time.Duration
+
+	// Logger receives failed refreshes (at Warn) with the provider's
+	// error code, never a token. Nil is silent.
 	Logger *slog.Logger
 }
+
+// DefaultUserStepTimeout is the bound of an authorization that needs
+// the user, when Config.UserStepTimeout is zero.
+const DefaultUserStepTimeout = 5 * time.Minute
 
 // refreshMargin is how long before its expiry a token is refreshed.
 const refreshMargin = 30 * time.Second
 
 // An Authorizer authorizes requests to one MCP server with OAuth 2.1 as
-// the MCP specification describes. It is safe for concurrent use; at most
-// one authorization or refresh runs at a time, and requests that meet a
-// 401 meanwhile wait for it and reuse its token.
+// the MCP specification describes. It is safe for concurrent use. At most
+// one renewal (a refresh, an authorization) runs at a time; requests that
+// need one meanwhile wait for it, each as long as its own context lets
+// it, and then use its token.
 type Authorizer struct {
 	cfg    Config
 	server *url.URL
 	http   *http.Client
 	store  TokenStore
 
-	flow sync.Mutex // held through an authorization or a refresh
-
-	mu       sync.Mutex
-	loaded   bool   // tok was read from the store
-	tok      *Token // the current token, nil before the first
-	gen      uint64 // counts the tokens obtained
-	grant    *grant // where tok came from; nil for a stored token
-	attempts int    // authorizations and refreshes since the last success
-	clients  map[string]*clientInfo
-	dpopKey  crypto.Signer     // signs DPoP proofs
-	asNonces map[string]string // the DPoP nonce of each token endpoint
-	rsNonce  string            // the server's DPoP nonce
+	mu         sync.Mutex
+	loaded     bool     // tok was read from the store
+	tok        *Token   // the current token, nil before the first
+	gen        uint64   // counts the tokens taken up
+	grant      *grant   // where tok came from
+	pending    *flight  // the renewal under way, if any
+	deadRT     [32]byte // SHA-256 of a refresh token the server refused
+	challenge  Challenge
+	rsDPoP     bool   // the server has challenged with DPoP
+	authServer string // the authorization endpoint's origin, once discovered
+	clients    map[string]*clientInfo
+	asNonces   map[string]string // the DPoP nonce of each token endpoint
+	rsNonce    string            // the server's DPoP nonce
 }
 
 // New returns an Authorizer for cfg.
@@ -163,258 +177,17 @@ func New(cfg Config) (*Authorizer, error) {
 		cfg.ClientName = "plainmcp"
 	}
 	a := &Authorizer{cfg: cfg, server: u, http: cfg.HTTPClient, store: cfg.Store, clients: map[string]*clientInfo{},
-		dpopKey: cfg.DPoPKey.Reveal(), asNonces: map[string]string{}}
+		asNonces: map[string]string{}}
 	if a.http == nil {
 		a.http = &http.Client{Timeout: 30 * time.Second}
 	}
 	if a.store == nil {
 		a.store = &MemoryStore{}
 	}
+	if a.cfg.UserStepTimeout <= 0 {
+		a.cfg.UserStepTimeout = DefaultUserStepTimeout
+	}
 	return a, nil
-}
-
-// RoundTripper wraps next, the round-tripper to the MCP server, for
-// streamhttp's Config.Authorize: it sends the current token, refreshes it
-// shortly before it expires, and on a 401 refreshes or authorizes anew
-// and sends the request once more. A 403 whose challenge says
-// insufficient_scope authorizes anew for the scopes granted so far plus
-// the challenge's. At most three authorizations or refreshes happen
-// between two successful responses; past that, the 401 or 403 is
-// returned as it came.
-func (a *Authorizer) RoundTripper(next http.RoundTripper) http.RoundTripper {
-	return &roundTripper{a: a, next: next}
-}
-
-type roundTripper struct {
-	a    *Authorizer
-	next http.RoundTripper
-}
-
-func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !sameOrigin(req.URL, t.a.server) {
-		return t.next.RoundTrip(req) // tokens go to the server only
-	}
-	ctx := req.Context()
-	tok, gen, err := t.a.current(ctx)
-	if err != nil {
-		return nil, err
-	}
-	retried401, retriedNonce := false, false
-	for {
-		r, err := t.a.withToken(req, tok)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := t.next.RoundTrip(r)
-		if err != nil {
-			return nil, err
-		}
-		if tok != nil && tok.Type == "DPoP" {
-			if n := resp.Header.Get("DPoP-Nonce"); n != "" {
-				t.a.mu.Lock()
-				t.a.rsNonce = n
-				t.a.mu.Unlock()
-			}
-		}
-		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-			if resp.StatusCode < 300 {
-				t.a.mu.Lock()
-				t.a.attempts = 0
-				t.a.mu.Unlock()
-			}
-			return resp, nil
-		}
-		if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
-			return resp, nil // the body cannot be sent again
-		}
-		cs, _ := ParseChallenges(resp.Header.Values("WWW-Authenticate"))
-		ch, _ := bearerChallenge(cs)
-		if d, ok := schemeChallenge(cs, "DPoP"); ok {
-			if d.Params["error"] == "use_dpop_nonce" && tok != nil && tok.Type == "DPoP" &&
-				resp.Header.Get("DPoP-Nonce") != "" && !retriedNonce {
-				// RFC 9449 section 9: send it again with the nonce.
-				retriedNonce = true
-				io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-				resp.Body.Close()
-				if req, err = rewind(req); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if ch.Scheme == "" {
-				ch = d
-			}
-		}
-		switch {
-		case resp.StatusCode == http.StatusUnauthorized && retried401,
-			resp.StatusCode == http.StatusForbidden && ch.Params["error"] != "insufficient_scope",
-			!t.a.attempt():
-			return resp, nil
-		case resp.StatusCode == http.StatusUnauthorized:
-			retried401 = true
-		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		resp.Body.Close()
-		if tok, gen, err = t.a.reauthorize(ctx, gen, tok, ch); err != nil {
-			return nil, err
-		}
-		if req, err = rewind(req); err != nil {
-			return nil, err
-		}
-	}
-}
-
-// rewind is a copy of req to send again, with a fresh body.
-func rewind(req *http.Request) (*http.Request, error) {
-	r := req.Clone(req.Context())
-	if r.GetBody != nil {
-		var err error
-		if r.Body, err = r.GetBody(); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-// maxAttempts bounds the authorizations (and refreshes) between two
-// successful responses, so that a server that refuses every token, or
-// asks for a scope it never grants, cannot loop the client.
-const maxAttempts = 3
-
-// attempt reports whether another authorization is allowed, and counts
-// it.
-func (a *Authorizer) attempt() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.attempts >= maxAttempts {
-		return false
-	}
-	a.attempts++
-	return true
-}
-
-// withToken is req with tok: a bearer token, or a DPoP-bound token with
-// a fresh proof for this request (RFC 9449 section 7.1).
-func (a *Authorizer) withToken(req *http.Request, tok *Token) (*http.Request, error) {
-	if tok == nil {
-		return req, nil
-	}
-	r := req.Clone(req.Context())
-	if tok.Type != "DPoP" {
-		r.Header.Set("Authorization", "Bearer "+tok.AccessToken.Reveal())
-		return r, nil
-	}
-	a.mu.Lock()
-	nonce := a.rsNonce
-	a.mu.Unlock()
-	p, err := a.proof(r.Method, r.URL, tok.AccessToken.Reveal(), nonce)
-	if err != nil {
-		return nil, err
-	}
-	r.Header.Set("Authorization", "DPoP "+tok.AccessToken.Reveal())
-	r.Header.Set("DPoP", p)
-	return r, nil
-}
-
-// current is the token to send (nil if none yet), refreshed first when it
-// is about to expire, and its generation.
-func (a *Authorizer) current(ctx context.Context) (*Token, uint64, error) {
-	a.mu.Lock()
-	if !a.loaded {
-		tok, err := a.store.Load(ctx, a.cfg.ServerURL)
-		if err != nil {
-			a.mu.Unlock()
-			return nil, 0, fmt.Errorf("oauth: loading the stored token: %w", err)
-		}
-		a.tok, a.loaded = tok, true
-		if a.grant == nil {
-			a.grant = tok.grant() // a stored token of an earlier run can be refreshed
-		}
-	}
-	tok, gen, g := a.tok, a.gen, a.grant
-	a.mu.Unlock()
-	if tok == nil || tok.RefreshToken.IsZero() || g == nil || !tok.expiresWithin(refreshMargin) {
-		return tok, gen, nil
-	}
-	a.flow.Lock()
-	defer a.flow.Unlock()
-	if t, n, ok := a.newer(gen); ok {
-		return t, n, nil
-	}
-	fresh, err := a.refresh(ctx, tok, g)
-	if err != nil {
-		if a.cfg.Logger != nil {
-			a.cfg.Logger.Warn("oauth: refreshing the token", "err", err)
-		}
-		return tok, gen, nil // a 401 will start a new authorization
-	}
-	n, err := a.set(ctx, fresh, g)
-	return fresh, n, err
-}
-
-// reauthorize gets a new token after the server refused sent (nil when no
-// token was sent) with challenge ch: a token another request obtained
-// meanwhile, a refreshed token, or a new authorization.
-func (a *Authorizer) reauthorize(ctx context.Context, gen uint64, sent *Token, ch Challenge) (*Token, uint64, error) {
-	a.flow.Lock()
-	defer a.flow.Unlock()
-	if t, n, ok := a.newer(gen); ok {
-		return t, n, nil
-	}
-	a.mu.Lock()
-	g := a.grant
-	a.mu.Unlock()
-	if sent != nil && !sent.RefreshToken.IsZero() && g != nil && ch.Params["error"] != "insufficient_scope" {
-		if fresh, err := a.refresh(ctx, sent, g); err == nil {
-			n, err := a.set(ctx, fresh, g)
-			return fresh, n, err
-		} else if a.cfg.Logger != nil {
-			a.cfg.Logger.Warn("oauth: refreshing the token", "err", err)
-		}
-	}
-	tok, g, err := a.authorize(ctx, ch, g)
-	if err != nil {
-		return nil, 0, fmt.Errorf("oauth: authorizing at %s: %w", redact(a.cfg.ServerURL), err)
-	}
-	n, err := a.set(ctx, tok, g)
-	return tok, n, err
-}
-
-// newer returns the current token if it is newer than generation gen.
-func (a *Authorizer) newer(gen uint64) (*Token, uint64, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.tok, a.gen, a.gen != gen
-}
-
-// set makes tok the current token and stores it.
-func (a *Authorizer) set(ctx context.Context, tok *Token, g *grant) (uint64, error) {
-	a.mu.Lock()
-	a.tok, a.grant = tok, g
-	a.gen++
-	gen := a.gen
-	a.mu.Unlock()
-	if err := a.store.Save(ctx, a.cfg.ServerURL, withOrigin(tok, g)); err != nil {
-		return gen, fmt.Errorf("oauth: storing the token: %w", err)
-	}
-	return gen, nil
-}
-
-// refresh trades tok's refresh token for a new token (RFC 6749 section
-// 6). A server that issues no new refresh token leaves the old one valid.
-func (a *Authorizer) refresh(ctx context.Context, tok *Token, g *grant) (*Token, error) {
-	fresh, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, url.Values{
-		"grant_type":    {"refresh_token"},
-		"refresh_token": {tok.RefreshToken.Reveal()},
-		"resource":      {g.resource},
-	}, g.dpop)
-	if err != nil {
-		return nil, err
-	}
-	if fresh.RefreshToken.IsZero() {
-		fresh.RefreshToken = tok.RefreshToken
-	}
-	return fresh, nil
 }
 
 // sameOrigin reports whether a and b have the same scheme, host and port.

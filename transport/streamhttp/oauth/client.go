@@ -1,7 +1,6 @@
 package oauth
 
 import (
-	"bytes"
 	"context"
 	"crypto"
 	"encoding/base64"
@@ -58,6 +57,25 @@ func (e *TokenError) Error() string {
 	return s
 }
 
+// An AuthorizationError is the authorization server's refusal, brought
+// back by the user's browser in the redirect (RFC 6749 section 4.1.2.1):
+// the user denied access (access_denied), or the request was refused.
+type AuthorizationError struct {
+	Code        string // the "error" parameter, e.g. "access_denied"
+	Description string // the "error_description" parameter
+}
+
+func (e *AuthorizationError) Error() string {
+	s := "oauth: the authorization server refused: " + e.Code
+	if e.Code == "access_denied" {
+		s = "oauth: access was denied at the authorization server (access_denied)"
+	}
+	if e.Description != "" {
+		s += ": " + e.Description
+	}
+	return s
+}
+
 // pickMethod chooses a token endpoint authentication method among those
 // the server supports (RFC 8414's default is client_secret_basic).
 func pickMethod(supported []string, haveSecret bool) string {
@@ -75,51 +93,6 @@ func pickMethod(supported []string, haveSecret bool) string {
 		return AuthNone
 	}
 	return supported[0]
-}
-
-// register registers the client dynamically (RFC 7591).
-func (a *Authorizer) register(ctx context.Context, m *ServerMetadata) (*clientInfo, error) {
-	method := pickMethod(m.TokenEndpointAuthMethodsSupported, true)
-	appType := "web"
-	if r, err := url.Parse(a.cfg.RedirectURL); err == nil && isLoopback(r.Hostname()) {
-		appType = "native"
-	}
-	body, err := json.Marshal(map[string]any{
-		"client_name":                a.cfg.ClientName,
-		"redirect_uris":              []string{a.cfg.RedirectURL},
-		"grant_types":                []string{"authorization_code", "refresh_token"},
-		"response_types":             []string{"code"},
-		"token_endpoint_auth_method": method,
-		"application_type":           appType,
-	})
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.RegistrationEndpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("oauth: registration endpoint %q: %w", redact(m.RegistrationEndpoint), unwrapURLError(err))
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	var out struct {
-		ClientID     string `json:"client_id"`
-		ClientSecret string `json:"client_secret"`
-		Method       string `json:"token_endpoint_auth_method"`
-	}
-	if _, err := a.exchange(req, "registration", &out); err != nil {
-		return nil, err
-	}
-	if out.ClientID == "" {
-		return nil, fmt.Errorf("oauth: the registration endpoint returned no client_id")
-	}
-	c := &clientInfo{id: out.ClientID, secret: secret.New(out.ClientSecret), method: out.Method}
-	if c.method == "" {
-		c.method = method
-	}
-	if c.secret.IsZero() {
-		c.method = AuthNone
-	}
-	return c, nil
 }
 
 func isLoopback(host string) bool {
@@ -141,12 +114,12 @@ type tokenResponse struct {
 // carries a DPoP proof (RFC 9449 section 5) and asks for a DPoP-bound
 // token; an answer of use_dpop_nonce is retried once with the server's
 // nonce (section 8).
-func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values, dpop bool) (*Token, error) {
+func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values, dpopKey crypto.Signer) (*Token, error) {
 	var out tokenResponse
 	for try := 0; ; try++ {
-		nonce, err := a.postToken(ctx, endpoint, c, form, dpop, &out)
+		nonce, err := a.postToken(ctx, endpoint, c, form, dpopKey, &out)
 		var te *TokenError
-		if dpop && try == 0 && nonce != "" && errors.As(err, &te) && te.Code == "use_dpop_nonce" {
+		if dpopKey != nil && try == 0 && nonce != "" && errors.As(err, &te) && te.Code == "use_dpop_nonce" {
 			continue
 		}
 		if err != nil {
@@ -160,12 +133,12 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 	typ := "Bearer"
 	switch {
 	case strings.EqualFold(out.TokenType, "Bearer"):
-	case dpop && strings.EqualFold(out.TokenType, "DPoP"):
+	case dpopKey != nil && strings.EqualFold(out.TokenType, "DPoP"):
 		typ = "DPoP"
 	default:
 		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q", out.TokenType)
 	}
-	t := &Token{AccessToken: secret.New(out.AccessToken), RefreshToken: secret.New(out.RefreshToken), Scope: out.Scope, Type: typ}
+	t := &Token{AccessToken: secret.New(out.AccessToken), RefreshToken: secret.New(out.RefreshToken), Scope: out.Scope, Type: typ, Obtained: time.Now()}
 	if out.ExpiresIn > 0 {
 		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
 	}
@@ -175,8 +148,42 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 // postToken sends one token request and decodes the answer into out. It
 // returns the DPoP-Nonce the server sent, if any, having kept it for the
 // next proof to the endpoint.
-func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values, dpop bool, out *tokenResponse) (string, error) {
+func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientInfo, form url.Values, dpopKey crypto.Signer, out *tokenResponse) (string, error) {
 	form = maps.Clone(form)
+	header, err := clientAuthFor(c, form)
+	if err != nil {
+		return "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return "", fmt.Errorf("oauth: token endpoint %q: %w", redact(endpoint), unwrapURLError(err))
+	}
+	if dpopKey != nil {
+		a.mu.Lock()
+		nonce := a.asNonces[endpoint]
+		a.mu.Unlock()
+		p, err := proof(dpopKey, http.MethodPost, req.URL, "", nonce)
+		if err != nil {
+			return "", err
+		}
+		header.Set("DPoP", p)
+	}
+	req.Header = header
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	h, err := a.exchange(req, "token", out, append(sentSecrets(form, header), c.secret)...)
+	nonce := h.Get("DPoP-Nonce")
+	if dpopKey != nil && nonce != "" {
+		a.mu.Lock()
+		a.asNonces[endpoint] = nonce
+		a.mu.Unlock()
+	}
+	return nonce, err
+}
+
+// clientAuthFor authenticates client c in the form of a token request,
+// or in the headers it returns (RFC 6749 section 2.3).
+func clientAuthFor(c *clientInfo, form url.Values) (http.Header, error) {
 	header := http.Header{}
 	switch c.method {
 	case AuthBasic:
@@ -189,7 +196,7 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 	case AuthPrivateKeyJWT:
 		assertion, err := clientAssertion(c.key.Reveal(), c.id, c.audience)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		form.Set("client_id", c.id)
 		form.Set("client_assertion_type", clientAssertionType)
@@ -199,31 +206,7 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 			form.Set("client_id", c.id)
 		}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
-	if err != nil {
-		return "", fmt.Errorf("oauth: token endpoint %q: %w", redact(endpoint), unwrapURLError(err))
-	}
-	if dpop {
-		a.mu.Lock()
-		nonce := a.asNonces[endpoint]
-		a.mu.Unlock()
-		p, err := a.proof(http.MethodPost, req.URL, "", nonce)
-		if err != nil {
-			return "", err
-		}
-		header.Set("DPoP", p)
-	}
-	req.Header = header
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	h, err := a.exchange(req, "token", out, append(sentSecrets(form, header), c.secret)...)
-	nonce := h.Get("DPoP-Nonce")
-	if dpop && nonce != "" {
-		a.mu.Lock()
-		a.asNonces[endpoint] = nonce
-		a.mu.Unlock()
-	}
-	return nonce, err
+	return header, nil
 }
 
 // exchange sends req to an OAuth endpoint and decodes its JSON answer

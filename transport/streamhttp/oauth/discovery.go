@@ -20,6 +20,11 @@ type ResourceMetadata struct {
 	Resource             string   `json:"resource"`
 	AuthorizationServers []string `json:"authorization_servers"`
 	ScopesSupported      []string `json:"scopes_supported"`
+	// The server's DPoP support (RFC 9449 section 5.2 of RFC 9728's
+	// registry): the algorithms it takes, and whether it takes only
+	// DPoP-bound tokens.
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported"`
+	DPoPBoundAccessTokensRequired bool     `json:"dpop_bound_access_tokens_required"`
 }
 
 // ServerMetadata is an authorization server's metadata (RFC 8414, or

@@ -43,7 +43,8 @@
 //  5. The user step ([UserStep]): the authorization URL carries the PKCE
 //     S256 challenge, a fresh state, the RFC 8707 resource, and the scope
 //     of the challenge, else the metadata's scopes_supported, else none
-//     (offline_access added when the authorization server offers it). The
+//     (offline_access added when the authorization server offers it, with
+//     prompt=consent, which OpenID Connect requires for it). The
 //     redirect must carry the same state ([ErrState]) and, per RFC 9207,
 //     the issuer's iss when present or advertised.
 //  6. The token request sends the code, the verifier and the resource,
@@ -63,9 +64,14 @@
 //
 // # DPoP
 //
-// Where the authorization server advertises ES256 among its
-// dpop_signing_alg_values_supported, or Config.DPoPKey is set, tokens are
-// DPoP-bound (RFC 9449, the MCP DPoP extension): each token request
+// Where both sides support it — the server answered with a DPoP
+// challenge or lists dpop_* fields in its resource metadata, and the
+// authorization server advertises ES256 among its
+// dpop_signing_alg_values_supported — or Config.DPoPKey is set, tokens
+// are DPoP-bound (RFC 9449, the MCP DPoP extension), with a key made for
+// the authorization and kept with the token (Token.DPoPKey; FileStore
+// keeps it in its 0600 file), so later runs prove the same key. Each
+// token request
 // carries a proof, and each request to the server the token as
 // "Authorization: DPoP" with a fresh proof (htm, htu without query or
 // fragment, iat, jti, ath). A use_dpop_nonce answer, from the token
@@ -73,12 +79,29 @@
 // nonce goes into the later proofs.
 //
 // A 403 whose challenge says insufficient_scope authorizes anew for the
-// scopes asked for so far plus the challenge's (step-up). At most three
-// authorizations or refreshes run between two successful responses.
+// scopes asked for so far plus the challenge's (step-up).
 //
 // The token goes into the [TokenStore] and the request is sent once more.
 // A token that is about to expire is refreshed before use, and a 401 to a
 // token that can be refreshed tries a refresh before a new authorization.
+//
+// # Renewals
+//
+// A refresh or an authorization (a renewal) runs apart from the request
+// that needed it, bounded by Config.UserStepTimeout (five minutes), so
+// that a person has the time a person needs whatever the request's
+// deadline. At most one runs at a time per Authorizer; requests that need
+// one meanwhile join it, each waiting as long as its own context lets it.
+// Each request spends at most one refresh, one authorization after a 401
+// and one step-up after a 403. A refresh token the authorization server
+// refused is not sent again. With a store that is a [Locker] (both stores
+// here are), the stored token is reread and refreshed with the store
+// locked, so that Authorizers and processes sharing it never refresh one
+// refresh token twice, which providers that rotate refresh tokens answer
+// by revoking the grant. Without a user step, a server that needs the
+// user gets its 401 back, and nothing is registered for it (a
+// [ClientStore] keeps registrations for later runs). [Authorizer.Login]
+// runs a login when the host chooses.
 //
 // # Secrets
 //

@@ -20,36 +20,42 @@ import (
 // dpopAlg is the algorithm of the DPoP proofs the client signs.
 const dpopAlg = "ES256"
 
-// wantsDPoP reports whether tokens from the server m describes are to be
-// DPoP-bound (RFC 9449): the config gave a DPoP key, or the server
-// advertises ES256 among its dpop_signing_alg_values_supported.
-func (a *Authorizer) wantsDPoP(m *ServerMetadata) bool {
-	return !a.cfg.DPoPKey.IsZero() || slices.Contains(m.DPoPSigningAlgValuesSupported, dpopAlg)
-}
-
-// proofKey is the key DPoP proofs are signed with: Config.DPoPKey, else a
-// P-256 key made once per Authorizer.
-func (a *Authorizer) proofKey() (crypto.Signer, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.dpopKey == nil {
-		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			return nil, errors.New("oauth: making the DPoP key failed")
-		}
-		a.dpopKey = k
+// dpopKeyFor is the key that binds the tokens of the authorization
+// server m describes for the resource prm describes (nil when unknown),
+// or nil for Bearer tokens. Tokens are DPoP-bound (RFC 9449) only when
+// both sides support it: the config gave a DPoP key, or the server spoke
+// DPoP (a DPoP challenge, or dpop_* fields in its resource metadata) and
+// the authorization server advertises ES256 among its
+// dpop_signing_alg_values_supported. A token bound where the resource
+// server takes Bearer alone would be refused at every request. The key
+// is new for each authorization and kept with its tokens.
+func (a *Authorizer) dpopKeyFor(m *ServerMetadata, prm *ResourceMetadata) (crypto.Signer, error) {
+	if !a.cfg.DPoPKey.IsZero() {
+		return a.cfg.DPoPKey.Reveal(), nil
 	}
-	return a.dpopKey, nil
+	a.mu.Lock()
+	rs := a.rsDPoP
+	a.mu.Unlock()
+	if prm != nil && (len(prm.DPoPSigningAlgValuesSupported) > 0 || prm.DPoPBoundAccessTokensRequired) {
+		rs = true
+	}
+	if !rs || !slices.Contains(m.DPoPSigningAlgValuesSupported, dpopAlg) {
+		return nil, nil
+	}
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, errors.New("oauth: making the DPoP key failed")
+	}
+	return k, nil
 }
 
-// proof is a DPoP proof (RFC 9449 section 4.2) for a request with method
-// and target: htu is target without its query and fragment; ath, when
-// accessToken is set, its base64url SHA-256; nonce, when set, the
-// server's.
-func (a *Authorizer) proof(method string, target *url.URL, accessToken, nonce string) (string, error) {
-	key, err := a.proofKey()
-	if err != nil {
-		return "", err
+// proof is a DPoP proof (RFC 9449 section 4.2) signed with key for a
+// request with method and target: htu is target without its query and
+// fragment; ath, when accessToken is set, its base64url SHA-256; nonce,
+// when set, the server's.
+func proof(key crypto.Signer, method string, target *url.URL, accessToken, nonce string) (string, error) {
+	if key == nil {
+		return "", errors.New("oauth: a DPoP-bound token without its key")
 	}
 	jwk, alg, err := publicJWK(key.Public())
 	if err != nil {

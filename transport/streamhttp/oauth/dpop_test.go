@@ -32,6 +32,7 @@ type dpopFake struct {
 	dpop       bool   // advertise and require DPoP
 	nonce      bool   // require nonces: "as-nonce" at the token endpoint, "rs-nonce" at the server
 	tokenError string // answer every token request with this error
+	bearerRS   bool   // advertise DPoP at the authorization server only; the server takes Bearer
 
 	mu         sync.Mutex
 	tokenReqs  int
@@ -63,7 +64,7 @@ func (f *dpopFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"issuer": base, "authorization_endpoint": base + "/authorize", "token_endpoint": base + "/token",
 			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
 		}
-		if f.dpop {
+		if f.dpop || f.bearerRS {
 			m["dpop_signing_alg_values_supported"] = []string{"ES256"}
 		}
 		json.NewEncoder(w).Encode(m)
@@ -78,6 +79,9 @@ func (f *dpopFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		typ := "Bearer"
 		tok := fmt.Sprintf("tok-%d", f.tokenReqs)
+		if f.bearerRS && r.Header.Get("DPoP") != "" {
+			f.bad = append(f.bad, "a DPoP proof to an authorization server whose resource server takes Bearer only")
+		}
 		if f.dpop {
 			claims, jkt, err := f.check(r.Header.Get("DPoP"), base+"/token", "")
 			if err != nil {
@@ -100,7 +104,11 @@ func (f *dpopFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		jkt, known := f.bound[tok]
 		if !known && !(scheme == "Bearer" && !f.dpop && strings.HasPrefix(tok, "tok-")) {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`DPoP resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, base))
+			ch := "DPoP"
+			if f.bearerRS {
+				ch = "Bearer"
+			}
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`%s resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, ch, base))
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}

@@ -158,7 +158,16 @@ func TestEchoedSecretsNeverQuoted(t *testing.T) {
 			resp, err := c.Post(cfg.ServerURL, "application/json", strings.NewReader(`{}`))
 			if err == nil {
 				resp.Body.Close()
-				t.Fatal("no error")
+				if resp.StatusCode != http.StatusUnauthorized {
+					t.Fatalf("no error, and status %d", resp.StatusCode)
+				}
+				// A failed refresh with no user step: logged, and the
+				// server's 401 comes back as it came.
+				e.check(t, "the log", logged.String())
+				if !strings.Contains(logged.String(), "[redacted]") {
+					t.Fatalf("the log %q quotes no redacted answer", logged.String())
+				}
+				return
 			}
 			e.check(t, "the error", err.Error())
 			e.check(t, "the log", logged.String())

@@ -41,6 +41,9 @@ type fake struct {
 	noRegistration bool
 	expiresIn      int
 	refresh        bool // issue refresh tokens
+	refuseRefresh  bool // answer refresh requests invalid_grant
+	rotate         bool // a refresh token works once; reusing one is counted and refused
+	laterExpiresIn int  // expires_in of refreshed tokens, if set
 	cimd           bool // accept client ID metadata documents
 
 	mu         sync.Mutex
@@ -54,10 +57,12 @@ type fake struct {
 	scopes     map[string]string // the scope each token was issued for
 	forbidden  int               // 403s sent
 	issued     int
+	rts        map[string]bool // refresh tokens not yet used
+	reused     int             // rotated refresh tokens presented again
 }
 
 func newFake(t *testing.T, f *fake) *fake {
-	f.valid, f.scopes = map[string]bool{}, map[string]string{}
+	f.valid, f.scopes, f.rts = map[string]bool{}, map[string]string{}, map[string]bool{}
 	f.srv = httptest.NewServer(f)
 	t.Cleanup(f.srv.Close)
 	return f
@@ -109,6 +114,25 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.ParseForm()
 		f.tokenForms = append(f.tokenForms, r.PostForm)
 		f.tokenAuthz = append(f.tokenAuthz, r.Header.Get("Authorization"))
+		if r.PostForm.Get("grant_type") == "refresh_token" && f.refuseRefresh {
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"error":"invalid_grant","error_description":"refresh token revoked"}`))
+			return
+		}
+		expiresIn := f.expiresIn
+		if r.PostForm.Get("grant_type") == "refresh_token" && f.rotate {
+			rt := r.PostForm.Get("refresh_token")
+			if !f.rts[rt] {
+				f.reused++
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write([]byte(`{"error":"invalid_grant","error_description":"refresh token reused"}`))
+				return
+			}
+			delete(f.rts, rt)
+		}
+		if r.PostForm.Get("grant_type") == "refresh_token" && f.laterExpiresIn > 0 {
+			expiresIn = f.laterExpiresIn
+		}
 		if r.PostForm.Get("grant_type") == "authorization_code" {
 			sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
 			if base64.RawURLEncoding.EncodeToString(sum[:]) != f.challenge || r.PostForm.Get("code") != "code-SECRET" {
@@ -124,11 +148,12 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			f.scopes[tok] = f.authQuery.Get("scope")
 		}
 		resp := map[string]any{"access_token": tok, "token_type": "bearer"}
-		if f.expiresIn > 0 {
-			resp["expires_in"] = f.expiresIn
+		if expiresIn > 0 {
+			resp["expires_in"] = expiresIn
 		}
 		if f.refresh {
 			resp["refresh_token"] = fmt.Sprintf("refresh-%d", f.issued)
+			f.rts[fmt.Sprintf("refresh-%d", f.issued)] = true
 		}
 		json.NewEncoder(w).Encode(resp)
 	case r.Method == http.MethodPost && r.URL.Path == f.issuerPath+"/register" && !f.noRegistration:
@@ -227,4 +252,36 @@ func (f *fake) call(a *Authorizer) (*http.Response, error) {
 		resp.Body.Close()
 	}
 	return resp, err
+}
+
+// grants counts the token requests of grant type gt.
+func (f *fake) grants(gt string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, form := range f.tokenForms {
+		if form.Get("grant_type") == gt {
+			n++
+		}
+	}
+	return n
+}
+
+// countingStep wraps followOnce, counting its calls.
+type countingStep struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (c *countingStep) Authorize(ctx context.Context, u *url.URL) (*url.URL, error) {
+	c.mu.Lock()
+	c.calls++
+	c.mu.Unlock()
+	return followOnce(ctx, u)
+}
+
+func (c *countingStep) n() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls
 }

@@ -54,3 +54,7 @@ func TestFileStore(t *testing.T) {
 		t.Error("a corrupt file loads")
 	}
 }
+
+func secretString(s string) secret.String { return secret.New(s) }
+
+func timeAt(sec int) time.Time { return time.Date(2030, 1, 1, 0, 0, sec, 0, time.UTC) }

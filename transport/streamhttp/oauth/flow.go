@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"crypto"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -41,26 +42,50 @@ type grant struct {
 	meta     *ServerMetadata
 	client   *clientInfo
 	resource string
-	scope    string // the scope requested
-	dpop     bool   // tokens are DPoP-bound
+	scope    string        // the scope requested
+	dpopKey  crypto.Signer // binds the tokens (RFC 9449); nil for Bearer
+	revoke   string        // the revocation endpoint (RFC 7009), if any
 }
 
 // authorize runs the whole authorization code flow for the challenge ch
 // (the Bearer challenge of a 401 or 403, possibly empty): discovery,
 // client identity, the user step, and the token request. prev is the
-// grant of the current token, if any: a step-up for insufficient_scope
-// asks for its scope and the challenge's together.
-func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (*Token, *grant, error) {
+// grant of the current token, if any: a step-up asks for its scope and
+// the challenge's together. login, from [Authorizer.Login], may name the
+// user step, the redirect and more scopes.
+func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant, stepUp bool, login *LoginOptions) (*Token, *grant, error) {
 	g := &grant{resource: canonicalResource(a.server)}
 	scope := ch.Params["scope"]
 	if scope == "" && len(a.cfg.Scopes) > 0 {
 		scope = strings.Join(a.cfg.Scopes, " ") // the host's choice, when the server names none
 	}
 	assumed := false // the 2025-03-26 default endpoints
-	if prev != nil && ch.Params["error"] == "insufficient_scope" {
-		scope = union(prev.scope, scope)
+	if stepUp || ch.Params["error"] == "insufficient_scope" {
+		had := ""
+		if prev != nil {
+			had = prev.scope
+		}
+		a.mu.Lock()
+		if had == "" && a.tok != nil {
+			had = a.tok.Scope // a stored token's grant may not say
+		}
+		a.mu.Unlock()
+		scope = union(had, scope)
+	}
+	step, redirect := a.cfg.UserStep, a.cfg.RedirectURL
+	if login != nil {
+		scope = union(scope, strings.Join(login.Scopes, " "))
+		if login.UserStep != nil {
+			step = login.UserStep
+		}
+		if login.RedirectURL != "" {
+			redirect = login.RedirectURL
+		}
 	}
 	prm, err := discoverResource(ctx, a.http, a.server, ch.Params["resource_metadata"])
+	if err != nil {
+		prm = nil
+	}
 	switch {
 	case err == nil && a.cfg.ServerMetadataURL != "":
 		// The host names the authorization server's metadata: no
@@ -89,7 +114,15 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (
 	default:
 		return nil, nil, err
 	}
-	g.dpop = a.wantsDPoP(g.meta)
+	a.mu.Lock()
+	if u, err := url.Parse(g.meta.AuthorizationEndpoint); err == nil && u.Host != "" {
+		a.authServer = u.Scheme + "://" + u.Host
+	}
+	a.mu.Unlock()
+	if g.dpopKey, err = a.dpopKeyFor(g.meta, prm); err != nil {
+		return nil, nil, err
+	}
+	g.revoke = g.meta.RevocationEndpoint
 	if a.cfg.JWTBearerAssertion != nil {
 		return a.jwtBearer(ctx, g, scope)
 	}
@@ -99,25 +132,30 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (
 	if err := g.meta.checkCodeFlow(assumed); err != nil {
 		return nil, nil, err
 	}
+	if step == nil {
+		// Before any registration: a client registered for nobody is one
+		// more the authorization server counts against its limit.
+		return nil, nil, ErrNoUser
+	}
 	if scope != "" && slices.Contains(g.meta.ScopesSupported, "offline_access") &&
 		!slices.Contains(strings.Fields(scope), "offline_access") {
 		scope += " offline_access"
 	}
 	g.scope = scope
-	if g.client, err = a.clientFor(ctx, g.meta); err != nil {
+	if g.client, err = a.clientFor(ctx, g.meta, redirect); err != nil {
 		return nil, nil, err
 	}
-	code, verifier, err := a.userStep(ctx, g, scope)
+	code, verifier, err := a.userStep(ctx, step, redirect, g, scope)
 	if err != nil {
 		return nil, nil, err
 	}
 	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, url.Values{
 		"grant_type":    {"authorization_code"},
 		"code":          {code},
-		"redirect_uri":  {a.cfg.RedirectURL},
+		"redirect_uri":  {redirect},
 		"code_verifier": {verifier},
 		"resource":      {g.resource},
-	}, g.dpop)
+	}, g.dpopKey)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -126,10 +164,7 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant) (
 
 // userStep sends the user to the authorization endpoint and checks the
 // redirect that comes back: state, RFC 9207 iss, and code.
-func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code, verifier string, err error) {
-	if a.cfg.UserStep == nil {
-		return "", "", errors.New("oauth: the server needs authorization and the config has no UserStep")
-	}
+func (a *Authorizer) userStep(ctx context.Context, step UserStep, redirect string, g *grant, scope string) (code, verifier string, err error) {
 	authURL, err := safe.ParseURL("the authorization server's authorization_endpoint", g.meta.AuthorizationEndpoint)
 	if err != nil {
 		return "", "", fmt.Errorf("oauth: %w", err)
@@ -139,23 +174,28 @@ func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code
 	q := authURL.Query()
 	q.Set("response_type", "code")
 	q.Set("client_id", g.client.id)
-	q.Set("redirect_uri", a.cfg.RedirectURL)
+	q.Set("redirect_uri", redirect)
 	q.Set("code_challenge", challenge)
 	q.Set("code_challenge_method", "S256")
 	q.Set("state", state)
 	q.Set("resource", g.resource)
 	if scope != "" {
 		q.Set("scope", scope)
+		if slices.Contains(strings.Fields(scope), "offline_access") {
+			// OpenID Connect Core section 11: a refresh token for
+			// offline_access needs the user's consent, asked for.
+			q.Set("prompt", "consent")
+		}
 	}
 	authURL.RawQuery = q.Encode()
-	redirect, err := a.cfg.UserStep.Authorize(ctx, authURL)
+	back, err := step.Authorize(ctx, authURL)
 	if err != nil {
 		return "", "", fmt.Errorf("oauth: user step: %w", err)
 	}
-	if redirect == nil {
+	if back == nil {
 		return "", "", errors.New("oauth: user step returned no redirect")
 	}
-	r := redirect.Query()
+	r := back.Query()
 	if r.Get("state") != state {
 		return "", "", ErrState
 	}
@@ -167,7 +207,7 @@ func (a *Authorizer) userStep(ctx context.Context, g *grant, scope string) (code
 		return "", "", fmt.Errorf("%w: the authorization response lacks the iss the server advertises", ErrIssuerMismatch)
 	}
 	if e := r.Get("error"); e != "" {
-		return "", "", &TokenError{Endpoint: "authorization", Code: safe.Quote(e, maxErrorCode),
+		return "", "", &AuthorizationError{Code: safe.Quote(e, maxErrorCode),
 			Description: safe.Quote(r.Get("error_description"), maxErrorDescription, secret.New(verifier))}
 	}
 	if code = r.Get("code"); code == "" {
@@ -198,48 +238,6 @@ func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *Serve
 	return m, true, m.checkURLs()
 }
 
-// clientFor is the client's identity at the server m describes: the
-// configured client ID, a client ID metadata document URL when the server
-// accepts one, or a registration, made once per server.
-func (a *Authorizer) clientFor(ctx context.Context, m *ServerMetadata) (*clientInfo, error) {
-	if a.cfg.ClientID != "" {
-		method := a.cfg.TokenAuthMethod
-		switch {
-		case method != "":
-		case !a.cfg.SigningKey.IsZero():
-			method = AuthPrivateKeyJWT
-		default:
-			method = pickMethod(m.TokenEndpointAuthMethodsSupported, !a.cfg.ClientSecret.IsZero())
-		}
-		aud := m.Issuer
-		if aud == "" {
-			aud = m.TokenEndpoint
-		}
-		return &clientInfo{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, method: method, key: a.cfg.SigningKey, audience: aud}, nil
-	}
-	if a.cfg.ClientMetadataURL != "" && m.ClientIDMetadataDocumentSupported {
-		return &clientInfo{id: a.cfg.ClientMetadataURL, method: AuthNone}, nil
-	}
-	key := m.Issuer + " " + m.TokenEndpoint
-	a.mu.Lock()
-	c := a.clients[key]
-	a.mu.Unlock()
-	if c != nil {
-		return c, nil
-	}
-	if m.RegistrationEndpoint == "" {
-		return nil, errors.New("oauth: the authorization server offers no registration and the config has no client ID")
-	}
-	c, err := a.register(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	a.clients[key] = c
-	a.mu.Unlock()
-	return c, nil
-}
-
 // canonicalResource is the server URL as a resource indicator (RFC 8707):
 // no fragment, no query.
 func canonicalResource(u *url.URL) string {
@@ -258,60 +256,4 @@ func union(a, b string) string {
 		}
 	}
 	return strings.Join(out, " ")
-}
-
-// clientCredentials gets a token with the client credentials grant (the
-// MCP client credentials extension): the configured client authenticates
-// itself, with no user step.
-func (a *Authorizer) clientCredentials(ctx context.Context, g *grant, scope string) (*Token, *grant, error) {
-	g.scope = scope
-	var err error
-	if g.client, err = a.clientFor(ctx, g.meta); err != nil {
-		return nil, nil, err
-	}
-	form := url.Values{"grant_type": {"client_credentials"}, "resource": {g.resource}}
-	if scope != "" {
-		form.Set("scope", scope)
-	}
-	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, form, g.dpop)
-	if err != nil {
-		return nil, nil, err
-	}
-	return tok, g, nil
-}
-
-// jwtBearerGrant is the grant_type of RFC 7523's JWT bearer grant.
-const jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-
-// jwtBearer gets a token with the JWT bearer grant (RFC 7523 section
-// 2.1) and the assertion the host gives for the authorization server: the
-// MCP workload identity extension. The client is the configured one, if
-// any; a refusal is returned as it is.
-func (a *Authorizer) jwtBearer(ctx context.Context, g *grant, scope string) (*Token, *grant, error) {
-	g.scope = scope
-	g.client = &clientInfo{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, method: AuthNone}
-	if a.cfg.ClientID != "" {
-		var err error
-		if g.client, err = a.clientFor(ctx, g.meta); err != nil {
-			return nil, nil, err
-		}
-	}
-	issuer := g.meta.Issuer
-	if issuer == "" {
-		issuer = g.meta.TokenEndpoint
-	}
-	actx := context.WithValue(ctx, assertionKey{}, assertionFor{resource: g.resource, scope: scope})
-	assertion, err := a.cfg.JWTBearerAssertion(actx, issuer)
-	if err != nil {
-		return nil, nil, fmt.Errorf("oauth: getting the JWT bearer assertion: %w", err)
-	}
-	form := url.Values{"grant_type": {jwtBearerGrant}, "assertion": {assertion.Reveal()}, "resource": {g.resource}}
-	if scope != "" {
-		form.Set("scope", scope)
-	}
-	tok, err := a.requestToken(ctx, g.meta.TokenEndpoint, g.client, form, g.dpop)
-	if err != nil {
-		return nil, nil, err
-	}
-	return tok, g, nil
 }

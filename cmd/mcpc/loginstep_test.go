@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stepFor starts a loopback step with stdin and the browser replaced.
+func stepFor(t *testing.T, stdin io.Reader, open func(string) error) *loopbackStep {
+	t.Helper()
+	old := openBrowser
+	t.Cleanup(func() { openBrowser = old })
+	openBrowser = open
+	s, err := newLoopbackStep("web", 0, stdin, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func status(t *testing.T, u string) int {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Requests to the callback without the flow's state — stray, forged,
+// another path — get an error page and do not end the login; the one
+// with the state does.
+func TestLoopbackIgnoresStrayRequests(t *testing.T) {
+	var s *loopbackStep
+	s = stepFor(t, nil, func(string) error {
+		go func() {
+			base := s.redirectURL()
+			for _, u := range []string{base, base + "?code=x&state=forged", s.redirectURL()[:len(base)-len("/callback")] + "/other?state=s1"} {
+				if got := status(t, u); got == http.StatusOK {
+					t.Errorf("%s: got 200, want an error page", u)
+				}
+			}
+			if got := status(t, base+"?code=c&state=s1"); got != http.StatusOK {
+				t.Errorf("the right redirect: got %d", got)
+			}
+		}()
+		return nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got, err := s.Authorize(ctx, &url.URL{Scheme: "https", Host: "as.example", Path: "/authorize", RawQuery: "state=s1"})
+	if err != nil || got.Query().Get("code") != "c" {
+		t.Fatalf("got %v %v, want the redirect with code c", got, err)
+	}
+	if got := status(t, s.redirectURL()+"?code=c2&state=s1"); got == http.StatusOK {
+		t.Errorf("a second redirect with the state: got 200, want it ignored")
+	}
+}
+
+// With no browser that reaches the loopback (SSH), the user pastes the
+// address the browser was sent to; lines that are not it are skipped.
+func TestLoopbackTakesAPastedRedirect(t *testing.T) {
+	in := strings.NewReader("nonsense\nhttp://127.0.0.1:1/callback?code=x&state=other\nhttp://127.0.0.1:1/callback?code=c&state=s1\n")
+	s := stepFor(t, in, func(string) error { return nil })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got, err := s.Authorize(ctx, &url.URL{Scheme: "https", Host: "as.example", Path: "/authorize", RawQuery: "state=s1"})
+	if err != nil || got.Query().Get("code") != "c" {
+		t.Fatalf("got %v %v, want the pasted redirect", got, err)
+	}
+}
+
+// The step ends with the flow's context, with its cause.
+func TestLoopbackEndsWithTheFlow(t *testing.T) {
+	s := stepFor(t, nil, func(string) error { return nil })
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(context.DeadlineExceeded)
+	if _, err := s.Authorize(ctx, &url.URL{Scheme: "https", Host: "as.example", RawQuery: "state=s1"}); err != context.DeadlineExceeded {
+		t.Fatalf("got %v, want the flow's cause", err)
+	}
+}
