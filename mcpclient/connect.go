@@ -14,38 +14,6 @@ import (
 	"github.com/plainmcp/plainmcp/transport"
 )
 
-// Protocol versions plainmcp speaks.
-const (
-	Version20241105 = "2024-11-05" // handshake era
-	Version20250326 = "2025-03-26" // handshake era
-	Version20250618 = "2025-06-18" // handshake era
-	Version20251125 = "2025-11-25" // handshake era, the last
-	Version20260728 = "2026-07-28" // stateless era
-)
-
-// LatestVersion is the newest version plainmcp speaks: the stateless era.
-const LatestVersion = Version20260728
-
-// LatestHandshakeVersion is the version initialize asks for unless pinned.
-const LatestHandshakeVersion = Version20251125
-
-// SupportedVersions lists the versions plainmcp speaks, oldest first.
-var SupportedVersions = []string{Version20241105, Version20250326, Version20250618, Version20251125, Version20260728}
-
-// handshakeVersions are the versions negotiated by initialize.
-var handshakeVersions = SupportedVersions[:4]
-
-// statelessVersions are the versions carried per request.
-var statelessVersions = SupportedVersions[4:]
-
-// eraOf says which era a version belongs to.
-func eraOf(version string) Era {
-	if slices.Contains(statelessVersions, version) {
-		return EraStateless
-	}
-	return EraHandshake
-}
-
 // Connect starts a session over stream and returns it once the server's era
 // and version are known: it probes with server/discover and, unless the
 // answer is a modern one, runs the handshake (initialize, then
@@ -306,13 +274,6 @@ func (s *Session) reinitialize(ctx context.Context, gen int64) error {
 
 // maxServerRequests bounds the server's requests handled at once.
 const maxServerRequests = 32
-
-// DiscoverUnanswered reports whether the server left the server/discover
-// probe unanswered for its whole timeout before the session fell back to
-// initialize: a handshake-era server that ignores methods it does not
-// know. A host that connects to it again can pin a handshake-era version
-// (Options.ProtocolVersion) and spare that wait.
-func (s *Session) DiscoverUnanswered() bool { return s.discoverUnanswered.Load() }
 
 // defaultDiscoverTimeout bounds the server/discover probe.
 const defaultDiscoverTimeout = 5 * time.Second

@@ -98,6 +98,13 @@ type Session struct {
 	noticeSlots chan struct{}  // a token per notice being sent
 }
 
+// DiscoverUnanswered reports whether the server left the server/discover
+// probe unanswered for its whole timeout before the session fell back to
+// initialize: a handshake-era server that ignores methods it does not
+// know. A host that connects to it again can pin a handshake-era version
+// (Options.ProtocolVersion) and spare that wait.
+func (s *Session) DiscoverUnanswered() bool { return s.discoverUnanswered.Load() }
+
 // Era reports which generation of the protocol the session speaks.
 func (s *Session) Era() Era {
 	s.stateMu.Lock()

@@ -81,7 +81,7 @@ func (c *eraCache) pin(conf *toolreg.Config, protocol string) {
 	for _, sc := range conf.Servers {
 		fp := fingerprint(sc)
 		if _, ok := c.seen[fp]; ok && sc.ProtocolVersion == "" {
-			sc.ProtocolVersion = mcpclient.Version20251125
+			sc.ProtocolVersion = mcpclient.LatestHandshakeVersion
 			c.pinned[sc.Name] = fp
 		}
 	}

@@ -49,7 +49,7 @@ var (
 
 // demoTools returns the demo tools in the order tools/list shows them.
 func demoTools() []*tool {
-	return []*tool{
+	return append([]*tool{
 		newTool(toolDef{
 			Name: "echo", Title: "Echo", Description: "Returns the text it is given.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"The text to echo."}},"required":["text"]}`),
@@ -94,6 +94,13 @@ func demoTools() []*tool {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"bytes":{"type":"integer","minimum":0,"maximum":67108864}},"required":["bytes"]}`),
 			Annotations: readOnly,
 		}, bigTool),
+	}, notifyingTools()...)
+}
+
+// notifyingTools are the demo tools that send the client notifications,
+// and the task tool.
+func notifyingTools() []*tool {
+	return []*tool{
 		newTool(toolDef{
 			Name: "log", Title: "Log", Description: "Sends a log message to the client (notifications/message) if its level is at or above the level set with logging/setLevel.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"level":{"type":"string","enum":["debug","info","notice","warning","error","critical","alert","emergency"],"default":"info"},"message":{"type":"string"}},"required":["message"]}`),

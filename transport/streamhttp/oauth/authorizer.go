@@ -150,31 +150,15 @@ type Authorizer struct {
 
 // New returns an Authorizer for cfg.
 func New(cfg Config) (*Authorizer, error) {
-	u, err := url.Parse(cfg.ServerURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("oauth: Config.ServerURL must be an http or https URL")
-	}
-	if cfg.RedirectURL == "" && cfg.UserStep != nil {
-		return nil, errors.New("oauth: Config.RedirectURL is required with a UserStep")
-	}
-	if cfg.RedirectURL != "" {
-		if _, err := safe.ParseURL("Config.RedirectURL", cfg.RedirectURL); err != nil {
-			return nil, fmt.Errorf("oauth: %w", err)
-		}
-	}
-	if cfg.ClientCredentials && cfg.ClientID == "" {
-		return nil, errors.New("oauth: Config.ClientCredentials needs a ClientID")
-	}
-	if cfg.TokenAuthMethod == AuthPrivateKeyJWT && cfg.SigningKey.IsZero() {
-		return nil, errors.New("oauth: private_key_jwt needs Config.SigningKey")
-	}
-	if !cfg.DPoPKey.IsZero() {
-		if k, ok := cfg.DPoPKey.Reveal().Public().(*ecdsa.PublicKey); !ok || k.Curve != elliptic.P256() {
-			return nil, errors.New("oauth: Config.DPoPKey must be an ECDSA P-256 key")
-		}
+	u, err := cfg.check()
+	if err != nil {
+		return nil, err
 	}
 	if cfg.ClientName == "" {
 		cfg.ClientName = "plainmcp"
+	}
+	if cfg.UserStepTimeout <= 0 {
+		cfg.UserStepTimeout = DefaultUserStepTimeout
 	}
 	a := &Authorizer{cfg: cfg, server: u, http: cfg.HTTPClient, store: cfg.Store, clients: map[string]*clientInfo{},
 		asNonces: map[string]string{}}
@@ -184,10 +168,39 @@ func New(cfg Config) (*Authorizer, error) {
 	if a.store == nil {
 		a.store = &MemoryStore{}
 	}
-	if a.cfg.UserStepTimeout <= 0 {
-		a.cfg.UserStepTimeout = DefaultUserStepTimeout
-	}
 	return a, nil
+}
+
+// check refuses a Config no flow could use, and returns its server URL.
+func (cfg *Config) check() (*url.URL, error) {
+	u, err := url.Parse(cfg.ServerURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("oauth: Config.ServerURL must be an http or https URL")
+	}
+	switch {
+	case cfg.RedirectURL == "" && cfg.UserStep != nil:
+		return nil, errors.New("oauth: Config.RedirectURL is required with a UserStep")
+	case cfg.ClientCredentials && cfg.ClientID == "":
+		return nil, errors.New("oauth: Config.ClientCredentials needs a ClientID")
+	case cfg.TokenAuthMethod == AuthPrivateKeyJWT && cfg.SigningKey.IsZero():
+		return nil, errors.New("oauth: private_key_jwt needs Config.SigningKey")
+	}
+	if cfg.RedirectURL != "" {
+		if _, err := safe.ParseURL("Config.RedirectURL", cfg.RedirectURL); err != nil {
+			return nil, fmt.Errorf("oauth: %w", err)
+		}
+	}
+	if !cfg.DPoPKey.IsZero() && !isP256(cfg.DPoPKey.Reveal()) {
+		return nil, errors.New("oauth: Config.DPoPKey must be an ECDSA P-256 key")
+	}
+	return u, nil
+}
+
+// isP256 reports whether k is an ECDSA P-256 key, the one DPoP proofs
+// (ES256) are signed with.
+func isP256(k crypto.Signer) bool {
+	pub, ok := k.Public().(*ecdsa.PublicKey)
+	return ok && pub.Curve == elliptic.P256()
 }
 
 // sameOrigin reports whether a and b have the same scheme, host and port.

@@ -55,70 +55,12 @@ type grant struct {
 // user step, the redirect and more scopes.
 func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant, stepUp bool, login *LoginOptions) (*Token, *grant, error) {
 	g := &grant{resource: canonicalResource(a.server)}
-	scope := ch.Params["scope"]
-	if scope == "" && len(a.cfg.Scopes) > 0 {
-		scope = strings.Join(a.cfg.Scopes, " ") // the host's choice, when the server names none
-	}
-	assumed := false // the 2025-03-26 default endpoints
-	if stepUp || ch.Params["error"] == "insufficient_scope" {
-		had := ""
-		if prev != nil {
-			had = prev.scope
-		}
-		a.mu.Lock()
-		if had == "" && a.tok != nil {
-			had = a.tok.Scope // a stored token's grant may not say
-		}
-		a.mu.Unlock()
-		scope = union(had, scope)
-	}
-	step, redirect := a.cfg.UserStep, a.cfg.RedirectURL
-	if login != nil {
-		scope = union(scope, strings.Join(login.Scopes, " "))
-		if login.UserStep != nil {
-			step = login.UserStep
-		}
-		if login.RedirectURL != "" {
-			redirect = login.RedirectURL
-		}
-	}
-	prm, err := discoverResource(ctx, a.http, a.server, ch.Params["resource_metadata"])
+	scope, step, redirect := a.flowScope(ch, prev, stepUp, login)
+	prm, scope, assumed, err := a.discover(ctx, ch, g, scope)
 	if err != nil {
-		prm = nil
-	}
-	switch {
-	case err == nil && a.cfg.ServerMetadataURL != "":
-		// The host names the authorization server's metadata: no
-		// discovery of it, the resource's metadata still checked.
-		g.resource = prm.Resource
-		if g.meta, err = fetchServerMetadata(ctx, a.http, a.cfg.ServerMetadataURL); err != nil {
-			return nil, nil, err
-		}
-		if scope == "" {
-			scope = strings.Join(prm.ScopesSupported, " ")
-		}
-	case err == nil:
-		g.resource = prm.Resource
-		if g.meta, err = discoverServer(ctx, a.http, prm.AuthorizationServers[0]); err != nil {
-			return nil, nil, err
-		}
-		if scope == "" {
-			scope = strings.Join(prm.ScopesSupported, " ")
-		}
-	case errors.Is(err, ErrNoMetadata):
-		// A server of the 2025-03-26 specification: its origin is the
-		// authorization server.
-		if g.meta, assumed, err = legacyServer(ctx, a, a.server); err != nil {
-			return nil, nil, err
-		}
-	default:
 		return nil, nil, err
 	}
-	a.mu.Lock()
-	if u, err := url.Parse(g.meta.AuthorizationEndpoint); err == nil && u.Host != "" {
-		a.authServer = u.Scheme + "://" + u.Host
-	}
-	a.mu.Unlock()
+	a.noteAuthServer(g.meta)
 	if g.dpopKey, err = a.dpopKeyFor(g.meta, prm); err != nil {
 		return nil, nil, err
 	}
@@ -137,11 +79,91 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant, s
 		// more the authorization server counts against its limit.
 		return nil, nil, ErrNoUser
 	}
+	return a.codeFlow(ctx, g, scope, step, redirect)
+}
+
+// flowScope is the scope a flow asks for — the challenge's, else the
+// host's; on a step-up, with the current grant's; with a login's own —
+// and the user step and redirect URL it uses.
+func (a *Authorizer) flowScope(ch Challenge, prev *grant, stepUp bool, login *LoginOptions) (scope string, step UserStep, redirect string) {
+	scope = ch.Params["scope"]
+	if scope == "" && len(a.cfg.Scopes) > 0 {
+		scope = strings.Join(a.cfg.Scopes, " ") // the host's choice, when the server names none
+	}
+	if stepUp || ch.Params["error"] == "insufficient_scope" {
+		had := ""
+		if prev != nil {
+			had = prev.scope
+		}
+		a.mu.Lock()
+		if had == "" && a.tok != nil {
+			had = a.tok.Scope // a stored token's grant may not say
+		}
+		a.mu.Unlock()
+		scope = union(had, scope)
+	}
+	step, redirect = a.cfg.UserStep, a.cfg.RedirectURL
+	if login != nil {
+		scope = union(scope, strings.Join(login.Scopes, " "))
+		if login.UserStep != nil {
+			step = login.UserStep
+		}
+		if login.RedirectURL != "" {
+			redirect = login.RedirectURL
+		}
+	}
+	return scope, step, redirect
+}
+
+// discover finds the resource's metadata and its authorization server's
+// (g.resource, g.meta), the scope the resource supports when none was
+// named, and whether the endpoints are the 2025-03-26 defaults (assumed).
+func (a *Authorizer) discover(ctx context.Context, ch Challenge, g *grant, scope string) (prm *ResourceMetadata, _ string, assumed bool, err error) {
+	prm, err = discoverResource(ctx, a.http, a.server, ch.Params["resource_metadata"])
+	switch {
+	case err == nil && a.cfg.ServerMetadataURL != "":
+		// The host names the authorization server's metadata: no
+		// discovery of it, the resource's metadata still checked.
+		g.meta, err = fetchServerMetadata(ctx, a.http, a.cfg.ServerMetadataURL)
+	case err == nil:
+		g.meta, err = discoverServer(ctx, a.http, prm.AuthorizationServers[0])
+	case errors.Is(err, ErrNoMetadata):
+		// A server of the 2025-03-26 specification: its origin is the
+		// authorization server.
+		g.meta, assumed, err = legacyServer(ctx, a, a.server)
+		return nil, scope, assumed, err
+	default:
+		return nil, scope, false, err
+	}
+	if err != nil {
+		return nil, scope, false, err
+	}
+	g.resource = prm.Resource
+	if scope == "" {
+		scope = strings.Join(prm.ScopesSupported, " ")
+	}
+	return prm, scope, false, nil
+}
+
+// noteAuthServer remembers the authorization server's origin, for hosts
+// that show where a login goes.
+func (a *Authorizer) noteAuthServer(m *ServerMetadata) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if u, err := url.Parse(m.AuthorizationEndpoint); err == nil && u.Host != "" {
+		a.authServer = u.Scheme + "://" + u.Host
+	}
+}
+
+// codeFlow is the authorization code grant with PKCE: the client for the
+// redirect, the user step, and the code exchanged for a token.
+func (a *Authorizer) codeFlow(ctx context.Context, g *grant, scope string, step UserStep, redirect string) (*Token, *grant, error) {
 	if scope != "" && slices.Contains(g.meta.ScopesSupported, "offline_access") &&
 		!slices.Contains(strings.Fields(scope), "offline_access") {
 		scope += " offline_access"
 	}
 	g.scope = scope
+	var err error
 	if g.client, err = a.clientFor(ctx, g.meta, redirect); err != nil {
 		return nil, nil, err
 	}
