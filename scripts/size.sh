@@ -5,10 +5,11 @@
 #          encoding/json
 # stripped, runs each once against the demo server (add 2 + 40 must print
 # 42), prints both sizes and ours/floor, and fails if that ratio is above
-# SIZE_LIMIT (default 1.25).
+# SIZE_LIMIT (default 1.30: tasks, both generations, and MCP Apps decoding
+# are reachable from every CallTool and cost 1.24× -> 1.27×).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-limit=${SIZE_LIMIT:-1.25}
+limit=${SIZE_LIMIT:-1.30}
 awk -v l="$limit" 'BEGIN { exit !(l ~ /^[0-9]+(\.[0-9]+)?$/) }' ||
   { echo "size: SIZE_LIMIT=$limit is not a number"; exit 2; }
 
