@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -108,19 +107,4 @@ func (a *asker) consent(ctx context.Context, call toolreg.Call) error {
 		}
 		return errors.New("the user said no")
 	}
-}
-
-// printable is the model's text as it may reach a terminal: newlines and
-// tabs kept, every other control character (escape sequences begin with
-// one) and the characters that reorder text on screen dropped.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r):
-			return -1
-		}
-		return r
-	}, s)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -144,7 +145,7 @@ func TestAskConsent(t *testing.T) {
 // control characters: the model's streamed text, the tool line, the
 // consent prompt.
 func TestAskOutputHasNoControlSequences(t *testing.T) {
-	if got := printable("a\x1b[2Jb\tc\nd\x07e\u202eright\u009b31m"); got != "a[2Jb\tc\nderight31m" {
+	if got := safe.Strip("a\x1b[2Jb\tc\nd\x07e\u202eright\u009b31m"); got != "a[2Jb\tc\nderight31m" {
 		t.Errorf("printable: got %q", got)
 	}
 	use := mcpclient.Content{Type: "tool_use", Name: "mcp__s__t\x1b[1m", Input: json.RawMessage(`{"k":"\u001b]0;title\u0007"}`)}

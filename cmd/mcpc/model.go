@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/bridge"
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -116,7 +117,7 @@ func (e *env) runOptions(history []mcpclient.SamplingMessage) *bridge.RunOptions
 	}
 	if !e.out.json {
 		opts.OnText = func(text string) {
-			if text = printable(text); text != "" {
+			if text = safe.Strip(text); text != "" {
 				io.WriteString(e.out.w, text)
 				e.openLine = !strings.HasSuffix(text, "\n")
 			}

@@ -110,6 +110,22 @@ func firstUnsafe(s string, multiline bool) int {
 	return -1
 }
 
+// Strip returns s without the characters [Printable] escapes, newlines
+// and tabs kept: for text that streams to a terminal as it comes (a
+// model's answer), where an escape written out in the middle of a word
+// reads worse than nothing.
+func Strip(s string) string {
+	if firstUnsafe(s, true) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unsafeRune(r, true) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
 // unsafeRune reports whether a terminal may act on r.
 func unsafeRune(r rune, multiline bool) bool {
 	switch {
