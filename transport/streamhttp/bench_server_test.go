@@ -1,43 +1,66 @@
 package streamhttp
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
 
-// The bench server answers the benchmarks of bench_test.go: tools/call of
-// an echo tool, answered as application/json or as text/event-stream (one
+// The bench server answers the benchmarks of bench_test.go and
+// bench_table_test.go: initialize, tools/list (in pages of 100) and
+// tools/call of two tools, "echo" (its text back) and "big" (1 MiB of
+// text), answered as application/json or as text/event-stream (one
 // "message" event with the response, flushed, then the end of the
 // response, as the SDKs' servers do). It counts the TCP connections it
-// accepts, and it checks the headers each era requires, so that the floor
-// and the transport send the same requests.
+// accepts, and it checks what each era requires of a request (headers,
+// and in the stateless era the protocol version in _meta), so that the
+// floor and the transport send the same requests.
 
 const (
 	benchHandshake = "2025-06-18"
 	benchStateless = "2026-07-28"
 	benchSession   = "bench-session-1"
 	benchText      = "hello, benchmark"
+	benchPage      = 100     // tools per tools/list page
+	benchBig       = 1 << 20 // bytes of text in the big tool's result
 )
 
-type benchServer struct {
-	srv       *httptest.Server
-	sse       bool // answer requests with an event stream
-	stateless bool // require the stateless era's headers
-	conns     atomic.Int64
+// benchConfig is what a bench server is: how it answers, which era it
+// checks for and how many tools it lists.
+type benchConfig struct {
+	SSE       bool // answer requests with an event stream
+	Stateless bool // require the stateless era's headers and _meta
+	Tools     int  // tools/list's length; 0 means 2 (echo and big)
 }
 
+type benchServer struct {
+	srv   *httptest.Server
+	cfg   benchConfig
+	pages [][]byte // the result of each tools/list page
+	big   []byte   // the big tool's result
+	conns atomic.Int64
+}
+
+// newBenchServer starts a bench server in this process.
 func newBenchServer(b testing.TB, sse, stateless bool) *benchServer {
-	s := &benchServer{sse: sse, stateless: stateless}
+	s := startBenchServer(benchConfig{SSE: sse, Stateless: stateless})
+	b.Cleanup(s.srv.Close)
+	return s
+}
+
+// startBenchServer starts a bench server on a loopback port; the caller
+// closes s.srv.
+func startBenchServer(cfg benchConfig) *benchServer {
+	s := &benchServer{cfg: cfg}
+	s.pages = benchPages(cfg.Tools)
+	text, _ := json.Marshal(strings.Repeat("x", benchBig))
+	s.big = append(append([]byte(`{"content":[{"type":"text","text":`), text...), `}],"isError":false}`...)
 	s.srv = httptest.NewUnstartedServer(s)
 	s.srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
@@ -45,8 +68,35 @@ func newBenchServer(b testing.TB, sse, stateless bool) *benchServer {
 		}
 	}
 	s.srv.Start()
-	b.Cleanup(s.srv.Close)
 	return s
+}
+
+// benchPages encodes the results of tools/list, benchPage tools a page.
+func benchPages(n int) [][]byte {
+	if n <= 0 {
+		return [][]byte{[]byte(`{"tools":[` + benchTool("echo") + `,` + benchTool("big") + `]}`)}
+	}
+	var pages [][]byte
+	for start := 0; start < n; start += benchPage {
+		p := []byte(`{"tools":[`)
+		for i := start; i < min(start+benchPage, n); i++ {
+			if i > start {
+				p = append(p, ',')
+			}
+			p = append(p, benchTool("tool-"+strconv.Itoa(i))...)
+		}
+		p = append(p, ']')
+		if start+benchPage < n {
+			p = append(p, `,"nextCursor":"`+strconv.Itoa(len(pages)+1)+`"`...)
+		}
+		pages = append(pages, append(p, '}'))
+	}
+	return pages
+}
+
+func benchTool(name string) string {
+	return `{"name":"` + name + `","description":"A tool of the bench server, named ` + name +
+		`.","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}}`
 }
 
 // benchRequest is a request as the server decodes it.
@@ -55,9 +105,13 @@ type benchRequest struct {
 	Method string          `json:"method"`
 	Params struct {
 		Name      string `json:"name"`
+		Cursor    string `json:"cursor"`
 		Arguments struct {
 			Text string `json:"text"`
 		} `json:"arguments"`
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
 	} `json:"params"`
 }
 
@@ -82,7 +136,7 @@ func (s *benchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		return
 	}
-	if msg := s.checkHeaders(r, &req); msg != "" {
+	if msg := s.checkRequest(r, &req); msg != "" {
 		http.Error(w, msg, http.StatusBadRequest)
 		return
 	}
@@ -90,21 +144,38 @@ func (s *benchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	if req.Method == "initialize" {
+		w.Header().Set("Mcp-Session-Id", benchSession)
+	}
+	s.answer(w, s.response(&req))
+}
+
+// response is the JSON-RPC response to req.
+func (s *benchServer) response(req *benchRequest) []byte {
 	resp := append(make([]byte, 0, 256), `{"jsonrpc":"2.0","id":`...)
 	resp = append(resp, req.ID...)
-	switch req.Method {
-	case "initialize":
-		w.Header().Set("Mcp-Session-Id", benchSession)
+	page, _ := strconv.Atoi(req.Params.Cursor)
+	switch {
+	case req.Method == "initialize":
 		resp = append(resp, `,"result":{"protocolVersion":"`+benchHandshake+`","capabilities":{"tools":{}},"serverInfo":{"name":"bench","version":"1"}}}`...)
-	case "tools/call":
+	case req.Method == "tools/call" && req.Params.Name == "echo":
 		text, _ := json.Marshal(req.Params.Arguments.Text)
 		resp = append(resp, `,"result":{"content":[{"type":"text","text":`...)
 		resp = append(resp, text...)
 		resp = append(resp, `}],"isError":false}}`...)
+	case req.Method == "tools/call" && req.Params.Name == "big":
+		resp = append(append(append(resp, `,"result":`...), s.big...), '}')
+	case req.Method == "tools/list" && page >= 0 && page < len(s.pages):
+		resp = append(append(append(resp, `,"result":`...), s.pages[page]...), '}')
 	default:
 		resp = append(resp, `,"error":{"code":-32601,"message":"method not found"}}`...)
 	}
-	if !s.sse {
+	return resp
+}
+
+// answer writes resp as a JSON body or as one event of a stream.
+func (s *benchServer) answer(w http.ResponseWriter, resp []byte) {
+	if !s.cfg.SSE {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(resp)
 		return
@@ -119,16 +190,16 @@ func (s *benchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.(http.Flusher).Flush()
 }
 
-// checkHeaders returns what is wrong with the request's headers for the
-// server's era, or "".
-func (s *benchServer) checkHeaders(r *http.Request, req *benchRequest) string {
+// checkRequest returns what is wrong with the request for the server's
+// era, or "".
+func (s *benchServer) checkRequest(r *http.Request, req *benchRequest) string {
 	if r.Header.Get("Content-Type") != "application/json" {
 		return "Content-Type"
 	}
 	if req.Method == "initialize" {
 		return ""
 	}
-	if s.stateless {
+	if s.cfg.Stateless {
 		if r.Header.Get("MCP-Protocol-Version") != benchStateless {
 			return "MCP-Protocol-Version"
 		}
@@ -137,6 +208,9 @@ func (s *benchServer) checkHeaders(r *http.Request, req *benchRequest) string {
 		}
 		if req.Method == "tools/call" && r.Header.Get("Mcp-Name") != req.Params.Name {
 			return "Mcp-Name"
+		}
+		if len(req.ID) > 0 && req.Params.Meta.Version != benchStateless {
+			return "_meta"
 		}
 		return ""
 	}
@@ -147,101 +221,4 @@ func (s *benchServer) checkHeaders(r *http.Request, req *benchRequest) string {
 		return "Mcp-Session-Id"
 	}
 	return ""
-}
-
-// rawClient is an HTTP/1.1 client of almost no cost of its own: one kept
-// connection, a request written from prepared bytes, the answer parsed by
-// hand into reused buffers. BenchmarkHTTPServerOnly uses it to measure
-// what the bench server itself costs per call, which every other
-// benchmark here includes.
-type rawClient struct {
-	conn net.Conn
-	br   *bufio.Reader
-	req  []byte
-	body []byte
-}
-
-func newRawClient(b testing.TB, s *benchServer) *rawClient {
-	conn, err := net.Dial("tcp", s.srv.Listener.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { conn.Close() })
-	frame := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + benchText + `"}}}`
-	req := "POST / HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n" +
-		"Accept: application/json, text/event-stream\r\n" +
-		"MCP-Protocol-Version: " + benchHandshake + "\r\nMcp-Session-Id: " + benchSession + "\r\n" +
-		"Content-Length: " + strconv.Itoa(len(frame)) + "\r\n\r\n" + frame
-	return &rawClient{conn: conn, br: bufio.NewReaderSize(conn, 4096), req: []byte(req), body: make([]byte, 0, 4096)}
-}
-
-// call sends the request and returns the body of the answer (chunked or
-// not), valid until the next call.
-func (c *rawClient) call() ([]byte, error) {
-	if _, err := c.conn.Write(c.req); err != nil {
-		return nil, err
-	}
-	length, chunked := -1, false
-	for i := 0; ; i++ {
-		line, err := c.br.ReadSlice('\n')
-		if err != nil {
-			return nil, err
-		}
-		if i == 0 && !bytes.HasPrefix(line, []byte("HTTP/1.1 200 ")) {
-			return nil, fmt.Errorf("status line %q", line)
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) == 0 {
-			break
-		}
-		if i > 64 {
-			return nil, errors.New("too many header lines")
-		}
-		name, value, _ := bytes.Cut(line, []byte(":"))
-		value = bytes.TrimSpace(value)
-		switch {
-		case bytes.EqualFold(name, []byte("Content-Length")):
-			length, err = strconv.Atoi(string(value))
-			if err != nil {
-				return nil, err
-			}
-		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
-			chunked = bytes.EqualFold(value, []byte("chunked"))
-		}
-	}
-	c.body = c.body[:0]
-	if !chunked {
-		if length < 0 || length > cap(c.body) {
-			return nil, fmt.Errorf("content length %d", length)
-		}
-		c.body = c.body[:length]
-		_, err := io.ReadFull(c.br, c.body)
-		return c.body, err
-	}
-	for range 64 {
-		line, err := c.br.ReadSlice('\n')
-		if err != nil {
-			return nil, err
-		}
-		size, err := strconv.ParseInt(string(bytes.TrimRight(line, "\r\n")), 16, 32)
-		if err != nil {
-			return nil, err
-		}
-		if size == 0 {
-			_, err := c.br.ReadSlice('\n') // the empty trailer
-			return c.body, err
-		}
-		if len(c.body)+int(size) > cap(c.body) {
-			return nil, errors.New("body too large")
-		}
-		n := len(c.body)
-		c.body = c.body[:n+int(size)]
-		if _, err := io.ReadFull(c.br, c.body[n:]); err != nil {
-			return nil, err
-		}
-		if _, err := c.br.Discard(2); err != nil {
-			return nil, err
-		}
-	}
-	return nil, errors.New("too many chunks")
 }

@@ -1,23 +1,16 @@
 package streamhttp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // The benchmarks in this file put the Streamable HTTP transport under load
@@ -75,36 +68,6 @@ import (
 const benchInFlight = 256
 
 var benchModes = []string{"seq", "seq-timeout", "inflight256"}
-
-// echoParams is the params of every tools/call here.
-type echoParams struct {
-	Name      string `json:"name"`
-	Arguments struct {
-		Text string `json:"text"`
-	} `json:"arguments"`
-}
-
-// echoResult keeps what mcpclient's CallToolResult keeps of text content.
-type echoResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	IsError bool `json:"isError"`
-}
-
-func (r *echoResult) check() error {
-	if len(r.Content) != 1 || r.Content[0].Text != benchText || r.IsError {
-		return fmt.Errorf("unexpected result %+v", r)
-	}
-	return nil
-}
-
-var benchParams = func() *echoParams {
-	p := &echoParams{Name: "echo"}
-	p.Arguments.Text = benchText
-	return p
-}()
 
 // benchEras are the sub-benchmarks' first level.
 var benchEras = []struct {
@@ -179,17 +142,9 @@ func BenchmarkHTTPCall(b *testing.B) {
 			for _, mode := range benchModes {
 				b.Run(era.name+"/"+body.name+"/"+mode, func(b *testing.B) {
 					srv := newBenchServer(b, body.sse, era.stateless)
-					conn := dialBench(b, srv, era.stateless)
-					info := &transport.RequestInfo{Method: "tools/call", Name: benchParams.Name}
+					c := dialBench(b, srv, era.stateless)
 					runBench(b, srv, mode, func(ctx context.Context) error {
-						if era.stateless {
-							ctx = transport.WithRequest(ctx, info) // as mcpclient does
-						}
-						var res echoResult
-						if err := conn.Call(ctx, "tools/call", benchParams, &res); err != nil {
-							return err
-						}
-						return res.check()
+						return c.callTool(ctx, "echo", len(benchText))
 					})
 				})
 			}
@@ -197,36 +152,16 @@ func BenchmarkHTTPCall(b *testing.B) {
 	}
 }
 
-// dialBench connects a jsonrpc.Conn over Dial's Stream to srv and sets the
-// era as a session would: the handshake (initialize, the version, the
-// initialized notification) or the stateless protocol at once.
-func dialBench(b *testing.B, srv *benchServer, stateless bool) *jsonrpc.Conn {
+// dialBench connects plainmcp's client to srv for the benchmark.
+func dialBench(b *testing.B, srv *benchServer, stateless bool) *oursClient {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	stream, err := Dial(ctx, Config{URL: srv.srv.URL})
+	c, err := dialOurs(ctx, srv.srv.URL, stateless)
 	if err != nil {
 		b.Fatal(err)
 	}
-	conn := jsonrpc.NewConn(stream, nil)
-	b.Cleanup(func() { conn.Close() })
-	if stateless {
-		stream.SetProtocol(transport.Protocol{Version: benchStateless, Stateless: true})
-		return conn
-	}
-	init := map[string]any{
-		"protocolVersion": benchHandshake,
-		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "bench", "version": "1"},
-	}
-	var res json.RawMessage
-	if err := conn.Call(ctx, "initialize", init, &res); err != nil {
-		b.Fatal(err)
-	}
-	stream.SetProtocol(transport.Protocol{Version: benchHandshake})
-	if err := conn.Notify(ctx, "notifications/initialized", nil); err != nil {
-		b.Fatal(err)
-	}
-	return conn
+	b.Cleanup(func() { c.close() })
+	return c
 }
 
 // BenchmarkHTTPCallFloor is the floor: the same exchanges by hand with
@@ -243,171 +178,6 @@ func BenchmarkHTTPCallFloor(b *testing.B) {
 			}
 		}
 	}
-}
-
-// floorHTTP is a hand-written Streamable HTTP client of one server.
-type floorHTTP struct {
-	client    *http.Client
-	url       string
-	stateless bool
-	session   string
-	id        atomic.Int64
-}
-
-// floorReaders are the floor's bufio.Readers for event streams, recycled.
-var floorReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) }}
-
-type floorHTTPRequest struct {
-	JSONRPC string `json:"jsonrpc"`
-	ID      int64  `json:"id,omitempty"`
-	Method  string `json:"method"`
-	Params  any    `json:"params,omitempty"`
-}
-
-type floorHTTPResponse struct {
-	ID     int64 `json:"id"`
-	Result any   `json:"result"`
-	Error  *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-func newFloorHTTP(b *testing.B, srv *benchServer, stateless bool) *floorHTTP {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConns = 2 * benchInFlight
-	tr.MaxIdleConnsPerHost = 2 * benchInFlight
-	f := &floorHTTP{client: &http.Client{Transport: tr}, url: srv.srv.URL, stateless: stateless}
-	b.Cleanup(tr.CloseIdleConnections)
-	if stateless {
-		return f
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	init := map[string]any{
-		"protocolVersion": benchHandshake,
-		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "bench", "version": "1"},
-	}
-	var res json.RawMessage
-	resp, err := f.post(ctx, "initialize", init, &res)
-	if err != nil {
-		b.Fatal(err)
-	}
-	f.session = resp.Header.Get("Mcp-Session-Id")
-	if _, err := f.post(ctx, "notifications/initialized", nil, nil); err != nil {
-		b.Fatal(err)
-	}
-	return f
-}
-
-func (f *floorHTTP) callEcho(ctx context.Context) error {
-	var res echoResult
-	if _, err := f.post(ctx, "tools/call", benchParams, &res); err != nil {
-		return err
-	}
-	return res.check()
-}
-
-// post sends one message and, for a request, decodes the response's result
-// into result. Every body is read to its end.
-func (f *floorHTTP) post(ctx context.Context, method string, params, result any) (*http.Response, error) {
-	m := floorHTTPRequest{JSONRPC: "2.0", Method: method, Params: params}
-	if result != nil {
-		m.ID = f.id.Add(1)
-	}
-	frame, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.url, bytes.NewReader(frame))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	switch {
-	case f.stateless:
-		req.Header.Set("MCP-Protocol-Version", benchStateless)
-		req.Header.Set("Mcp-Method", method)
-		if p, ok := params.(*echoParams); ok {
-			req.Header.Set("Mcp-Name", p.Name)
-		}
-	case f.session != "":
-		req.Header.Set("MCP-Protocol-Version", benchHandshake)
-		req.Header.Set("Mcp-Session-Id", f.session)
-	}
-	resp, err := f.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("%s: %s", method, resp.Status)
-	}
-	if result == nil {
-		_, err := io.Copy(io.Discard, resp.Body)
-		return resp, err
-	}
-	var data []byte
-	switch ct := resp.Header.Get("Content-Type"); {
-	case strings.HasPrefix(ct, "application/json"):
-		data, err = io.ReadAll(resp.Body)
-	case strings.HasPrefix(ct, "text/event-stream"):
-		data, err = floorEvent(resp.Body)
-	default:
-		err = fmt.Errorf("content type %q", ct)
-	}
-	if err != nil {
-		return nil, err
-	}
-	r := floorHTTPResponse{Result: result}
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, err
-	}
-	switch {
-	case r.Error != nil:
-		return nil, fmt.Errorf("%s: %d %s", method, r.Error.Code, r.Error.Message)
-	case r.ID != m.ID:
-		return nil, fmt.Errorf("%s: response id %d, want %d", method, r.ID, m.ID)
-	}
-	return resp, nil
-}
-
-// floorEvent returns the data of the first event of an event stream, and
-// reads the rest of the stream.
-func floorEvent(body io.Reader) ([]byte, error) {
-	br := floorReaders.Get().(*bufio.Reader)
-	br.Reset(body)
-	defer func() {
-		br.Reset(nil)
-		floorReaders.Put(br)
-	}()
-	var data []byte
-	for range 1024 {
-		line, err := br.ReadSlice('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) == 0 {
-			if data == nil {
-				continue
-			}
-			if _, err := io.Copy(io.Discard, br); err != nil {
-				return nil, err
-			}
-			return data, nil
-		}
-		if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-			v = bytes.TrimPrefix(v, []byte(" "))
-			if data != nil {
-				data = append(data, '\n')
-			}
-			data = append(data, v...)
-		}
-	}
-	return nil, errors.New("no event in 1024 lines")
 }
 
 // BenchmarkHTTPServerOnly is what the bench server costs per call, alone:
