@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench integration integration-auth fuzz clean conformance size chromium browser
+.PHONY: demo test check bench bench-http integration integration-auth fuzz clean conformance size chromium browser
 
 GO      ?= go
 BIN     := bin
@@ -93,6 +93,11 @@ size:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The README's HTTP ratio table: every row beside its floor, interleaved,
+# 3 rounds (ROUNDS=5, ROWS="seq cold" to change), medians of the ratios.
+bench-http:
+	bash scripts/bench-http.sh
 
 # Short fuzzing runs of every fuzz target (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 20s
