@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/textproto"
 	"net/url"
@@ -134,14 +135,23 @@ type httpBase struct {
 }
 
 // idleConnsPerHost is how many idle connections the pool the transport
-// owns keeps per host (and in all). Every request of a session is its own
-// exchange, and many run at once (jsonrpc.Conn lets any number of calls be
-// in flight); net/http's default of 2 idle connections per host would
-// close nearly every connection a burst of concurrent calls opened, so
-// that 256 concurrent calls would open a new TCP (and TLS) connection for
-// almost every call. Idle connections cost a file descriptor each and are
-// closed after the transport's IdleConnTimeout, or by Close.
-const idleConnsPerHost = 256
+// owns may keep: as many as it ever opened. Every request of a session is
+// its own exchange, and the caller decides how many run at once
+// (jsonrpc.Conn bounds no calls in flight); a connection the pool closes
+// because a burst left more idle than some fixed number is one the next
+// burst opens again — a TCP (and TLS) handshake for the client, and a
+// connection's setup and goroutine for the server. net/http's default of
+// 2 per host made 256 concurrent calls open a connection for almost
+// every call; any fixed figure does the same to a burst just above it.
+// So the pool's size follows the caller's concurrency, and what a burst
+// opened is closed once idle for IdleConnTimeout (90 seconds), or by
+// Close.
+//
+// MaxConnsPerHost stays unlimited for a like reason: with a cap, a call
+// would wait for another's connection, and the answer to a server's
+// request (sampling, elicitation) that a streamed call waits on must be
+// POSTed on a connection of its own — a cap could deadlock them.
+const idleConnsPerHost = math.MaxInt
 
 func newHTTPBase(cfg *Config) (*httpBase, error) {
 	u, err := parseServerURL(cfg.URL)
@@ -176,7 +186,7 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	}
 	if base == nil {
 		owned = http.DefaultTransport.(*http.Transport).Clone()
-		owned.MaxIdleConns = idleConnsPerHost
+		owned.MaxIdleConns = 0 // no limit in all: see idleConnsPerHost
 		owned.MaxIdleConnsPerHost = idleConnsPerHost
 		base = owned
 	}

@@ -387,7 +387,7 @@ func TestOwnedPoolKeepsIdleConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.release()
-	if b.owned == nil || b.owned.MaxIdleConnsPerHost != idleConnsPerHost || b.owned.MaxIdleConns != idleConnsPerHost {
+	if b.owned == nil || b.owned.MaxIdleConnsPerHost != idleConnsPerHost || b.owned.MaxIdleConns != 0 {
 		t.Fatalf("owned pool: %+v", b.owned)
 	}
 	burst := func() {
