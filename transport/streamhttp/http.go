@@ -66,14 +66,11 @@ type streamable struct {
 	goneOnce     sync.Once
 	dialFailures atomic.Int32 // in a row
 
-	mu      sync.Mutex
-	session string
-	proto   transport.Protocol
-	// versionHeader is the value of MCP-Protocol-Version, shared by every
-	// request (nil before a version is agreed).
-	versionHeader []string
-	listening     bool
-	closed        bool // set by Close before it waits for wg
+	mu        sync.Mutex
+	session   string
+	proto     transport.Protocol
+	listening bool
+	closed    bool // set by Close before it waits for wg
 
 	closeOnce sync.Once
 }
@@ -108,10 +105,6 @@ func newStreamable(cfg Config) (*streamable, error) {
 func (h *streamable) SetProtocol(p transport.Protocol) {
 	h.mu.Lock()
 	h.proto = p
-	h.versionHeader = nil
-	if p.Version != "" {
-		h.versionHeader = []string{p.Version}
-	}
 	if p.Stateless {
 		h.session = ""
 	}
@@ -247,16 +240,8 @@ func errorInBody(body []byte) *jsonrpc.Error {
 	return env.Error
 }
 
-// mediaType is the answer's media type, lower case, without parameters.
-// The two a server answers a POST with, written plainly, are known
-// without parsing (which allocates on every answer).
 func mediaType(resp *http.Response) string {
-	ct := resp.Header.Get("Content-Type")
-	switch ct {
-	case "application/json", "text/event-stream":
-		return ct
-	}
-	t, _, err := mime.ParseMediaType(ct)
+	t, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if err != nil {
 		return ""
 	}

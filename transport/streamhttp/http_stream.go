@@ -24,40 +24,21 @@ const (
 	postTimeout    = 30 * time.Second       // a POST that carries no request
 )
 
-// Header values that are the same on every request, shared by all of
-// them: net/http and the round-trippers only read a request's values
-// (Header.Set replaces a value, and append to a slice whose capacity is
-// its length copies it), so a request costs no allocation for them.
-var (
-	jsonContentType = []string{"application/json"}
-	acceptJSONOrSSE = []string{"application/json, text/event-stream"}
-)
-
 // newPost builds the POST for message m, and returns the session id it
 // carries. info, if not nil, is what the session said about the request.
-//
-// The header map is made at its size and filled with canonical keys
-// directly: a request pays for the values that vary (the session, the
-// method and what it names) and nothing else.
 func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.url, bytes.NewReader(frame))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpoint.String(), bytes.NewReader(frame))
 	if err != nil {
 		return nil, "", fmt.Errorf("transport: %w", err)
 	}
 	h.mu.Lock()
-	session, version, stateless := h.session, h.versionHeader, h.proto.Stateless
+	session, proto := h.session, h.proto
 	h.mu.Unlock()
-	hdr := make(http.Header, 8)
-	hdr["Content-Type"] = jsonContentType
-	hdr["Accept"] = acceptJSONOrSSE
-	if session != "" {
-		hdr["Mcp-Session-Id"] = []string{session}
-	}
-	if version != nil {
-		hdr["Mcp-Protocol-Version"] = version
-	}
-	if stateless && m.Method != "" {
-		hdr["Mcp-Method"] = []string{m.Method}
+	h.setCommonHeaders(req, session)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if proto.Stateless && m.Method != "" {
+		req.Header.Set("Mcp-Method", m.Method)
 		// The session says what the request names; a bare stream user
 		// leaves it to us to find out.
 		name, ok := "", false
@@ -67,28 +48,27 @@ func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m
 			name, ok = nameOf(m)
 		}
 		if ok {
-			hdr["Mcp-Name"] = []string{encodeHeaderValue(name)}
+			req.Header.Set("Mcp-Name", encodeHeaderValue(name))
 		}
 		if info != nil {
 			for k, v := range info.Headers {
-				hdr.Set(k, encodeHeaderValue(v))
+				req.Header.Set(k, encodeHeaderValue(v))
 			}
 		}
 	}
-	req.Header = hdr
 	return req, session, nil
 }
 
 // setCommonHeaders adds the session and protocol version headers.
 func (h *streamable) setCommonHeaders(req *http.Request, session string) {
 	h.mu.Lock()
-	version := h.versionHeader
+	version := h.proto.Version
 	h.mu.Unlock()
 	if session != "" {
 		req.Header.Set("Mcp-Session-Id", session)
 	}
-	if version != nil {
-		req.Header["Mcp-Protocol-Version"] = version
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
 	}
 }
 

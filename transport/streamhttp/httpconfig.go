@@ -127,7 +127,6 @@ func validHeaderName(s string) bool {
 type httpBase struct {
 	owned      *http.Transport // nil when the caller supplied the client
 	endpoint   *url.URL
-	url        string // endpoint.String(), made once
 	client     *http.Client
 	maxMessage int
 	log        *slog.Logger
@@ -193,25 +192,24 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	b := &httpBase{
 		owned:      owned,
 		endpoint:   u,
-		url:        u.String(),
 		client:     client,
 		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
 		log:        cfg.Logger,
 		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
 	}
-	home := newHomeOrigin(u)
+	home := origin(u)
 	// Outermost first: configured headers and the bearer token, then the
 	// caller's authorization layer, then a guard that learns what that
 	// layer added (to redact it) and strips credentials from anything
 	// bound for another origin, whoever added them.
-	guard := &originGuard{next: base, home: home, secrets: b.secrets, hooked: cfg.Authorize != nil}
+	guard := &originGuard{next: base, origin: home, secrets: b.secrets, hooked: cfg.Authorize != nil}
 	var rt http.RoundTripper = guard
 	if cfg.Authorize != nil {
 		rt = cfg.Authorize(rt)
 	}
 	client.Transport = &headerRoundTripper{
 		next:    rt,
-		home:    home,
+		origin:  home,
 		headers: revealed(cfg.Headers),
 		authz:   authz,
 		hooked:  cfg.Authorize != nil,

@@ -17,7 +17,7 @@ import (
 // request to another origin goes out without them.
 type headerRoundTripper struct {
 	next    http.RoundTripper
-	home    homeOrigin
+	origin  string
 	headers http.Header
 	authz   string // the Authorization value, from BearerToken or Authorization
 	hooked  bool   // an Authorize layer follows: tell it what we sent
@@ -29,7 +29,7 @@ type headerRoundTripper struct {
 type preHookKey struct{}
 
 func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !h.home.has(req.URL) || (len(h.headers) == 0 && h.authz == "" && !h.hooked) {
+	if origin(req.URL) != h.origin || (len(h.headers) == 0 && h.authz == "" && !h.hooked) {
 		return h.next.RoundTrip(req)
 	}
 	r := req
@@ -59,13 +59,13 @@ func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 // layer added, Mcp-Session-Id and Mcp-Param-*.
 type originGuard struct {
 	next    http.RoundTripper
-	home    homeOrigin
+	origin  string
 	secrets *secretSet
 	hooked  bool
 }
 
 func (g *originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
-	if g.home.has(req.URL) {
+	if origin(req.URL) == g.origin {
 		g.secrets.learnRequest(req, g.hooked)
 		return g.next.RoundTrip(req)
 	}
@@ -83,19 +83,6 @@ func (g *originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 		delete(r.Header, name) // as spelled in the map, canonical or not
 	}
 	return g.next.RoundTrip(r)
-}
-
-// homeOrigin is the server's origin, with the scheme and host of its
-// endpoint as written: every request to the endpoint carries those very
-// strings, so it is recognised without building its origin (which costs
-// allocations on every request); anything else is compared by origin.
-type homeOrigin struct{ origin, scheme, host string }
-
-func newHomeOrigin(u *url.URL) homeOrigin { return homeOrigin{origin(u), u.Scheme, u.Host} }
-
-// has reports whether u is of the origin.
-func (o homeOrigin) has(u *url.URL) bool {
-	return u.Scheme == o.scheme && u.Host == o.host || origin(u) == o.origin
 }
 
 // origin is scheme://host:port with the default port made explicit (an
