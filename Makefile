@@ -133,6 +133,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzToolResult -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzExportSchema -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzParseForms -fuzztime $(FUZZTIME) ./internal/integration/browser
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/benchtable
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).

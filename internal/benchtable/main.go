@@ -51,7 +51,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
-	print(os.Stdout, runs)
+	printTable(os.Stdout, runs)
 }
 
 // runs holds, for each benchmark name without its GOMAXPROCS suffix, the
@@ -116,7 +116,7 @@ func (rs runs) ratio(c cell, col string) (median float64, n int, ok bool) {
 	return (ratios[mid-1] + ratios[mid]) / 2, len(ratios), true
 }
 
-func print(w io.Writer, rs runs) {
+func printTable(w io.Writer, rs runs) {
 	fmt.Fprintf(w, "| row | %s | target |\n|---|%s---:|\n", strings.Join(columns, " | "), strings.Repeat("---:|", len(columns)))
 	rounds := 0
 	for _, r := range rows {
