@@ -13,21 +13,36 @@ import (
 	"time"
 )
 
-// The benchmarks in this file put the Streamable HTTP transport under load
-// beside a floor, against the in-process bench server of
-// bench_server_test.go:
+// The benchmarks of this package put the Streamable HTTP transport under
+// load beside a floor. There are two families:
 //
-//	BenchmarkHTTPCall/{handshake,stateless}/{json,sse}/{mode}
-//	BenchmarkHTTPCallFloor/… the same exchanges by hand
-//	BenchmarkHTTPServerOnly/{json,sse}  what the server costs per call
+//	BenchmarkHTTPTable/{row}/{era}-{body}    every row of the README's HTTP
+//	BenchmarkHTTPTableFloor/…                table (bench_table_test.go),
+//	                                         the server in a process of its own
+//	BenchmarkHTTPCall/{era}/{body}/{mode}    the calls of this file, the
+//	BenchmarkHTTPCallFloor/…                 server in this process
+//	BenchmarkHTTPServerOnly/{body}           what that server costs per call
 //
-// BenchmarkHTTPCall is a jsonrpc.Conn over Dial's Stream, set to the era
-// as mcpclient sets it after its handshake (the session itself cannot be
-// used here: transport packages may not import mcpclient). The floor is
-// net/http by hand with a tuned http.Transport (256 idle connections per
-// host): marshal the request, POST it with the headers of the era, read
-// the JSON body or the one SSE event, decode, and read every body to its
-// end so that its connection is reused.
+// The table is what to compare: make bench-http (scripts/bench-http.sh)
+// runs each of its benchmarks and the floor's one after the other, three
+// rounds, and prints the median ratios as the README prints them; with
+// the server apart, this process's CPU time and allocations are the
+// client's alone and the server's CPU time is measured by the server
+// (bench_proc_test.go). TestBenchClientsSendTheSame checks that both
+// sides send the server the same bytes.
+//
+// Both families run plainmcp as a jsonrpc.Conn over Dial's Stream, set to
+// the era as mcpclient sets it after its handshake, and in the stateless
+// era telling the transport what each request names and sending _meta
+// as a session does (the session itself cannot be used here: transport
+// packages may not import mcpclient). The floor (bench_floor_test.go) is
+// net/http by hand with one tuned http.Transport (512 idle connections
+// per host): marshal the request, POST it with the headers of the era,
+// read the JSON body or the one SSE event on the calling goroutine,
+// decode with encoding/json, and read every body to its end so that its
+// connection is reused.
+//
+// The rest of this comment is about BenchmarkHTTPCall.
 //
 // The modes:
 //
