@@ -3,7 +3,9 @@
 # (transport/streamhttp/bench_table_test.go) beside its floor, each pair
 # run one after the other (which goes first alternates), ROUNDS rounds,
 # then the median ratio plainmcp / floor of each cell as Markdown
-# (internal/benchtable). The raw output is kept in BENCH_OUT if set.
+# (internal/benchtable). The raw output is kept in BENCH_OUT if set;
+# BENCH_BIN runs a test binary built before (go test -c) instead of
+# building one, to measure another version of the code.
 #
 #   make bench-http                 # 3 rounds, about 5–10 minutes on 2 cores
 #   ROUNDS=5 make bench-http
@@ -31,7 +33,9 @@ benchtime() {
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/streamhttp.test" ./transport/streamhttp
+bin=${BENCH_BIN:-$tmp/streamhttp.test}
+[ -n "${BENCH_BIN:-}" ] || go test -c -o "$bin" ./transport/streamhttp
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 out=${BENCH_OUT:-$tmp/out.txt}
 : >"$out"
 flip=0
@@ -43,7 +47,7 @@ for round in $(seq "$ROUNDS"); do
       [ $flip = 1 ] && sides="HTTPTableFloor HTTPTable"
       flip=$((1 - flip))
       for side in $sides; do
-        (cd transport/streamhttp && "$tmp/streamhttp.test" -test.run '^$' \
+        (cd transport/streamhttp && "$bin" -test.run '^$' \
           -test.bench "^Benchmark$side\$/^$row\$/^$col\$" -test.benchtime "$(benchtime "$row")") >>"$out"
       done
     done
