@@ -24,6 +24,8 @@ import (
 //	cold     per iteration, a client with a new pool makes 10,000 calls,
 //	         256 in flight (calls/s; conns, the connections it opened;
 //	         srv-cpu-ns/call, the server's CPU time)
+//	burst    per iteration, a client with a new pool makes 256 calls at
+//	         once (conns/op: the first burst's connections)
 //	big      calls whose result is 1 MiB of text, one after the other
 //	         (B/call)
 //	connect  per iteration, connect (the handshake where there is one)
@@ -81,6 +83,7 @@ var tableRows = []struct {
 	{"in64", 0, rowInFlight(64)},
 	{"in256", 0, rowInFlight(256)},
 	{"cold", 0, rowCold},
+	{"burst", 0, rowBurst},
 	{"big", 0, rowBig},
 	{"connect", 0, rowConnect},
 	{"list5000", 5000, rowList},
@@ -130,8 +133,9 @@ func rowInFlight(n int) tableRow {
 }
 
 // inFlight makes total calls, n at a time (0: on this goroutine), and
-// returns the first failure.
-func inFlight(n, total int, call func(ctx context.Context) error) error {
+// returns the first failure. A start channel, if given, is closed once
+// all n goroutines are running.
+func inFlight(n, total int, call func(ctx context.Context) error, start ...chan struct{}) error {
 	ctx := context.Background()
 	if n == 0 {
 		for range total {
@@ -145,15 +149,22 @@ func inFlight(n, total int, call func(ctx context.Context) error) error {
 	var failed atomic.Pointer[error]
 	var wg sync.WaitGroup
 	wg.Add(n)
+	var running sync.WaitGroup
+	running.Add(n)
 	for range n {
 		go func() {
 			defer wg.Done()
+			running.Done()
 			for next.Add(1) <= int64(total) && failed.Load() == nil {
 				if err := call(ctx); err != nil {
 					failed.CompareAndSwap(nil, &err)
 				}
 			}
 		}()
+	}
+	running.Wait()
+	for _, ch := range start {
+		close(ch)
 	}
 	wg.Wait()
 	if err := failed.Load(); err != nil {
@@ -181,6 +192,31 @@ func rowCold(b *testing.B, m *meter, dial tableDialer) int {
 	}
 	m.stop()
 	return b.N * coldCalls
+}
+
+// rowBurst makes one burst of coldInFlight calls at once per iteration,
+// from a client with a new pool.
+func rowBurst(b *testing.B, m *meter, dial tableDialer) int {
+	m.start()
+	for range b.N {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		c, err := dial(ctx, m.url, m.stateless)
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := make(chan struct{})
+		err = inFlight(coldInFlight, coldInFlight, func(ctx context.Context) error {
+			<-start // every call waits for the others to be ready
+			return c.callTool(ctx, "echo", len(benchText))
+		}, start)
+		c.close()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	m.stop()
+	return b.N * coldInFlight
 }
 
 func rowBig(b *testing.B, m *meter, dial tableDialer) int {
