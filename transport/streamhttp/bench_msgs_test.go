@@ -187,3 +187,6 @@ func dialOurs(ctx context.Context, url string, stateless bool) (*oursClient, err
 	}
 	return c, nil
 }
+
+// benchParams is the params of an echo call in the handshake era.
+var benchParams = toolParams("echo", false)
