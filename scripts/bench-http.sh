@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
-ROWS=${ROWS:-"seq in1 in8 in64 in256 cold burst big connect list5000"}
+ROWS=${ROWS:-"seq in1 in8 in64 in256 cold burst bursts512 big connect list5000"}
 COLS="handshake-json handshake-sse stateless-json stateless-sse"
 
 # Iterations per row: enough calls to steady the figure, few enough that a
@@ -24,7 +24,7 @@ benchtime() {
     in8) echo 4000x ;;
     in64 | in256) echo 10000x ;;
     cold) echo 1x ;;
-    burst) echo 10x ;;
+    burst | bursts512) echo 10x ;;
     big) echo 40x ;;
     connect) echo 100x ;;
     list5000) echo 10x ;;

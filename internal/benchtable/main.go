@@ -38,6 +38,7 @@ var rows = []struct {
 	{"calls/s at 1 / 8 / 64 / 256 in flight", []cell{{"in1", "calls/s"}, {"in8", "calls/s"}, {"in64", "calls/s"}, {"in256", "calls/s"}}, "≥ 1.0×"},
 	{"10,000 calls from a cold pool (calls/s / connections)", []cell{{"cold", "calls/s"}, {"cold", "conns/op"}}, "≥ 1.0× / ≤ 1.0×"},
 	{"first burst of 256 calls from a cold pool (connections)", []cell{{"burst", "conns/op"}}, "≤ 1.0×"},
+	{"bursts of 512 calls, one client (connections / server CPU per call)", []cell{{"bursts512", "conns/op"}, {"bursts512", "srv-cpu-ns/call"}}, "≤ 1.0×"},
 	{"client CPU per call (64 in flight)", []cell{{"in64", "cpu-ns/call"}}, "≤ 1.0×"},
 	{"server CPU per call, cold-pool phase", []cell{{"cold", "srv-cpu-ns/call"}}, "≤ 1.0×"},
 	{"allocations / bytes per call", []cell{{"seq", "allocs/call"}, {"seq", "B/call"}}, "≤ 1.0×"},

@@ -25,6 +25,9 @@ import (
 //	         srv-cpu-ns/call, the server's CPU time)
 //	burst    per iteration, a client with a new pool makes 256 calls at
 //	         once (conns/op: the first burst's connections)
+//	bursts512 per iteration, 512 calls at once from one client, its pool
+//	         warm after the first (conns/op: what each burst opens again;
+//	         srv-cpu-ns/call: what that costs the server)
 //	big      calls whose result is 1 MiB of text, one after the other
 //	         (B/call)
 //	connect  per iteration, connect (the handshake where there is one)
@@ -83,6 +86,7 @@ var tableRows = []struct {
 	{"in256", 0, rowInFlight(256)},
 	{"cold", 0, rowCold},
 	{"burst", 0, rowBurst},
+	{"bursts512", 0, rowBursts},
 	{"big", 0, rowBig},
 	{"connect", 0, rowConnect},
 	{"list5000", 5000, rowList},
@@ -216,6 +220,26 @@ func rowBurst(b *testing.B, m *meter, dial tableDialer) int {
 	}
 	m.stop()
 	return b.N * coldInFlight
+}
+
+// rowBursts makes one burst of 2 × coldInFlight calls at once per
+// iteration, from one client.
+func rowBursts(b *testing.B, m *meter, dial tableDialer) int {
+	c := dialTable(b, m, dial)
+	const n = 2 * coldInFlight
+	m.start()
+	for range b.N {
+		start := make(chan struct{})
+		err := inFlight(n, n, func(ctx context.Context) error {
+			<-start
+			return c.callTool(ctx, "echo", len(benchText))
+		}, start)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	m.stop()
+	return b.N * n
 }
 
 func rowBig(b *testing.B, m *meter, dial tableDialer) int {
