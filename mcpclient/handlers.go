@@ -205,6 +205,10 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 		}
 	case "notifications/subscriptions/acknowledged":
 		s.acknowledged(n.Params)
+	case "notifications/elicitation/complete":
+		if s.elicitationComplete(n.Params) {
+			return
+		}
 	case "notifications/resources/updated":
 		if s.opts.OnResourceUpdated != nil {
 			var p struct {
