@@ -75,6 +75,24 @@
 // result the model reads is capped at 64 KiB. An OpenAI-compatible server
 // on this machine (OPENAI_BASE_URL on loopback) needs no OPENAI_API_KEY.
 //
+// # Pages servers ask you to open
+//
+// A server may ask the person to open one of its pages (URL-mode
+// elicitation): to sign in to a third party, pay, or enter a key mcpc
+// must not see. mcpc prints the server's name, its message (control
+// characters made inert) and the page's host and whole URL, and asks
+// whether to open it: y opens it in the browser and accepts, n declines,
+// c cancels. Only an https URL, or http on a loopback host, in printable
+// ASCII and without user info, is shown or opened; any other is declined,
+// saying why. Without a terminal the page is declined unless --open-urls
+// is given (with --elicitation defaults, or --open-urls, URL mode is
+// offered without one; --elicitation decline offers none). A
+// handshake-era server may then say the page is done, which mcpc
+// reports. A tool call answered with error -32042 (the server needs
+// pages visited first) is handled the same way: mcpc shows the pages,
+// opens them on yes, waits up to --timeout for the server to say they
+// are done, and makes the call once more.
+//
 // # Flags
 //
 //	--config FILE    a config file in .mcp.json format (repeatable)
@@ -104,6 +122,7 @@
 //	--max-tokens-field F  openai models: max_completion_tokens (default) or max_tokens
 //	--elicitation M  answer elicitation requests: "defaults" accepts with the schema's defaults,
 //	                 "decline" declines; default: elicitation is not offered
+//	--open-urls      open the pages servers ask the person to visit without asking (see below)
 //	--root URI       offer a root to the servers (repeatable)
 //	--addr A         web: the page's loopback address (default 127.0.0.1:0, a free port)
 //	--open           web: open the page in the browser

@@ -172,6 +172,13 @@ func callToolStepUp(ctx context.Context, e *env, reg *toolreg.Registry, name str
 	if again, serr := e.stepUp(ctx, reg, err); serr != nil {
 		return nil, serr
 	} else if again {
+		res, err = callTool(ctx, e, reg, name, params)
+	}
+	// -32042: the server wants pages visited first; once it says they
+	// are, the call is made again, once.
+	if again, verr := e.visits.required(ctx, err, e.cfg.timeout); verr != nil {
+		return nil, verr
+	} else if again {
 		return callTool(ctx, e, reg, name, params)
 	}
 	return res, err

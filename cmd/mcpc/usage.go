@@ -73,6 +73,8 @@ Output and behaviour:
                              (default) or max_tokens (what many compatible servers read)
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
                              (default: ask at the terminal, field by field, when there is one)
+  --open-urls                open the pages servers ask you to visit (URL-mode elicitation) without
+                             asking; at a terminal you are asked, elsewhere they are declined
   --root URI                 offer a root to the servers (repeatable)
   --addr ADDR, --open, --yes web: the page's loopback address (default 127.0.0.1:0), open it
                              in the browser, run calls from apps and links without asking

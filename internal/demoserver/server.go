@@ -66,6 +66,12 @@ type Options struct {
 	// fall back to the handshake.
 	Stateless bool
 
+	// VisitPage, if set, serves the pages of the visit tool, which is
+	// listed (after the others) only then: it returns the URL of a page
+	// for the elicitation id that calls visited when it is loaded. Package
+	// demoserver/pages serves them on loopback.
+	VisitPage func(id string, visited func()) (string, error)
+
 	// Logger receives what the server and its connections report: dropped
 	// frames, handler panics, and at debug level each request and tool
 	// call. Nil is silent.
@@ -91,6 +97,7 @@ type Server struct {
 	tools     []*tool          // the demo tools, then the generated ones
 	toolIndex map[string]*tool // every tool in tools, by name
 	skills    *skillSet
+	visitPage func(id string, visited func()) (string, error) // Options.VisitPage
 }
 
 // New returns a Server configured by opts. A nil opts means defaults.
@@ -124,6 +131,10 @@ func New(opts *Options) *Server {
 	}
 	s.skills = newSkillSet(o.Skills)
 	s.tools = append(demoTools(), generatedTools(o.ExtraTools)...)
+	if o.VisitPage != nil {
+		s.visitPage = o.VisitPage
+		s.tools = append(s.tools, visitTool)
+	}
 	s.toolIndex = make(map[string]*tool, len(s.tools))
 	for _, t := range s.tools {
 		s.toolIndex[t.def.Name] = t
@@ -197,7 +208,8 @@ type session struct {
 	subscriptions map[string]bool // resource URIs the client subscribed to
 	dynamicTool   bool            // whether the change tool has added the "dynamic" tool
 
-	tasks taskStore // the tasks this session made
+	tasks  taskStore // the tasks this session made
+	visits visits    // the pages of the visit tool
 }
 
 func newSession(s *Server) *session {
