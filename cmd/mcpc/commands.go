@@ -36,6 +36,9 @@ type env struct {
 	interactive bool
 }
 
+// maxWatched bounds the resources one watch subscribes to.
+const maxWatched = 64
+
 type command struct {
 	usage            string
 	minArgs, maxArgs int
@@ -59,6 +62,7 @@ var commands = map[string]command{
 	"login":     {"[--force] [--scope S] <server>", 1, 1, cmdLogin},
 	"logout":    {"<server>", 1, 1, cmdLogout},
 	"web":       {"[--addr 127.0.0.1:0] [--open] [--yes]", 0, 0, cmdWeb},
+	"watch":     {"[--lists] [--read] [--count N] [server:]<uri>…", 0, maxWatched, cmdWatch},
 }
 
 func commandNames() []string {

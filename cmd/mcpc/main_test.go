@@ -58,6 +58,7 @@ func serveDemo(args []string) int {
 	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
 	fs.BoolVar(&opts.Stateless, "stateless", false, "")
+	fs.DurationVar(&opts.Tick, "tick", 0, "")
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
 	pidFile := fs.String("pid-file", "", "write the process id here")
 	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")

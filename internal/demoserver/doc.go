@@ -151,6 +151,22 @@
 //
 // resources/subscribe and resources/unsubscribe take a readable URI.
 //
+// # Watching
+//
+// With Options.Tick (mcp-demo-server -tick d) every session runs a clock:
+// each tick the resource demo://data/counter (text/plain, the number of
+// ticks so far; listed and readable only then) counts up and the tool
+// "dynamic" comes or goes, as the change tool makes it. A handshake-era
+// client is sent notifications/tools/list_changed, and
+// notifications/resources/updated for the counter if it subscribed to
+// it. In the stateless era, subscriptions/listen is held open until the
+// client cancels it: it is acknowledged first
+// (notifications/subscriptions/acknowledged with what the server agreed
+// to: the lists it asked for but prompts, which never change, and the
+// resources that exist), then each tick sends what it asked for, every
+// notification carrying the request's id in
+// _meta["io.modelcontextprotocol/subscriptionId"].
+//
 // # Skills
 //
 // The skills extension (SEP-2640): skills/list lists [DemoSkills], or

@@ -72,6 +72,12 @@ type Options struct {
 	// demoserver/pages serves them on loopback.
 	VisitPage func(id string, visited func()) (string, error)
 
+	// Tick, if positive, runs a clock in every session: each tick the
+	// resource demo://data/counter (listed only then) counts up and the
+	// dynamic tool comes or goes, and the client is told as its era says
+	// (see the package doc's Watching).
+	Tick time.Duration
+
 	// Logger receives what the server and its connections report: dropped
 	// frames, handler panics, and at debug level each request and tool
 	// call. Nil is silent.
@@ -98,6 +104,7 @@ type Server struct {
 	toolIndex map[string]*tool // every tool in tools, by name
 	skills    *skillSet
 	visitPage func(id string, visited func()) (string, error) // Options.VisitPage
+	tick      time.Duration                                   // Options.Tick
 }
 
 // New returns a Server configured by opts. A nil opts means defaults.
@@ -112,6 +119,7 @@ func New(opts *Options) *Server {
 		pageSize:     o.PageSize,
 		linger:       o.Linger,
 		stateless:    o.Stateless,
+		tick:         o.Tick,
 		log:          o.Logger,
 	}
 	if s.name == "" {
@@ -163,6 +171,9 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
 	})
 	// Let the read loop go only now, so no handler can see ss.conn unset.
 	close(rs.start)
+	if s.tick > 0 && ss.enter() {
+		go ss.tick(s.tick)
+	}
 
 	select {
 	case <-ss.conn.Done():
@@ -208,8 +219,11 @@ type session struct {
 	subscriptions map[string]bool // resource URIs the client subscribed to
 	dynamicTool   bool            // whether the change tool has added the "dynamic" tool
 
-	tasks  taskStore // the tasks this session made
-	visits visits    // the pages of the visit tool
+	counter int // the clock's ticks (Options.Tick)
+
+	tasks     taskStore // the tasks this session made
+	visits    visits    // the pages of the visit tool
+	listeners listeners // the open subscriptions/listen requests
 }
 
 func newSession(s *Server) *session {
