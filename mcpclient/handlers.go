@@ -194,13 +194,7 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 			return
 		}
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
-		kind := n.Method[len("notifications/") : len(n.Method)-len("/list_changed")]
-		s.cache.forget(kind + "/list")
-		if kind == "resources" {
-			s.cache.forget("resources/templates/list")
-		}
-		if s.opts.OnListChanged != nil {
-			s.opts.OnListChanged(kind)
+		if s.listChanged(n.Method) {
 			return
 		}
 	case "notifications/subscriptions/acknowledged":
@@ -210,19 +204,43 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 			return
 		}
 	case "notifications/resources/updated":
-		if s.opts.OnResourceUpdated != nil {
-			var p struct {
-				URI string `json:"uri"`
-			}
-			if json.Unmarshal(n.Params, &p) == nil {
-				s.opts.OnResourceUpdated(p.URI)
-			}
+		if s.resourceUpdated(n.Params) {
 			return
 		}
 	}
 	if s.opts.OnNotification != nil {
 		s.opts.OnNotification(n.Method, n.Params)
 	}
+}
+
+// listChanged forgets the cached list a */list_changed names and tells
+// OnListChanged, reporting whether there was one to tell.
+func (s *Session) listChanged(method string) bool {
+	kind := method[len("notifications/") : len(method)-len("/list_changed")]
+	s.cache.forget(kind + "/list")
+	if kind == "resources" {
+		s.cache.forget("resources/templates/list")
+	}
+	if s.opts.OnListChanged == nil {
+		return false
+	}
+	s.opts.OnListChanged(kind)
+	return true
+}
+
+// resourceUpdated hands notifications/resources/updated to
+// OnResourceUpdated, reporting whether there was one.
+func (s *Session) resourceUpdated(params json.RawMessage) bool {
+	if s.opts.OnResourceUpdated == nil {
+		return false
+	}
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if json.Unmarshal(params, &p) == nil {
+		s.opts.OnResourceUpdated(p.URI)
+	}
+	return true
 }
 
 // progressTokenKey normalizes a token as it came back: the server echoes

@@ -89,26 +89,21 @@ func (w *watcher) add(ev watchEvent) {
 	}
 }
 
+// watchTarget is a resource to watch, on its server.
+type watchTarget struct{ server, uri string }
+
 func cmdWatch(ctx context.Context, e *env, args []string) error {
-	type target struct{ server, uri string }
-	targets := make([]target, 0, len(args))
+	targets := make([]watchTarget, 0, len(args))
 	for _, a := range args {
 		server, uri, err := e.resourceTarget(a)
 		if err != nil {
 			return err
 		}
-		targets = append(targets, target{server, uri})
+		targets = append(targets, watchTarget{server, uri})
 	}
 	w := &watcher{lists: e.cfg.lists || len(args) == 0, events: make(chan watchEvent, maxQueued), lost: make(chan error, 1)}
 	e.opts.Dial = w.dial(e.opts.Dial)
-	e.opts.OnDisconnect = func(server string, err error) {
-		if !errors.Is(err, toolreg.ErrClosed) {
-			select {
-			case w.lost <- fmt.Errorf("server %q: %w", server, err):
-			default:
-			}
-		}
-	}
+	e.opts.OnDisconnect = w.disconnected
 	reg, err := e.connect(ctx)
 	if err != nil {
 		return err
@@ -118,6 +113,34 @@ func cmdWatch(ctx context.Context, e *env, args []string) error {
 			return errors.New(errorLine(s))
 		}
 	}
+	if err := subscribe(ctx, reg, targets); err != nil {
+		return err
+	}
+	if e.cfg.terminal && !e.cfg.json {
+		what := fmt.Sprintf("%d resources", len(targets))
+		if w.lists {
+			what += " and the lists"
+		}
+		fmt.Fprintf(e.stderr, "Watching %s; Ctrl-C ends.\n", what)
+	}
+	return w.run(ctx, e, reg)
+}
+
+// disconnected is the registry's OnDisconnect: a server lost ends the
+// watch (Close's own ends do not).
+func (w *watcher) disconnected(server string, err error) {
+	if errors.Is(err, toolreg.ErrClosed) {
+		return
+	}
+	select {
+	case w.lost <- fmt.Errorf("server %q: %w", server, err):
+	default:
+	}
+}
+
+// subscribe subscribes to each target, returning once every server has
+// taken its subscription (in the stateless era, acknowledged it).
+func subscribe(ctx context.Context, reg *toolreg.Registry, targets []watchTarget) error {
 	for _, t := range targets {
 		sess, err := reg.Session(ctx, t.server)
 		if err == nil {
@@ -127,10 +150,7 @@ func cmdWatch(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("watching %s of server %q: %w", t.uri, t.server, err)
 		}
 	}
-	if e.cfg.terminal && !e.cfg.json {
-		fmt.Fprintf(e.stderr, "Watching %d resources%s; Ctrl-C ends.\n", len(targets), map[bool]string{true: " and the lists", false: ""}[w.lists])
-	}
-	return w.run(ctx, e, reg)
+	return nil
 }
 
 // run prints events until the count, the deadline or the interrupt.
