@@ -108,7 +108,8 @@
 // reports. A tool call answered with error -32042 (the server needs
 // pages visited first) is handled the same way: mcpc shows the pages,
 // opens them on yes, waits up to --timeout for the server to say they
-// are done, and makes the call once more.
+// are done (a completion is optional, so the wait ending is no failure),
+// and makes the call once more.
 //
 // # Flags
 //

@@ -179,7 +179,10 @@ func callToolStepUp(ctx context.Context, e *env, reg *toolreg.Registry, name str
 	if again, verr := e.visits.required(ctx, err, e.cfg.timeout); verr != nil {
 		return nil, verr
 	} else if again {
-		return callTool(ctx, e, reg, name, params)
+		res, err = callTool(ctx, e, reg, name, params)
+		if len(mcpclient.URLElicitations(err)) > 0 {
+			return nil, fmt.Errorf("the server still wants a page visited, after the visit and a second call: %w", err)
+		}
 	}
 	return res, err
 }

@@ -175,7 +175,7 @@ func (v *visits) wait(ctx context.Context, server string, ids []string, bound ti
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
-			return fmt.Errorf("server %q did not say the page on %s was done within %v (--timeout)", server, w.host, bound)
+			return fmt.Errorf("server %q did not say the page on %s was done within %v (--timeout)", clean(server), w.host, bound)
 		}
 	}
 	return nil
@@ -201,8 +201,9 @@ func (v *visits) called(server string) {
 }
 
 // required handles a tool call's -32042: every page shown and, on yes,
-// opened; then a wait for the server to say they are done. It reports
-// whether the call is worth making again.
+// opened; then a wait, up to bound, for the server to say they are done.
+// It reports whether the call is worth making again: yes once every page
+// was opened, whether or not the server said so.
 func (v *visits) required(ctx context.Context, err error, bound time.Duration) (bool, error) {
 	pages := mcpclient.URLElicitations(err)
 	if len(pages) == 0 {
@@ -220,7 +221,12 @@ func (v *visits) required(ctx context.Context, err error, bound time.Duration) (
 	}
 	fmt.Fprintf(v.out, "Waiting for server %q to say the visit is done…\n", clean(server))
 	if werr := v.wait(ctx, server, ids, bound); werr != nil {
-		return false, werr
+		if ctx.Err() != nil {
+			return false, werr
+		}
+		// The completion is optional, and many servers never send it:
+		// the server judges the call made again.
+		fmt.Fprintf(v.out, "  %s; making the call again.\n", werr)
 	}
 	return true, nil
 }

@@ -179,9 +179,12 @@ func TestVisitRequiredErrorRetriesOnce(t *testing.T) {
 		t.Errorf("declined: exit %d, stderr %q", r.code, r.stderr)
 	}
 
+	// No completion: after --timeout the call is made again anyway, once;
+	// the server, whose page was never loaded, asks again, and mcpc stops.
 	useBrowser(t, loadNever)
 	r = runVisit(t, true, "y\n", "--timeout", "300ms", "call", "mcp__visit__visit", `{"required": true}`)
-	r.want(t, exitFailure, `server "visit" did not say the page on 127.0.0.1:`)
+	r.want(t, exitFailure, `server "visit" did not say the page on 127.0.0.1:`, "making the call again",
+		"the server still wants a page visited, after the visit and a second call")
 }
 
 // A hostile page never reaches the opener: the refusal says why without
