@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,25 @@ func TestWatchInterrupted(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("watch did not end after the interrupt")
+	}
+}
+
+// A server faster than the printer loses its oldest events, never the
+// newest, and never blocks its session; the count is reported.
+func TestWatchQueueIsBounded(t *testing.T) {
+	w := &watcher{events: make(chan watchEvent, maxQueued)}
+	for i := 0; i < maxQueued+10; i++ {
+		w.add(watchEvent{Server: "s", Kind: "resource_updated", URI: "u" + strconv.Itoa(i)})
+	}
+	if len(w.events) != maxQueued || w.dropped != 10 {
+		t.Fatalf("%d queued, %d dropped; want %d and 10", len(w.events), w.dropped, maxQueued)
+	}
+	if first := <-w.events; first.URI != "u10" {
+		t.Errorf("oldest kept %q, want u10", first.URI)
+	}
+	var stderr bytes.Buffer
+	w.report(&env{stderr: &stderr})
+	if !strings.Contains(stderr.String(), "10 earlier events dropped") || w.dropped != 0 {
+		t.Errorf("report %q, dropped now %d", stderr.String(), w.dropped)
 	}
 }
