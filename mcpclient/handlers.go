@@ -197,6 +197,8 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 		if s.listChanged(n.Method) {
 			return
 		}
+	case "notifications/tasks/status":
+		s.taskNotice(n.Params)
 	case "notifications/subscriptions/acknowledged":
 		s.acknowledged(n.Params)
 	case "notifications/elicitation/complete":
