@@ -173,46 +173,54 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 // handleNotification dispatches the server's other notifications, in order,
 // on the conn's notification goroutine.
 func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
+	handled := false // by a callback of its own; else OnNotification hears it
 	switch n.Method {
 	case "notifications/progress":
-		var p struct {
-			Token json.RawMessage `json:"progressToken"`
-			Progress
-		}
-		if s.opts.OnProgress != nil && json.Unmarshal(n.Params, &p) == nil {
-			s.opts.OnProgress(p.Token, p.Progress)
-		} else {
-			s.log.Debug("mcpclient: progress for no call in flight", "token", string(p.Token))
-		}
-		return
+		handled = s.lateProgress(n.Params)
 	case "notifications/message":
-		if s.opts.OnLog != nil {
-			var m LogMessage
-			if json.Unmarshal(n.Params, &m) == nil {
-				s.opts.OnLog(m)
-			}
-			return
-		}
+		handled = s.logMessage(n.Params)
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
-		if s.listChanged(n.Method) {
-			return
-		}
+		handled = s.listChanged(n.Method)
 	case "notifications/tasks/status":
 		s.taskNotice(n.Params)
 	case "notifications/subscriptions/acknowledged":
 		s.acknowledged(n.Params)
 	case "notifications/elicitation/complete":
-		if s.elicitationComplete(n.Params) {
-			return
-		}
+		handled = s.elicitationComplete(n.Params)
 	case "notifications/resources/updated":
-		if s.resourceUpdated(n.Params) {
-			return
-		}
+		handled = s.resourceUpdated(n.Params)
 	}
-	if s.opts.OnNotification != nil {
+	if !handled && s.opts.OnNotification != nil {
 		s.opts.OnNotification(n.Method, n.Params)
 	}
+}
+
+// lateProgress hands OnProgress the progress that belongs to no call in
+// flight. It never reaches OnNotification.
+func (s *Session) lateProgress(params json.RawMessage) bool {
+	var p struct {
+		Token json.RawMessage `json:"progressToken"`
+		Progress
+	}
+	if s.opts.OnProgress != nil && json.Unmarshal(params, &p) == nil {
+		s.opts.OnProgress(p.Token, p.Progress)
+	} else {
+		s.log.Debug("mcpclient: progress for no call in flight", "token", string(p.Token))
+	}
+	return true
+}
+
+// logMessage hands notifications/message to OnLog, reporting whether
+// there was one.
+func (s *Session) logMessage(params json.RawMessage) bool {
+	if s.opts.OnLog == nil {
+		return false
+	}
+	var m LogMessage
+	if json.Unmarshal(params, &m) == nil {
+		s.opts.OnLog(m)
+	}
+	return true
 }
 
 // listChanged forgets the cached list a */list_changed names and tells

@@ -174,17 +174,7 @@ func callToolStepUp(ctx context.Context, e *env, reg *toolreg.Registry, name str
 	} else if again {
 		res, err = callTool(ctx, e, reg, name, params)
 	}
-	// -32042: the server wants pages visited first; once it says they
-	// are, the call is made again, once.
-	if again, verr := e.visits.required(ctx, err, e.cfg.timeout); verr != nil {
-		return nil, verr
-	} else if again {
-		res, err = callTool(ctx, e, reg, name, params)
-		if len(mcpclient.URLElicitations(err)) > 0 {
-			return nil, fmt.Errorf("the server still wants a page visited, after the visit and a second call: %w", err)
-		}
-	}
-	return res, err
+	return e.visitAndRetry(ctx, reg, name, params, res, err)
 }
 
 // printCallResult prints a call's result, or returns why there is none.
