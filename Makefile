@@ -41,6 +41,9 @@ demo: build
 	@echo "== read a resource from one server"
 	$(DEMO_MCPC) read demo:demo://docs/readme
 	@echo
+	@echo "== watch a resource that changes: a demo server with a clock (-tick), three updates, each read again"
+	$(MCPC) --stdio '$(SERVER) -tick 200ms' --name clock --read --count 3 watch demo://data/counter
+	@echo
 	@echo "== a server's skills, then one loaded: its SKILL.md verified against the listing"
 	$(DEMO_MCPC) --server demo skills
 	$(DEMO_MCPC) skill mcp__demo__haiku
