@@ -99,7 +99,8 @@
 // must not see. mcpc prints the server's name, its message (control
 // characters made inert) and the page's host and whole URL, and asks
 // whether to open it: y opens it in the browser and accepts, n declines,
-// c cancels. Only an https URL, or http on a loopback host, in printable
+// c cancels. Only an https URL, or http on a loopback host, of at most
+// 4 KiB, in printable
 // ASCII and without user info, is shown or opened; any other is declined,
 // saying why. Without a terminal the page is declined unless --open-urls
 // is given (with --elicitation defaults, or --open-urls, URL mode is

@@ -31,6 +31,8 @@ type visits struct {
 	ask  *asker    // the person at the terminal; nil when there is none
 	open bool      // --open-urls: open without asking
 
+	showing sync.Mutex // one page shown and asked about at a time
+
 	mu      sync.Mutex
 	pending map[visitKey]*visit
 	server  string // the server of the last tool call (see called)
@@ -42,6 +44,9 @@ type visit struct {
 	host string
 	done chan struct{}
 }
+
+// maxVisitURL bounds the URL of a page mcpc shows: it is printed whole.
+const maxVisitURL = 4096
 
 // maxPending bounds the visits waited for at once: each is a page a
 // server made the person open.
@@ -66,6 +71,9 @@ func (v *visits) elicit(server string, form mcpclient.ElicitationHandler) mcpcli
 // that the text shown is the page opened and one host cannot pass for
 // another.
 func checkVisitURL(raw string) (string, error) {
+	if len(raw) > maxVisitURL {
+		return "", fmt.Errorf("the page's URL is over %d bytes, too long to show whole", maxVisitURL)
+	}
 	u, err := safe.ParseURL("the page's URL", raw)
 	if err != nil {
 		return "", err
@@ -80,6 +88,8 @@ func checkVisitURL(raw string) (string, error) {
 
 // offer shows the page, asks, opens it on yes, and returns the action.
 func (v *visits) offer(server string, p *mcpclient.ElicitParams) string {
+	v.showing.Lock() // two servers asking at once are shown one after the other
+	defer v.showing.Unlock()
 	host, err := checkVisitURL(p.URL)
 	if err != nil {
 		fmt.Fprintf(v.out, "\nServer %q asks you to open a page: %s\n  declined: %s\n", clean(server), saying(p.Message), oneLine(err.Error()))

@@ -200,6 +200,7 @@ func TestVisitRefusesHostileURLs(t *testing.T) {
 		"https://evil.example/\u202egnp.exe",
 		"https://xn--80ak6aa92e.example/\u0430",
 		"https://evil.example/a b",
+		"https://long.example/" + strings.Repeat("a", maxVisitURL),
 		"",
 	} {
 		var out bytes.Buffer
