@@ -100,9 +100,8 @@
 // characters made inert) and the page's host and whole URL, and asks
 // whether to open it: y opens it in the browser and accepts, n declines,
 // c cancels. Only an https URL, or http on a loopback host, of at most
-// 4 KiB, in printable
-// ASCII and without user info, is shown or opened; any other is declined,
-// saying why. Without a terminal the page is declined unless --open-urls
+// 4 KiB, in printable ASCII and without user info, is shown or opened;
+// any other is declined, saying why. Without a terminal the page is declined unless --open-urls
 // is given (with --elicitation defaults, or --open-urls, URL mode is
 // offered without one; --elicitation decline offers none). A
 // handshake-era server may then say the page is done, which mcpc
