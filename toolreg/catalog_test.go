@@ -142,9 +142,9 @@ func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
 	clock := newFakeClock()
 	r := newRegistry(t, &Options{clock: clock.now}, withEnv(demoConfig("v"), pidFileEnv, pidFile))
 	// Kill the server and let the backoff pass, then make it reconnect to
-	// a server that takes 30 s to start: the refresh is stuck in connect.
+	// a server that never answers: the refresh is stuck in connect.
 	srv := r.snapshot()[0]
-	srv.cfg.Env[delayEnv] = secret.New("30000")
+	srv.cfg.Env[hungEnv] = secret.New("1")
 	proc, _ := os.FindProcess(readPid(t, pidFile))
 	proc.Kill()
 	waitFor(t, "the death to be noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
