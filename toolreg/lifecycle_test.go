@@ -33,38 +33,40 @@ func withEnv(sc *ServerConfig, kv ...string) *ServerConfig {
 func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 	leakcheck.Check(t)
 	dead := withEnv(demoConfig("dead"), crashEnv, "fatal: no API key configured")
+	// The slow servers are in-memory, ok and dead real processes.
 	var slow []*ServerConfig
 	for _, name := range []string{"slow1", "slow2", "slow3"} {
-		slow = append(slow, demoConfig(name))
+		// The timeout bounds a failure only.
+		slow = append(slow, &ServerConfig{Name: name, Type: "memory", Timeout: 20 * time.Second})
 	}
 	// Each slow server's dial waits until all three have begun: one
 	// after another, the first would wait out its startup timeout, and
 	// fail. No clock decides it.
 	var begun sync.WaitGroup
 	begun.Add(len(slow))
+	m := &inMemory{}
+	t.Cleanup(m.wg.Wait) // after the registry's Close
 	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-		if strings.HasPrefix(sc.Name, "slow") {
-			begun.Done()
-			waited := make(chan struct{})
-			go func() { begun.Wait(); close(waited) }()
-			select {
-			case <-waited:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
+		if sc.Type != "memory" {
+			return DialStdio(ctx, sc, opts)
 		}
-		return DialStdio(ctx, sc, opts)
-	}
-	for _, sc := range slow {
-		sc.Timeout = 20 * time.Second // bounds a failure only
+		begun.Done()
+		waited := make(chan struct{})
+		go func() { begun.Wait(); close(waited) }()
+		select {
+		case <-waited:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return m.dial(ctx, sc, opts)
 	}
 	r := newRegistry(t, &Options{Dial: dial}, append([]*ServerConfig{demoConfig("ok"), dead}, slow...)...)
 	got := map[string]ServerStatus{}
 	for _, s := range r.Servers() {
 		got[s.Name] = s
 	}
-	for _, name := range []string{"ok", "slow1", "slow2", "slow3"} {
-		if got[name].State != StateConnected || got[name].Transport != "stdio" || got[name].ProtocolVersion == "" || got[name].Tools != demoToolCount {
+	for name, transport := range map[string]string{"ok": "stdio", "slow1": "memory", "slow2": "memory", "slow3": "memory"} {
+		if got[name].State != StateConnected || got[name].Transport != transport || got[name].ProtocolVersion == "" || got[name].Tools != demoToolCount {
 			t.Errorf("%s: %+v", name, got[name])
 		}
 	}
@@ -295,7 +297,6 @@ func TestRegistryReconnectStartsOneProcess(t *testing.T) {
 // registry, also on a reconnect.
 func TestHooksMayCallTheRegistry(t *testing.T) {
 	leakcheck.Check(t)
-	pidFile := filepath.Join(t.TempDir(), "pid")
 	var r *Registry
 	var ready atomic.Bool
 	var mu sync.Mutex
@@ -317,12 +318,7 @@ func TestHooksMayCallTheRegistry(t *testing.T) {
 		OnToolCall:   func(Call, time.Duration, error) { use("OnToolCall"); r.Tools(context.Background()) },
 		Approve:      func(context.Context, Call) error { use("Approve"); return nil },
 	}
-	var err error
-	r, err = New(ctx10(t), &Config{Servers: []*ServerConfig{withEnv(demoConfig("h"), pidFileEnv, pidFile)}}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r = newInMemory(t, &inMemory{}, opts, "h")
 	ready.Store(true)
 	done := make(chan struct{})
 	go func() {
@@ -330,8 +326,8 @@ func TestHooksMayCallTheRegistry(t *testing.T) {
 		if _, err := r.Call(ctx10(t), "mcp__h__echo", map[string]string{"text": "a"}); err != nil {
 			t.Errorf("call: %v", err)
 		}
-		proc, _ := os.FindProcess(readPid(t, pidFile))
-		proc.Kill()
+		session, _ := r.Session(ctx10(t), "h")
+		session.Close() // the server is gone
 		waitFor(t, "the death", func() bool { return r.Servers()[0].State == StateReconnecting })
 		clock.advance(firstBackoff)
 		if _, err := r.Call(ctx10(t), "mcp__h__echo", map[string]string{"text": "b"}); err != nil {
@@ -371,35 +367,5 @@ func hungLister(t *testing.T) func(ctx context.Context, sc *ServerConfig, opts *
 		}})
 		t.Cleanup(func() { conn.Close() })
 		return mcpclient.Connect(ctx, client, opts)
-	}
-}
-
-// The startup timeout covers the first listing: a server hung in
-// tools/list holds New and Add no longer than its timeout, and Add leaves
-// no trace of it.
-func TestStartupTimeoutCoversTheFirstListing(t *testing.T) {
-	leakcheck.Check(t)
-	opts := &Options{Dial: hungLister(t), StartupTimeout: 200 * time.Millisecond}
-	start := time.Now()
-	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{{Name: "hung", Type: "memory"}}}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("New took %v with a 200ms startup timeout", d)
-	}
-	if st := r.Servers()[0]; st.ListErr == nil {
-		t.Errorf("status: %+v, want the listing's failure", st)
-	}
-	start = time.Now()
-	if err := r.Add(ctx10(t), &ServerConfig{Name: "late", Type: "memory"}); err == nil {
-		t.Error("Add of a server that cannot list succeeded")
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Add took %v", d)
-	}
-	if len(r.Servers()) != 1 {
-		t.Errorf("a failed Add left a server behind: %+v", r.Servers())
 	}
 }

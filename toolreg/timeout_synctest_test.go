@@ -75,3 +75,36 @@ func TestRegistryRefreshesAfterListChanged(t *testing.T) {
 		wg.Wait()
 	})
 }
+
+// The startup timeout covers the first listing: a server hung in
+// tools/list holds New and Add no longer than its timeout, and Add leaves
+// no trace of it.
+func TestStartupTimeoutCoversTheFirstListing(t *testing.T) {
+	synctest.Test(t, testStartupTimeoutCoversTheFirstListing)
+}
+
+func testStartupTimeoutCoversTheFirstListing(t *testing.T) {
+	opts := &Options{Dial: hungLister(t), StartupTimeout: 200 * time.Millisecond}
+	start := time.Now()
+	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{{Name: "hung", Type: "memory"}}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if d := time.Since(start); d != opts.StartupTimeout {
+		t.Errorf("New took %v with a 200ms startup timeout", d)
+	}
+	if st := r.Servers()[0]; st.ListErr == nil {
+		t.Errorf("status: %+v, want the listing's failure", st)
+	}
+	start = time.Now()
+	if err := r.Add(ctx10(t), &ServerConfig{Name: "late", Type: "memory"}); err == nil {
+		t.Error("Add of a server that cannot list succeeded")
+	}
+	if d := time.Since(start); d != opts.StartupTimeout {
+		t.Errorf("Add took %v with a 200ms startup timeout", d)
+	}
+	if len(r.Servers()) != 1 {
+		t.Errorf("a failed Add left a server behind: %+v", r.Servers())
+	}
+}
