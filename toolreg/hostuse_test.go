@@ -267,11 +267,11 @@ func TestUnapprovedProjectServersNeverStart(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := r.Session(ctx10(t), "wait"); err == nil {
-		t.Error("a session of an unapproved server")
+	if _, err := r.Session(ctx10(t), "wait"); !errors.Is(err, ErrUnapproved) {
+		t.Errorf("a session of an unapproved server: %v, want ErrUnapproved", err)
 	}
-	if err := r.Reconnect(ctx10(t), "no"); err == nil {
-		t.Error("a rejected server reconnected")
+	if err := r.Reconnect(ctx10(t), "no"); !errors.Is(err, ErrUnapproved) {
+		t.Errorf("a rejected server reconnected: %v, want ErrUnapproved", err)
 	}
 	r.Tools(ctx10(t))
 	for _, st := range r.Servers() {

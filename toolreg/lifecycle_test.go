@@ -99,7 +99,7 @@ func TestRegistryStartupTimeout(t *testing.T) {
 		t.Errorf("New took %v", d)
 	}
 	s := r.Servers()[0]
-	if s.State != StateFailed || s.Err == nil || !strings.Contains(s.Err.Error(), `"hung"`) || !errors.Is(s.Err, context.DeadlineExceeded) {
+	if s.State != StateFailed || s.Err == nil || !strings.Contains(s.Err.Error(), `"hung"`) || !errors.Is(s.Err, context.DeadlineExceeded) || !errors.Is(s.Err, ErrUnavailable) {
 		t.Errorf("hung server: %+v", s)
 	}
 	if s := r.Servers()[1]; s.State != StateConnected {
@@ -139,7 +139,7 @@ func TestRegistryReconnectsAfterKill(t *testing.T) {
 	mu.Unlock()
 	// Within the backoff, a call fails at once and names the wait; the tool
 	// stays listed so that a later call can reconnect.
-	if _, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "x"}); err == nil || !strings.Contains(err.Error(), "next attempt in") {
+	if _, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "x"}); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "next attempt in") {
 		t.Errorf("call during backoff: %v", err)
 	}
 	tools, _ := r.Tools(ctx10(t))

@@ -179,7 +179,7 @@ func (s *server) watch(session *mcpclient.Session) {
 		return
 	}
 	err := session.Err()
-	s.state, s.lastErr = StateReconnecting, fmt.Errorf("server %q: %w", s.cfg.Name, err)
+	s.state, s.lastErr = StateReconnecting, unavailable(s.cfg.Name, err)
 	s.failures++
 	s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 	s.mu.Unlock()
@@ -203,10 +203,8 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	switch {
 	case closed:
 		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
-	case state == StateDisabled:
-		return nil, fmt.Errorf("server %q is disabled", s.cfg.Name)
-	case state == StateUnapproved:
-		return nil, fmt.Errorf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval)
+	case state == StateDisabled || state == StateUnapproved:
+		return nil, s.offError(state)
 	case state == StateConnected && session != nil:
 		return session, nil
 	case wait > 0:
@@ -218,9 +216,18 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.session == nil {
-		return nil, fmt.Errorf("server %q: not connected", s.cfg.Name)
+		return nil, &stateError{fmt.Sprintf("server %q: not connected", s.cfg.Name), ErrUnavailable, nil}
 	}
 	return s.session, nil
+}
+
+// offError is why a server that is off (disabled, or not approved) is
+// not started.
+func (s *server) offError(state string) error {
+	if state == StateDisabled {
+		return &stateError{fmt.Sprintf("server %q is disabled", s.cfg.Name), ErrDisabled, nil}
+	}
+	return &stateError{fmt.Sprintf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval), ErrUnapproved, nil}
 }
 
 // start connects a server and makes its first listing of tools, both

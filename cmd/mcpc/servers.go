@@ -67,13 +67,13 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
 	sc := conf.Server(name)
 	if sc == nil {
-		return nil, usagef("--server %q: no such server; configured: %s", name, strings.Join(serverNames(conf), ", "))
+		return nil, configf("--server %q: no such server; configured: %s", name, strings.Join(serverNames(conf), ", "))
 	}
 	switch sc.Approval {
 	case mcpjson.Pending:
-		return nil, usagef("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)
+		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)}
 	case mcpjson.Rejected:
-		return nil, usagef("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)
+		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)}
 	}
 	return &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, nil
 }
@@ -83,7 +83,7 @@ func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
 // the project's servers in ~/.claude.json, and .mcp.json, any of which may
 // be missing. What the load notices (keys mcpc does not use) is a warning
 // on stderr, and so is an entry it leaves out: the other servers work. An
-// entry left out is a usage error when it is the --server one (server),
+// entry left out is a config error when it is the --server one (server),
 // and so is a --config file that is missing or leaves no server.
 func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error) {
 	opts := &mcpjson.ConfigOptions{}
@@ -106,10 +106,10 @@ func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error)
 	}
 	switch {
 	case len(conf.Servers) == 0 && len(paths) == 0:
-		return nil, usagef("no MCP servers configured (none in %s or in Claude Code's ~/.claude.json): create %s, or pass --config FILE, --stdio 'command args' or --url URL",
+		return nil, configf("no MCP servers configured (none in %s or in Claude Code's ~/.claude.json): create %s, or pass --config FILE, --stdio 'command args' or --url URL",
 			filepath.Join(c.dir, defaultConfig), defaultConfig)
 	case len(conf.Servers) == 0:
-		return nil, usagef("no MCP servers configured in the --config files: pass other files, --stdio 'command args' or --url URL")
+		return nil, configf("no MCP servers configured in the --config files: pass other files, --stdio 'command args' or --url URL")
 	}
 	return conf, nil
 }
@@ -120,13 +120,13 @@ func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error)
 func (c *cli) configProblems(conf *toolreg.Config, err error, paths []string, server string) error {
 	for _, ce := range mcpjson.ConfigErrors(err) {
 		if server != "" && ce.Server == server {
-			return usageError{ce.Error()}
+			return configError{ce.Error()}
 		}
 	}
 	switch {
 	case len(paths) > 0 && errors.Is(err, fs.ErrNotExist),
 		err != nil && len(conf.Servers) == 0:
-		return usageError{oneLine(err.Error())}
+		return configError{oneLine(err.Error())}
 	case err != nil && c.stderr != nil:
 		for _, line := range strings.Split(err.Error(), "\n") {
 			fmt.Fprintf(c.stderr, "mcpc: warning: %s (left out)\n", oneLine(line))

@@ -29,7 +29,8 @@
 // registry to see it restarted.
 //
 // mcpc_test.go builds cmd/mcpc and runs it against the same config file,
-// checking its --json output and its exit codes (0 done, 1 failed, 2 usage).
+// checking its --json output and its exit codes (0 done, 1 failed, 2 usage,
+// 4 a server unavailable or needing a login, 5 a tool error).
 //
 // claudecode_test.go lays out a Claude Code user's files in a home of its
 // own: ~/.claude.json with app state, a user-scope stdio server and, under
