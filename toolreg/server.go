@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
@@ -61,7 +62,7 @@ type server struct {
 	prompts   catalog[*mcpclient.Prompt]
 	resources catalog[*mcpclient.Resource]
 	templates catalog[*mcpclient.ResourceTemplate]
-	skills    catalog[*mcpclient.Skill]
+	skills    catalog[*skill.Skill]
 	uis       uiCache // interfaces read (ui.go)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
@@ -40,7 +41,7 @@ func exitCode(ctx context.Context, err error) int {
 		refused refusedError
 		tool    *toolreg.ToolError
 		task    *mcpclient.TaskError
-		skill   *mcpclient.SkillError
+		refusal *skill.Error
 		auth    *toolreg.NeedsAuthError
 		denied  *oauth.AuthorizationError
 	)
@@ -52,7 +53,7 @@ func exitCode(ctx context.Context, err error) int {
 	case errors.As(err, &usage):
 		return exitUsage
 	case errors.As(err, &refused), errors.Is(err, toolreg.ErrRefused), errors.Is(err, toolreg.ErrUnapproved),
-		errors.Is(err, safe.ErrURL), errors.As(err, &skill),
+		errors.Is(err, safe.ErrURL), errors.As(err, &refusal),
 		errors.As(err, &denied) && denied.Code == "access_denied":
 		return exitRefused
 	case errors.As(err, &tool), errors.As(err, &task):

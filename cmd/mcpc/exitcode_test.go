@@ -10,6 +10,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
@@ -39,7 +40,7 @@ func TestExitCode(t *testing.T) {
 		{"unapproved", serverError(toolreg.ServerStatus{Name: "p", State: toolreg.StateUnapproved}), exitRefused},
 		{"project server", refusedError{"not approved"}, exitRefused},
 		{"untrusted URL", fmt.Errorf("server %q: %w", "x", fmt.Errorf("%w: ftp://x", safe.ErrURL)), exitRefused},
-		{"skill", &mcpclient.SkillError{Check: "digest"}, exitRefused},
+		{"skill", &skill.Error{Check: "digest"}, exitRefused},
 		{"access denied", &oauth.AuthorizationError{Code: "access_denied"}, exitRefused},
 		{"other authorization error", &oauth.AuthorizationError{Code: "server_error"}, exitFailure},
 		{"refused over unavailable", joinLines([]error{unavailable, refusedError{"no"}}), exitRefused},
