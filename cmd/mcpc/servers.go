@@ -186,35 +186,47 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 		if len(cfg.headers) > 0 || cfg.bearerEnv != "" {
 			return nil, usagef("--header and --bearer-env apply to a --url server")
 		}
-		words, err := splitWords(cfg.stdio)
-		if err != nil {
-			return nil, usagef("--stdio: %v", err)
-		}
-		if len(words) == 0 {
-			return nil, usagef("--stdio: empty command")
-		}
-		sc.Type, sc.Command, sc.Args = "stdio", words[0], words[1:]
-		for _, kv := range cfg.env {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				return nil, usagef("--env: want NAME=value")
-			}
-			if sc.Env == nil {
-				sc.Env = map[string]secret.String{}
-			}
-			sc.Env[k] = secret.New(v)
-		}
-		return sc, nil
+		return sc, adHocStdio(sc, cfg)
 	}
 	if len(cfg.env) > 0 {
 		return nil, usagef("--env applies to a --stdio server")
 	}
+	return sc, adHocHTTP(sc, cfg)
+}
+
+// adHocStdio is the command and environment of a --stdio server.
+func adHocStdio(sc *toolreg.ServerConfig, cfg *config) error {
+	words, err := splitWords(cfg.stdio)
+	if err != nil {
+		return usagef("--stdio: %v", err)
+	}
+	if len(words) == 0 {
+		return usagef("--stdio: empty command")
+	}
+	sc.Type, sc.Command, sc.Args = "stdio", words[0], words[1:]
+	for _, kv := range cfg.env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("--env: want NAME=value")
+		}
+		if sc.Env == nil {
+			sc.Env = map[string]secret.String{}
+		}
+		sc.Env[k] = secret.New(v)
+	}
+	return nil
+}
+
+// adHocHTTP is the URL and headers of a --url server: a header given
+// twice is one with both values, and --bearer-env's token replaces any
+// Authorization header.
+func adHocHTTP(sc *toolreg.ServerConfig, cfg *config) error {
 	sc.Type, sc.URL, sc.Headers = "http", cfg.url, map[string]secret.String{}
 	for _, h := range cfg.headers {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, usagef(`--header: want "Name: value"`)
+			return usagef(`--header: want "Name: value"`)
 		}
 		value = strings.TrimSpace(value)
 		if prev, dup := sc.Headers[name]; dup {
@@ -222,19 +234,20 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 		}
 		sc.Headers[name] = secret.New(value)
 	}
-	if cfg.bearerEnv != "" {
-		token := os.Getenv(cfg.bearerEnv)
-		if token == "" {
-			return nil, usagef("--bearer-env: $%s is empty", cfg.bearerEnv)
-		}
-		for k := range sc.Headers {
-			if strings.EqualFold(k, "Authorization") {
-				delete(sc.Headers, k)
-			}
-		}
-		sc.Headers["Authorization"] = secret.New("Bearer " + token)
+	if cfg.bearerEnv == "" {
+		return nil
 	}
-	return sc, nil
+	token := os.Getenv(cfg.bearerEnv)
+	if token == "" {
+		return usagef("--bearer-env: $%s is empty", cfg.bearerEnv)
+	}
+	for k := range sc.Headers {
+		if strings.EqualFold(k, "Authorization") {
+			delete(sc.Headers, k)
+		}
+	}
+	sc.Headers["Authorization"] = secret.New("Bearer " + token)
+	return nil
 }
 
 // registryOptions are the registry's options: the session handlers the

@@ -44,6 +44,12 @@ func (sk *Skill) Check() error {
 	if sk.SkillMD.URI == "" {
 		return bad("entry", "its files do not include its SKILL.md")
 	}
+	return sk.checkFiles(bad)
+}
+
+// checkFiles is Check of the entry's files: inside the skill's directory,
+// each listed once, with a well-formed digest, within the limits.
+func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) error {
 	if n := 1 + len(sk.Files); n > MaxFiles {
 		return bad("limits", "%d files, more than %d", n, MaxFiles)
 	}

@@ -180,24 +180,28 @@ func (w *skillWire) skill() *Skill {
 		sk.Dynamic = true
 		return sk
 	}
+	sk.invalid = sk.addFiles(w.Resources)
+	return sk
+}
+
+// addFiles decodes an entry's list of files into SkillMD and Files, and
+// says what is wrong with its shape, or "".
+func (sk *Skill) addFiles(resources json.RawMessage) string {
 	var files []*struct {
 		URI    *string      `json:"uri"`
 		Digest *string      `json:"digest"`
 		Size   *json.Number `json:"size"`
 	}
-	if json.Unmarshal(w.Resources, &files) != nil || files == nil {
-		sk.invalid = `its resources are neither a list of files nor "dynamic"`
-		return sk
+	if json.Unmarshal(resources, &files) != nil || files == nil {
+		return `its resources are neither a list of files nor "dynamic"`
 	}
 	for i, f := range files {
 		if f == nil || f.URI == nil || f.Digest == nil || f.Size == nil {
-			sk.invalid = fmt.Sprintf("file %d lacks its uri, digest or size", i)
-			return sk
+			return fmt.Sprintf("file %d lacks its uri, digest or size", i)
 		}
 		size, err := f.Size.Int64()
 		if err != nil {
-			sk.invalid = fmt.Sprintf("file %d's size is not a whole number", i)
-			return sk
+			return fmt.Sprintf("file %d's size is not a whole number", i)
 		}
 		file := File{URI: *f.URI, Digest: *f.Digest, Size: size}
 		if file.URI == sk.URI && sk.SkillMD.URI == "" {
@@ -206,5 +210,5 @@ func (w *skillWire) skill() *Skill {
 			sk.Files = append(sk.Files, file)
 		}
 	}
-	return sk
+	return ""
 }
