@@ -101,8 +101,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient
-	$(GO) test -run '^$$' -fuzz FuzzUIMeta -fuzztime $(FUZZTIME) ./mcpclient
-	$(GO) test -run '^$$' -fuzz FuzzUIMimeType -fuzztime $(FUZZTIME) ./mcpclient
+	$(GO) test -run '^$$' -fuzz FuzzMeta -fuzztime $(FUZZTIME) ./mcpclient/apps
+	$(GO) test -run '^$$' -fuzz FuzzMimeType -fuzztime $(FUZZTIME) ./mcpclient/apps
 	$(GO) test -run '^$$' -fuzz FuzzFrontmatter -fuzztime $(FUZZTIME) ./mcpclient/skill
 	$(GO) test -run '^$$' -fuzz FuzzRedact -fuzztime $(FUZZTIME) ./secret
 	$(GO) test -run '^$$' -fuzz FuzzCheckURL -fuzztime $(FUZZTIME) ./internal/safe

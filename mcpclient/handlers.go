@@ -203,6 +203,8 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 			s.opts.OnListChanged(kind)
 			return
 		}
+	case "notifications/tasks/status":
+		s.taskNotice(n.Params)
 	case "notifications/subscriptions/acknowledged":
 		s.acknowledged(n.Params)
 	case "notifications/resources/updated":
