@@ -194,13 +194,7 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 			return
 		}
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
-		kind := n.Method[len("notifications/") : len(n.Method)-len("/list_changed")]
-		s.cache.forget(kind + "/list")
-		if kind == "resources" {
-			s.cache.forget("resources/templates/list")
-		}
-		if s.opts.OnListChanged != nil {
-			s.opts.OnListChanged(kind)
+		if s.listChanged(n.Method[len("notifications/") : len(n.Method)-len("/list_changed")]) {
 			return
 		}
 	case "notifications/tasks/status":
@@ -243,4 +237,19 @@ func (s *Session) NotifyRootsChanged(ctx context.Context) error {
 		return fmt.Errorf("mcpclient: NotifyRootsChanged: no Roots handler, so the roots capability was not declared")
 	}
 	return s.conn.Notify(ctx, "notifications/roots/list_changed", nil)
+}
+
+// listChanged drops the cached pages of a list that changed ("tools",
+// "prompts", "resources" and with it the templates) and tells
+// OnListChanged, reporting whether there was one to tell.
+func (s *Session) listChanged(kind string) bool {
+	s.cache.forget(kind + "/list")
+	if kind == "resources" {
+		s.cache.forget("resources/templates/list")
+	}
+	if s.opts.OnListChanged == nil {
+		return false
+	}
+	s.opts.OnListChanged(kind)
+	return true
 }
