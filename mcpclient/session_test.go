@@ -118,7 +118,6 @@ func (closedStream) Read() ([]byte, error)               { return nil, jsonrpc.E
 func (closedStream) Write(context.Context, []byte) error { return jsonrpc.ErrClosed }
 func (closedStream) Close() error                        { return nil }
 
-
 func TestPingBothWays(t *testing.T) {
 	f := newFakeServer(t)
 	s := connect(t, f, nil)

@@ -130,7 +130,6 @@ func TestServeReturnsNilOnEOF(t *testing.T) {
 	}
 }
 
-
 func TestServeReportsBrokenStream(t *testing.T) {
 	checkGoroutines(t)
 	broken := errors.New("cable cut")

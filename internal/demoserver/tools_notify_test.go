@@ -36,7 +36,6 @@ func TestSlowToolProgress(t *testing.T) {
 	c.noNote(20 * time.Millisecond)
 }
 
-
 func TestCancelUnknownRequestIsHarmless(t *testing.T) {
 	c := startInitialized(t, nil, nil, `{}`)
 	for _, params := range []string{`{"requestId":99}`, `{"requestId":"x"}`, `{}`, `{"requestId":{}}`} {
