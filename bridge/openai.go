@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -42,8 +41,6 @@ type OpenAI struct {
 	// "max_tokens" (what many OpenAI-compatible servers read instead,
 	// ignoring the other). Any other value fails every request.
 	TokenLimitField string
-
-	backoff func(n int) time.Duration // tests only: the wait before retry n
 }
 
 // CreateMessage sends the conversation to Chat Completions and returns the
@@ -75,7 +72,7 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 		req.Stream = true
 		h.Set("Accept", "text/event-stream")
 	}
-	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP, backoff: o.backoff}
+	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP}
 	return c.message(ctx, req, onText, decodeOpenAIStream, DecodeOpenAI)
 }
 
