@@ -86,10 +86,6 @@ type Options struct {
 
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
-
-	// clock, if set, is the time the reconnection backoff is measured
-	// in: the tests' fake clock.
-	clock func() time.Time
 }
 
 // ErrUnknownTool is returned by Call for a name no listing produced.
@@ -269,14 +265,6 @@ func (r *Registry) snapshot() []*server {
 		out = append(out, r.servers[n])
 	}
 	return out
-}
-
-// now is the time of the reconnection backoff.
-func (r *Registry) now() time.Time {
-	if r.opts.clock != nil {
-		return r.opts.clock()
-	}
-	return time.Now()
 }
 
 // hook runs a host hook, containing its panics.

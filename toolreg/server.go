@@ -99,7 +99,7 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	// instead of starting a server each.
 	s.mu.Lock()
 	alive := s.state == StateConnected && s.session != nil && s.session.Err() == nil
-	tried := s.state != StateConnected && s.failures > 0 && s.r.now().Before(s.nextTry)
+	tried := s.state != StateConnected && s.failures > 0 && time.Now().Before(s.nextTry)
 	old, lastErr := s.session, s.lastErr
 	if !alive && !tried {
 		s.session = nil
@@ -150,7 +150,7 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 			s.state, s.lastErr = StateNeedsAuth, need
 		}
 		s.failures++
-		s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 		err := s.lastErr
 		s.mu.Unlock()
 		s.disconnected(err) // a failed start is news too
@@ -182,7 +182,7 @@ func (s *server) watch(session *mcpclient.Session) {
 	err := session.Err()
 	s.state, s.lastErr = StateReconnecting, unavailable(s.cfg.Name, err)
 	s.failures++
-	s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+	s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 	s.mu.Unlock()
 	s.r.log.Warn("toolreg: server disconnected", "server", s.cfg.Name, "error", err)
 	s.disconnected(s.lastErrLocked())
@@ -198,7 +198,7 @@ func (s *server) lastErrLocked() error {
 // has passed.
 func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	s.mu.Lock()
-	session, state, lastErr, wait := s.session, s.state, s.lastErr, s.nextTry.Sub(s.r.now())
+	session, state, lastErr, wait := s.session, s.state, s.lastErr, s.nextTry.Sub(time.Now())
 	closed := s.closed
 	s.mu.Unlock()
 	switch {
