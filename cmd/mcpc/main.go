@@ -44,7 +44,7 @@
 //	skills                    the skills, by server: names and descriptions, no file read
 //	skill <name> [file]       load a skill and print its SKILL.md and its files, or one of
 //	                          its files; every byte verified against the listing (size,
-//	                          SHA-256 digest, frontmatter), or the skill is refused (exit 1)
+//	                          SHA-256 digest, frontmatter), or the skill is refused (exit 6)
 //	ping                      ping every server, with the round-trip time
 //	info                      each server's name, version, protocol, capabilities, instructions
 //	ask <question>            ask the --model, which may call the selected servers' tools;

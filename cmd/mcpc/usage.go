@@ -21,7 +21,7 @@ Commands:
   read [server:]<uri>        read a resource; the server is needed when several are selected
   skills                     the skills, by server (nothing of them is read)
   skill <name> [file]        load a skill: its SKILL.md, verified, and its files; or one file, verified
-  ping                       ping every server; exits 4 if any fails
+  ping                       ping every server; fails if any does
   info                       each server's name, version, protocol, capabilities, instructions
   ask <question>             ask --model, which may call the selected servers' tools: its text
                              to stdout as it comes, the tools offered and a line per tool call to
