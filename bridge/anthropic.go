@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -39,8 +38,6 @@ type Anthropic struct {
 	Model   string            // the model used when no hint picks one
 	Models  map[string]string // hint → model; the first of the server's hints found here wins
 	HTTP    HTTPOptions
-
-	backoff func(n int) time.Duration // tests only: the wait before retry n
 }
 
 // CreateMessage sends the conversation to the Messages API and returns
@@ -65,7 +62,7 @@ func (a *Anthropic) CreateMessage(ctx context.Context, p *mcpclient.CreateMessag
 		req.Stream = true
 		h.Set("Accept", "text/event-stream")
 	}
-	c := &caller{provider: "anthropic", url: base + "/v1/messages", header: h, key: a.APIKey, opts: a.HTTP, backoff: a.backoff}
+	c := &caller{provider: "anthropic", url: base + "/v1/messages", header: h, key: a.APIKey, opts: a.HTTP}
 	return c.message(ctx, req, onText, decodeAnthropicStream, DecodeAnthropic)
 }
 

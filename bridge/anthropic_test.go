@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -16,7 +15,7 @@ import (
 
 func newAnthropic(f *fakeProvider) *Anthropic {
 	return &Anthropic{APIKey: secret.New(testKey), BaseURL: f.URL + "/", Model: "claude-test",
-		backoff: func(int) time.Duration { return time.Millisecond }}
+		HTTP: HTTPOptions{Client: f.client()}}
 }
 
 func TestAnthropicRequestJSON(t *testing.T) {
@@ -179,26 +178,28 @@ func TestAnthropicErrors(t *testing.T) {
 		requests: 1,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, tc.replies...)
-			p := &mcpclient.CreateMessageParams{MaxTokens: 5,
-				Messages: []mcpclient.SamplingMessage{{Role: "user", Content: mcpclient.ContentList{{Type: "text", Text: "hi"}}}}}
-			_, err := Sampling(newAnthropic(f))(context.Background(), p)
-			if got := len(f.requests()); got != tc.requests {
-				t.Errorf("got %d requests, want %d", got, tc.requests)
-			}
-			if tc.message == "" {
-				if err != nil {
-					t.Fatalf("got %v, want an answer", err)
+			inBubble(t, func(t *testing.T) {
+				f := newMemFake(tc.replies...)
+				p := &mcpclient.CreateMessageParams{MaxTokens: 5,
+					Messages: []mcpclient.SamplingMessage{{Role: "user", Content: mcpclient.ContentList{{Type: "text", Text: "hi"}}}}}
+				_, err := Sampling(newAnthropic(f))(context.Background(), p)
+				if got := len(f.requests()); got != tc.requests {
+					t.Errorf("got %d requests, want %d", got, tc.requests)
 				}
-				return
-			}
-			var rpcErr *jsonrpc.Error
-			if !errors.As(err, &rpcErr) || !strings.Contains(rpcErr.Message, tc.message) {
-				t.Fatalf("got %v, want a *jsonrpc.Error containing %q", err, tc.message)
-			}
-			if strings.Contains(rpcErr.Message, testKey) || strings.Contains(string(rpcErr.Data), testKey) {
-				t.Errorf("the error carries the key: %v %s", rpcErr, rpcErr.Data)
-			}
+				if tc.message == "" {
+					if err != nil {
+						t.Fatalf("got %v, want an answer", err)
+					}
+					return
+				}
+				var rpcErr *jsonrpc.Error
+				if !errors.As(err, &rpcErr) || !strings.Contains(rpcErr.Message, tc.message) {
+					t.Fatalf("got %v, want a *jsonrpc.Error containing %q", err, tc.message)
+				}
+				if strings.Contains(rpcErr.Message, testKey) || strings.Contains(string(rpcErr.Data), testKey) {
+					t.Errorf("the error carries the key: %v %s", rpcErr, rpcErr.Data)
+				}
+			})
 		})
 	}
 }

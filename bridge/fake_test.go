@@ -36,25 +36,54 @@ type recorded struct {
 func newFake(t *testing.T, replies ...reply) *fakeProvider {
 	t.Helper()
 	f := &fakeProvider{replies: replies}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		f.mu.Lock()
-		n := len(f.got)
-		f.got = append(f.got, recorded{path: r.URL.Path, header: r.Header.Clone(), body: body})
-		rep := f.replies[min(n, len(f.replies)-1)]
-		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		for k, v := range rep.header {
-			w.Header().Set(k, v)
-		}
-		if rep.status == 0 {
-			rep.status = http.StatusOK
-		}
-		w.WriteHeader(rep.status)
-		io.WriteString(w, rep.body)
-	}))
+	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Close)
 	return f
+}
+
+// newMemFake is a fake that only its in-memory client reaches: no
+// listener, whose goroutine would keep a synctest bubble's clock from
+// moving. Its URL names a loopback port nothing listens on.
+func newMemFake(replies ...reply) *fakeProvider {
+	f := &fakeProvider{replies: replies}
+	f.Server = &httptest.Server{URL: "http://127.0.0.1:9", Config: &http.Server{Handler: http.HandlerFunc(f.serve)}}
+	return f
+}
+
+func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	n := len(f.got)
+	f.got = append(f.got, recorded{path: r.URL.Path, header: r.Header.Clone(), body: body})
+	rep := f.replies[min(n, len(f.replies)-1)]
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	for k, v := range rep.header {
+		w.Header().Set(k, v)
+	}
+	if rep.status == 0 {
+		rep.status = http.StatusOK
+	}
+	w.WriteHeader(rep.status)
+	io.WriteString(w, rep.body)
+}
+
+// client sends requests to the fake in memory, not over loopback: a
+// test in a synctest bubble then waits on nothing but the bubble's clock.
+// (The fake's URL still names it.)
+func (f *fakeProvider) client() *http.Client {
+	return &http.Client{Transport: handlerTransport{f.Config.Handler}}
+}
+
+// handlerTransport answers a request with a handler, in memory.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, req)
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
 }
 
 func (f *fakeProvider) requests() []recorded {

@@ -84,26 +84,33 @@ func answerBoth() reply {
 func TestProviderErrorBodyQuotedRedactedBounded(t *testing.T) {
 	body := "upstream crashed\x1b[2J\x1b]0;pwned\x07 while using key " + testKey + "\n" + strings.Repeat("trace line\n", 100_000)
 	bothAdapters(t, func(t *testing.T, model func(*fakeProvider) Model) {
-		provider := newFake(t, reply{status: http.StatusBadGateway, header: map[string]string{"Content-Type": "text/plain"}, body: body})
-		_, err := model(provider).CreateMessage(context.Background(), secretQuestion())
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) {
-			t.Fatalf("got %v, want a *jsonrpc.Error", err)
-		}
-		msg := rpcErr.Message
-		if !strings.Contains(msg, "HTTP 502") || !strings.Contains(msg, `"upstream crashed`) || !strings.Contains(msg, secret.Placeholder) {
-			t.Errorf("got %q, want the status and the body quoted, the key marked as cut", msg)
-		}
-		if strings.Contains(msg, testKey) || strings.Contains(string(rpcErr.Data), testKey) {
-			t.Errorf("the error carries the key: %q", msg)
-		}
-		if strings.ContainsAny(msg, "\x1b\x07\n") {
-			t.Errorf("the error carries control characters: %q", msg)
-		}
-		if len(msg) > maxErrorText+100 {
-			t.Errorf("the error is %d bytes, want about %d at most", len(msg), maxErrorText)
-		}
+		inBubble(t, func(t *testing.T) { // the 502 is retried twice
+			testErrorBodyQuoted(t, model(newMemFake(reply{status: http.StatusBadGateway, header: map[string]string{"Content-Type": "text/plain"}, body: body})))
+		})
 	})
+}
+
+// testErrorBodyQuoted asks m, whose provider answers 502 with a hostile
+// body, and checks the error it gets.
+func testErrorBodyQuoted(t *testing.T, m Model) {
+	_, err := m.CreateMessage(context.Background(), secretQuestion())
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) {
+		t.Fatalf("got %v, want a *jsonrpc.Error", err)
+	}
+	msg := rpcErr.Message
+	if !strings.Contains(msg, "HTTP 502") || !strings.Contains(msg, `"upstream crashed`) || !strings.Contains(msg, secret.Placeholder) {
+		t.Errorf("got %q, want the status and the body quoted, the key marked as cut", msg)
+	}
+	if strings.Contains(msg, testKey) || strings.Contains(string(rpcErr.Data), testKey) {
+		t.Errorf("the error carries the key: %q", msg)
+	}
+	if strings.ContainsAny(msg, "\x1b\x07\n") {
+		t.Errorf("the error carries control characters: %q", msg)
+	}
+	if len(msg) > maxErrorText+100 {
+		t.Errorf("the error is %d bytes, want about %d at most", len(msg), maxErrorText)
+	}
 }
 
 // A key never crosses a network in clear: with a key, plain http is for

@@ -54,12 +54,12 @@ type caller struct {
 	header   http.Header
 	key      secret.String
 	opts     HTTPOptions
-	// backoff is the wait before retry n (from 1) when the provider named
-	// none; a variable so tests need not wait.
-	backoff func(n int) time.Duration
 }
 
-func defaultBackoff(n int) time.Duration { return time.Duration(n) * 500 * time.Millisecond }
+// backoff is the wait before retry n (from 1) when the provider named
+// none. (The tests that retry run in a synctest bubble, where it passes
+// at once.)
+func backoff(n int) time.Duration { return time.Duration(n) * 500 * time.Millisecond }
 
 // A decoder reads a 2xx answer: its Content-Type and its body, which
 // ends with an error after maxResponseBytes.
@@ -81,10 +81,6 @@ func (c *caller) post(ctx context.Context, body any, decode decoder) error {
 	maxWait := c.opts.MaxRetryWait
 	if maxWait <= 0 {
 		maxWait = DefaultMaxRetryWait
-	}
-	backoff := c.backoff
-	if backoff == nil {
-		backoff = defaultBackoff
 	}
 	for attempt := 0; ; attempt++ {
 		wait, err := c.once(ctx, payload, decode)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -42,8 +41,6 @@ type OpenAI struct {
 	// "max_tokens" (what many OpenAI-compatible servers read instead,
 	// ignoring the other). Any other value fails every request.
 	TokenLimitField string
-
-	backoff func(n int) time.Duration // tests only: the wait before retry n
 }
 
 // CreateMessage sends the conversation to Chat Completions and returns the
@@ -75,7 +72,7 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 		req.Stream = true
 		h.Set("Accept", "text/event-stream")
 	}
-	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP, backoff: o.backoff}
+	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP}
 	return c.message(ctx, req, onText, decodeOpenAIStream, DecodeOpenAI)
 }
 
@@ -255,34 +252,41 @@ func openAIResult(r *oaResponse) (*mcpclient.CreateMessageResult, error) {
 		res.Content = append(res.Content, mcpclient.Content{Type: "text", Text: *t})
 	}
 	for _, tc := range ch.Message.ToolCalls {
-		args := strings.TrimSpace(tc.Function.Arguments)
-		if args == "" {
-			args = "{}"
+		use, err := openAIToolUse(tc)
+		if err != nil {
+			return nil, err
 		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(args), &obj); err != nil || obj == nil {
-			return nil, fmt.Errorf("tool call %q: arguments are not a JSON object", tc.Function.Name)
-		}
-		if tc.Function.Name == "" {
-			return nil, fmt.Errorf("tool call %q has no name", tc.ID)
-		}
-		res.Content = append(res.Content, mcpclient.Content{
-			Type: "tool_use", ID: tc.ID, Name: tc.Function.Name, Input: json.RawMessage(args)})
+		res.Content = append(res.Content, use)
 	}
 	if len(res.Content) == 0 {
 		res.Content = mcpclient.ContentList{{Type: "text", Text: ""}}
 	}
-	switch ch.FinishReason {
-	case "stop":
-		res.StopReason = "endTurn"
-	case "length":
-		res.StopReason = "maxTokens"
-	case "tool_calls", "function_call":
-		res.StopReason = "toolUse"
-	case "content_filter":
-		res.StopReason = "refusal"
-	default:
+	res.StopReason = openAIStopReasons[ch.FinishReason]
+	if res.StopReason == "" {
 		res.StopReason = ch.FinishReason
 	}
 	return res, nil
+}
+
+// openAIStopReasons maps a finish_reason to MCP's stopReason; another
+// passes as it is.
+var openAIStopReasons = map[string]string{
+	"stop": "endTurn", "length": "maxTokens", "tool_calls": "toolUse", "function_call": "toolUse", "content_filter": "refusal",
+}
+
+// openAIToolUse is one tool call of an answer as MCP tool_use content; its
+// arguments must be a JSON object (none is {}).
+func openAIToolUse(tc oaToolCall) (mcpclient.Content, error) {
+	args := strings.TrimSpace(tc.Function.Arguments)
+	if args == "" {
+		args = "{}"
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(args), &obj); err != nil || obj == nil {
+		return mcpclient.Content{}, fmt.Errorf("tool call %q: arguments are not a JSON object", tc.Function.Name)
+	}
+	if tc.Function.Name == "" {
+		return mcpclient.Content{}, fmt.Errorf("tool call %q has no name", tc.ID)
+	}
+	return mcpclient.Content{Type: "tool_use", ID: tc.ID, Name: tc.Function.Name, Input: json.RawMessage(args)}, nil
 }

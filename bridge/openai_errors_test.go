@@ -65,29 +65,31 @@ func TestOpenAIErrors(t *testing.T) {
 		requests: 1,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, tc.replies...)
-			p := &mcpclient.CreateMessageParams{MaxTokens: 5,
-				Messages: []mcpclient.SamplingMessage{{Role: "user", Content: mcpclient.ContentList{{Type: "text", Text: "hi"}}}}}
-			_, err := Sampling(newOpenAI(f))(context.Background(), p)
-			if got := len(f.requests()); got != tc.requests {
-				t.Errorf("got %d requests, want %d", got, tc.requests)
-			}
-			if tc.message == "" {
-				if err != nil {
-					t.Fatalf("got %v, want an answer", err)
+			inBubble(t, func(t *testing.T) {
+				f := newMemFake(tc.replies...)
+				p := &mcpclient.CreateMessageParams{MaxTokens: 5,
+					Messages: []mcpclient.SamplingMessage{{Role: "user", Content: mcpclient.ContentList{{Type: "text", Text: "hi"}}}}}
+				_, err := Sampling(newOpenAI(f))(context.Background(), p)
+				if got := len(f.requests()); got != tc.requests {
+					t.Errorf("got %d requests, want %d", got, tc.requests)
 				}
-				return
-			}
-			var rpcErr *jsonrpc.Error
-			if !errors.As(err, &rpcErr) {
-				t.Fatalf("got %v, want a *jsonrpc.Error", err)
-			}
-			if rpcErr.Code != tc.code || !strings.Contains(rpcErr.Message, tc.message) {
-				t.Errorf("got %d %q, want %d containing %q", rpcErr.Code, rpcErr.Message, tc.code, tc.message)
-			}
-			if strings.Contains(rpcErr.Message, testKey) || strings.Contains(string(rpcErr.Data), testKey) {
-				t.Errorf("the error carries the key: %v %s", rpcErr, rpcErr.Data)
-			}
+				if tc.message == "" {
+					if err != nil {
+						t.Fatalf("got %v, want an answer", err)
+					}
+					return
+				}
+				var rpcErr *jsonrpc.Error
+				if !errors.As(err, &rpcErr) {
+					t.Fatalf("got %v, want a *jsonrpc.Error", err)
+				}
+				if rpcErr.Code != tc.code || !strings.Contains(rpcErr.Message, tc.message) {
+					t.Errorf("got %d %q, want %d containing %q", rpcErr.Code, rpcErr.Message, tc.code, tc.message)
+				}
+				if strings.Contains(rpcErr.Message, testKey) || strings.Contains(string(rpcErr.Data), testKey) {
+					t.Errorf("the error carries the key: %v %s", rpcErr, rpcErr.Data)
+				}
+			})
 		})
 	}
 }

@@ -19,7 +19,7 @@ const testKey = "sk-test-0123456789abcdef"
 
 func newOpenAI(f *fakeProvider) *OpenAI {
 	return &OpenAI{APIKey: secret.New(testKey), BaseURL: f.URL + "/v1/", Model: "gpt-test",
-		backoff: func(int) time.Duration { return time.Millisecond }}
+		HTTP: HTTPOptions{Client: f.client()}}
 }
 
 func temp(f float64) *float64 { return &f }
@@ -216,7 +216,11 @@ func TestSamplingRequiredWithoutToolCall(t *testing.T) {
 
 // A 429 with a short Retry-After is retried after that wait, not sooner.
 func TestOpenAIRetryAfterHonoured(t *testing.T) {
-	f := newFake(t,
+	inBubble(t, testOpenAIRetryAfterHonoured)
+}
+
+func testOpenAIRetryAfterHonoured(t *testing.T) {
+	f := newMemFake(
 		reply{status: 429, header: map[string]string{"Retry-After": "1"}, body: `{"error":{"message":"slow down"}}`},
 		reply{body: `{"model":"m","choices":[{"message":{"content":"ok"},"finish_reason":"stop"}]}`})
 	p := &mcpclient.CreateMessageParams{MaxTokens: 5,
@@ -233,7 +237,7 @@ func TestOpenAIRetryAfterHonoured(t *testing.T) {
 		t.Errorf("got %q, want ok", res.Content[0].Text)
 	}
 	// A wait past the context's deadline fails at once.
-	f2 := newFake(t, reply{status: 429, header: map[string]string{"Retry-After": "5"}})
+	f2 := newMemFake(reply{status: 429, header: map[string]string{"Retry-After": "5"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	start = time.Now()

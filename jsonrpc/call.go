@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 )
 
 // Call sends a request and waits for its response, decoding the result into
@@ -45,14 +44,14 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	n := c.lastID.Add(1)
 	id := Int64ID(n)
-	ch := replyPool.Get().(chan reply)
+	ch := c.replies.Get().(chan reply)
 
 	// Register before writing: the response may arrive before Write returns.
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
-		replyPool.Put(ch)
+		c.replies.Put(ch)
 		return nil, fmt.Errorf("calling %s: %w", method, err)
 	}
 	c.pending[n] = ch
@@ -123,9 +122,6 @@ func (c *Conn) writeError(err error) error {
 	}
 }
 
-// replyPool recycles the 1-buffered channels calls wait on.
-var replyPool = sync.Pool{New: func() any { return make(chan reply, 1) }}
-
 // reply is what the read loop hands a waiting call: the peer's response,
 // or why there is none (a ResponseLostError, a BadResponseError).
 type reply struct {
@@ -145,7 +141,7 @@ func (c *Conn) forget(n int64, ch chan reply, received bool) {
 	if !waiting && !received {
 		<-ch
 	}
-	replyPool.Put(ch)
+	c.replies.Put(ch)
 }
 
 // Notify sends a notification. It returns once the frame is handed to the

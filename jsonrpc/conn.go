@@ -37,6 +37,13 @@ type Conn struct {
 	notes     notificationQueue
 	handlers  chan struct{} // a token per peer request being handled
 
+	// replies recycles the 1-buffered channels calls wait on. It is the
+	// Conn's own, not the package's: a channel made inside a
+	// testing/synctest bubble may not be used outside it, and a Conn
+	// lives in one bubble while a package-wide pool would hand its
+	// channels to every other.
+	replies sync.Pool
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -47,6 +54,7 @@ func NewConn(s Stream, opts *Options) *Conn {
 	c := &Conn{
 		stream:   s,
 		pending:  make(map[int64]chan reply),
+		replies:  sync.Pool{New: func() any { return make(chan reply, 1) }},
 		inflight: make(map[ID]context.CancelFunc),
 		done:     make(chan struct{}),
 		readDone: make(chan struct{}),

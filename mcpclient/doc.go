@@ -114,23 +114,13 @@
 // A server that declares the skills extension (SEP-2640,
 // [SkillsExtension] in [ServerCapabilities].Extensions) serves Agent
 // Skills: a SKILL.md whose YAML frontmatter names and describes the skill,
-// and supporting files, each a resource. [Session.Skills] lists them
-// (skills/list, paginated like the other lists; [Session.GetSkill] asks
-// for one by URI) and reads nothing else: a host shows its model the
-// names and descriptions, and fetches a skill only when it is used.
-//
-// Each [Skill] entry is a manifest: every file's URI, SHA-256 digest and
-// size. [Skill.Check] says, without reading anything, whether an entry can
-// be loaded at all (the SEP's rules and limits, digests published).
-// Loading is package mcpclient/skill's (skill.Load): it reads the SKILL.md
-// and verifies it before anything else — its size and digest must be the
-// entry's, and its frontmatter must parse and agree with the entry's field
-// by field — then reads a supporting file only when the skill asks for
-// it, only one the entry lists, and only returns it once its size and
-// digest match. A refusal is a [*SkillError] naming the check, matching
-// [ErrSkillVerification]. It is a package of its own because hashing links
-// crypto/sha256, which a program that never loads a skill should not
-// carry. [Options].Skills declares the extension on the client's side.
+// and supporting files, each a resource. [Options].Skills declares the
+// extension on the client's side; package mcpclient/skill lists the
+// skills (skills/list, through [Session.ListPage] and [Paginate] like any
+// extension's list), checks each entry and loads a skill only when it is
+// used, every byte verified against its entry. It is a package of its own:
+// a learner reading one call need not read it, and a program that never
+// loads a skill does not carry it.
 //
 // # MCP Apps
 //

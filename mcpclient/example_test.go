@@ -168,21 +168,3 @@ func ExampleSession_ReadResource() {
 	// text/plain Hello, Ada!
 	// true
 }
-
-// A host lists a server's skills and shows its model their names and
-// descriptions; nothing of a skill is read until it is loaded (package
-// mcpclient/skill).
-func ExampleSession_Skills() {
-	s, done := startDemo(&mcpclient.Options{Skills: true})
-	defer done()
-
-	for sk, err := range s.Skills(context.Background()) {
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Printf("%s (%d files): %s\n", sk.Name, 1+len(sk.Files), sk.Description)
-	}
-	// Output:
-	// demo-tour (2 files): Show someone around the plainmcp demo server: which tool to call for what, and in which order.
-	// haiku (2 files): Write a haiku about what the user names, then count its syllables.
-}

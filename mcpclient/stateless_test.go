@@ -350,7 +350,8 @@ func TestListCacheHonoursTTL(t *testing.T) {
 		}
 		return json.RawMessage(`{"tools":[{"name":"b","inputSchema":{}}],"ttlMs":0}`), nil
 	})
-	s := connect(t, f, nil)
+	changed := make(chan string, 1)
+	s := connect(t, f, &Options{OnListChanged: func(kind string) { changed <- kind }})
 	count := func() int { mu.Lock(); defer mu.Unlock(); return served }
 	for range 3 {
 		tools, err := Collect(s.Tools(ctx5s(t)))
@@ -363,7 +364,7 @@ func TestListCacheHonoursTTL(t *testing.T) {
 		t.Errorf("%d tools/list requests, want 1 + 3", got)
 	}
 	f.conn.Notify(ctx5s(t), "notifications/tools/list_changed", nil)
-	time.Sleep(50 * time.Millisecond)
+	<-changed // the hook runs once the cached pages are gone
 	Collect(s.Tools(ctx5s(t)))
 	if got := count(); got != 6 {
 		t.Errorf("%d requests after list_changed, want 6", got)

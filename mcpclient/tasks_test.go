@@ -216,16 +216,14 @@ func TestLegacyTaskCancelledWithTheCaller(t *testing.T) {
 	for _, caps := range []string{tasksCaps, `{"tasks":{"requests":{"tools":{"call":{}}}}}`} {
 		f := legacyTaskServer(t, caps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
 		f.result("tools/call", `{"task":`+legacyTask("t2", "working", "")+`}`)
-		f.result("tasks/get", legacyTask("t2", "working", ""))
+		// The caller gives up once the task is being polled.
+		ctx, cancel := context.WithCancel(context.Background())
+		f.handle("tasks/get", func(context.Context, *jsonrpc.Request) (any, error) {
+			cancel()
+			return json.RawMessage(legacyTask("t2", "working", "")), nil
+		})
 		f.result("tasks/cancel", legacyTask("t2", "cancelled", ""))
 		s := connect(t, f, &Options{Tasks: fastTasks()})
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			for f.count("tasks/get") == 0 {
-				time.Sleep(time.Millisecond)
-			}
-			cancel()
-		}()
 		_, err := s.CallTool(ctx, "slow", nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("got %v", err)

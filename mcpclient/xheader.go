@@ -78,53 +78,67 @@ func paramHeadersOf(schema json.RawMessage) ([]paramHeader, error) {
 	if err := json.Unmarshal(schema, &root); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	var found []paramHeader
-	seen := map[string]bool{}
-	var walk func(v any, path []string, reachable bool) error
-	walk = func(v any, path []string, reachable bool) error {
-		switch n := v.(type) {
-		case []any:
-			for _, e := range n {
-				if err := walk(e, path, false); err != nil {
-					return err
-				}
-			}
-		case map[string]any:
-			for key, val := range n {
-				switch key {
-				case "x-mcp-header":
-					h, err := checkAnnotation(n, val, path, reachable)
-					if err != nil {
-						return err
-					}
-					if seen[strings.ToLower(h.name)] {
-						return fmt.Errorf("x-mcp-header %q is used twice", h.name)
-					}
-					seen[strings.ToLower(h.name)] = true
-					found = append(found, h)
-				case "properties":
-					props, ok := val.(map[string]any)
-					if !ok {
-						return walk(val, path, false)
-					}
-					for name, sub := range props {
-						if err := walk(sub, append(path[:len(path):len(path)], name), reachable); err != nil {
-							return err
-						}
-					}
-				default:
-					if err := walk(val, path, false); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		return nil
-	}
-	if err := walk(root, nil, true); err != nil {
+	w := &headerWalk{seen: map[string]bool{}}
+	if err := w.walk(root, nil, true); err != nil {
 		return nil, err
 	}
-	return found, nil
+	return w.found, nil
+}
+
+// headerWalk is paramHeadersOf's walk over a schema: the annotations
+// found, and their names folded to lower case.
+type headerWalk struct {
+	found []paramHeader
+	seen  map[string]bool
+}
+
+// walk visits v, at path from the root; reachable says whether the root
+// reaches it through "properties" alone.
+func (w *headerWalk) walk(v any, path []string, reachable bool) error {
+	switch n := v.(type) {
+	case []any:
+		for _, e := range n {
+			if err := w.walk(e, path, false); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for key, val := range n {
+			if err := w.member(n, key, val, path, reachable); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// member visits one member of a schema object.
+func (w *headerWalk) member(schema map[string]any, key string, val any, path []string, reachable bool) error {
+	switch key {
+	case "x-mcp-header":
+		h, err := checkAnnotation(schema, val, path, reachable)
+		if err != nil {
+			return err
+		}
+		if w.seen[strings.ToLower(h.name)] {
+			return fmt.Errorf("x-mcp-header %q is used twice", h.name)
+		}
+		w.seen[strings.ToLower(h.name)] = true
+		w.found = append(w.found, h)
+	case "properties":
+		props, ok := val.(map[string]any)
+		if !ok {
+			return w.walk(val, path, false)
+		}
+		for name, sub := range props {
+			if err := w.walk(sub, append(path[:len(path):len(path)], name), reachable); err != nil {
+				return err
+			}
+		}
+	default:
+		return w.walk(val, path, false)
+	}
+	return nil
 }
 
 // checkAnnotation checks one x-mcp-header value on the schema that has it.

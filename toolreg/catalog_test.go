@@ -3,16 +3,13 @@ package toolreg
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/secret"
 )
 
 func TestRegistryRefreshIsOneRequestForManyCallers(t *testing.T) {
@@ -134,32 +131,6 @@ func TestRegistryPromptsAndResources(t *testing.T) {
 	if _, err := r.ReadResource(ctx10(t), "a", "demo://nothing/here"); err == nil || !strings.Contains(err.Error(), `server "a"`) {
 		t.Errorf("missing resource: %v", err)
 	}
-}
-
-func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
-	leakcheck.Check(t)
-	pidFile := t.TempDir() + "/pid"
-	clock := newFakeClock()
-	r := newRegistry(t, &Options{clock: clock.now}, withEnv(demoConfig("v"), pidFileEnv, pidFile))
-	// Kill the server and let the backoff pass, then make it reconnect to
-	// a server that takes 30 s to start: the refresh is stuck in connect.
-	srv := r.snapshot()[0]
-	srv.cfg.Env[delayEnv] = secret.New("30000")
-	proc, _ := os.FindProcess(readPid(t, pidFile))
-	proc.Kill()
-	waitFor(t, "the death to be noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
-	clock.advance(firstBackoff)
-	gone, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	if _, err := r.Tools(gone); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Tools: %v", err)
-	}
-	start := time.Now()
-	r.Close()
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Close took %v", d)
-	}
-	// leakcheck: the refresh goroutine is gone once Close returns.
 }
 
 // A listing that stops at the page cap keeps the pages it got, marked

@@ -20,61 +20,6 @@ import (
 // These tests use the registry as a host does: a listing before every
 // model turn, hooks that call the registry, servers that come and go.
 
-// A start or reconnect that a listing causes waits for no hook: with a
-// startup timeout of an hour, one that waited would fail the listing's
-// own deadline. It holds with an OnConnect hook that does nothing, and
-// with hooks that list the tools without a deadline and ask for the
-// status; and Close returns.
-func TestListingDrivenConnectDoesNotWaitForHooks(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		hooks func(r **Registry) *Options
-	}{
-		{"no hooks", func(**Registry) *Options { return &Options{} }},
-		{"OnConnect that does nothing", func(**Registry) *Options { return &Options{OnConnect: func(ServerStatus) {}} }},
-		{"hooks that call the registry", func(r **Registry) *Options {
-			return &Options{
-				OnConnect:    func(ServerStatus) { (*r).Tools(context.Background()) },
-				OnDisconnect: func(string, error) { (*r).Servers() },
-			}
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			leakcheck.Check(t)
-			var r *Registry
-			opts := tc.hooks(&r)
-			clock := newFakeClock()
-			opts.Lazy, opts.StartupTimeout, opts.clock = true, time.Hour, clock.now
-			m := &inMemory{}
-			r = newInMemory(t, m, opts, "a", "b")
-			tools, err := r.Tools(ctx10(t))
-			if err != nil || len(tools) == 0 {
-				t.Fatalf("a lazy start through Tools: %d tools, %v", len(tools), err)
-			}
-			// The session dies; once its backoff is over, a listing
-			// reconnects it.
-			session, _ := r.Session(ctx10(t), "a")
-			session.Close()
-			waitFor(t, "the crash noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
-			r.hooks.settle() // no listing of the hooks' is left in flight, failing
-			clock.advance(firstBackoff)
-			if _, err := r.Groups(ctx10(t)); err != nil {
-				t.Fatalf("a reconnect through Groups: %v", err)
-			}
-			if st := r.Servers()[0]; st.State != StateConnected {
-				t.Errorf("after the reconnect: %+v", st)
-			}
-			closed := make(chan struct{})
-			go func() { r.Close(); close(closed) }()
-			select {
-			case <-closed:
-			case <-time.After(10 * time.Second):
-				t.Fatal("Close did not return")
-			}
-		})
-	}
-}
-
 // A tool that a server adds is callable at once, even before the registry
 // acted on (or heard) the list_changed that announced it: a call to a
 // name the table lacks lists its server again, once, before it fails.
@@ -267,11 +212,11 @@ func TestUnapprovedProjectServersNeverStart(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := r.Session(ctx10(t), "wait"); err == nil {
-		t.Error("a session of an unapproved server")
+	if _, err := r.Session(ctx10(t), "wait"); !errors.Is(err, ErrUnapproved) {
+		t.Errorf("a session of an unapproved server: %v, want ErrUnapproved", err)
 	}
-	if err := r.Reconnect(ctx10(t), "no"); err == nil {
-		t.Error("a rejected server reconnected")
+	if err := r.Reconnect(ctx10(t), "no"); !errors.Is(err, ErrUnapproved) {
+		t.Errorf("a rejected server reconnected: %v, want ErrUnapproved", err)
 	}
 	r.Tools(ctx10(t))
 	for _, st := range r.Servers() {

@@ -67,6 +67,17 @@ func (m *inMemory) sent(server, method string) int64 {
 // when the test ends.
 func newInMemory(tb testing.TB, m *inMemory, opts *Options, names ...string) *Registry {
 	tb.Helper()
+	var servers []*ServerConfig
+	for _, n := range names {
+		servers = append(servers, &ServerConfig{Name: n, Type: "memory"})
+	}
+	return newInMemoryServers(tb, m, opts, servers...)
+}
+
+// newInMemoryServers is newInMemory for servers configured beyond their
+// names (timeouts, filters).
+func newInMemoryServers(tb testing.TB, m *inMemory, opts *Options, servers ...*ServerConfig) *Registry {
+	tb.Helper()
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -74,11 +85,7 @@ func newInMemory(tb testing.TB, m *inMemory, opts *Options, names ...string) *Re
 	if o.Dial == nil {
 		o.Dial = m.dial
 	}
-	cfg := &Config{}
-	for _, n := range names {
-		cfg.Servers = append(cfg.Servers, &ServerConfig{Name: n, Type: "memory"})
-	}
-	r, err := New(context.Background(), cfg, &o)
+	r, err := New(context.Background(), &Config{Servers: servers}, &o)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -2,8 +2,10 @@ package toolreg
 
 import (
 	"context"
+	"iter"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 )
 
 // markStale makes the next listing of kind ("tools", "prompts" or
@@ -81,6 +83,10 @@ func offersSkills(c mcpclient.ServerCapabilities) bool {
 
 // listSkills returns the server's skills; none if it does not declare the
 // skills extension.
-func (s *server) listSkills(ctx context.Context) ([]*mcpclient.Skill, error) {
-	return cachedList(ctx, s, &s.skills, collect(s, "skills", offersSkills, (*mcpclient.Session).Skills))
+func (s *server) listSkills(ctx context.Context) ([]*skill.Skill, error) {
+	// collect takes the session first, as a method expression would.
+	all := func(session *mcpclient.Session, ctx context.Context) iter.Seq2[*skill.Skill, error] {
+		return skill.All(ctx, session)
+	}
+	return cachedList(ctx, s, &s.skills, collect(s, "skills", offersSkills, all))
 }

@@ -3,11 +3,11 @@ package toolreg
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/transport"
@@ -20,7 +20,7 @@ const (
 	demoEnv    = "PLAINMCP_TOOLREG_DEMO"
 	pidFileEnv = "PLAINMCP_TOOLREG_PIDFILE" // write the server's pid here
 	pidDirEnv  = "PLAINMCP_TOOLREG_PIDDIR"  // add a file named by the server's pid here
-	delayEnv   = "PLAINMCP_TOOLREG_DELAY"   // sleep this long (ms) before serving
+	hungEnv    = "PLAINMCP_TOOLREG_HUNG"    // never answer; exit when stdin closes
 	crashEnv   = "PLAINMCP_TOOLREG_CRASH"   // print this to stderr and exit 3 at once
 	helperEnv  = "PLAINMCP_TOOLREG_HELPER"  // print this and exit, as a headersHelper
 )
@@ -51,8 +51,13 @@ func serveDemo() int {
 			return 1
 		}
 	}
-	if ms, _ := strconv.Atoi(os.Getenv(delayEnv)); ms > 0 {
-		time.Sleep(time.Duration(ms) * time.Millisecond)
+	if os.Getenv(hungEnv) != "" {
+		// A server that never answers, yet leaves when its client closes
+		// stdin as the spec asks: the tests that hang a server wait on
+		// the registry, not on the transport's grace before SIGTERM
+		// (transport's own tests cover a server that ignores EOF).
+		io.Copy(io.Discard, os.Stdin)
+		return 0
 	}
 	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
 	if err := demoserver.New(nil).Serve(context.Background(), stream); err != nil {

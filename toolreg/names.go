@@ -10,9 +10,8 @@ import (
 	"strings"
 )
 
-// MaxNameLen is the longest exposed tool name, in bytes (every byte of an
-// exposed name is one ASCII character). Model APIs commonly accept tool
-// names matching ^[A-Za-z0-9_-]{1,64}$.
+// MaxNameLen is the longest exposed tool name, in bytes, all ASCII: model
+// APIs commonly accept tool names matching ^[A-Za-z0-9_-]{1,64}$.
 const MaxNameLen = 64
 
 const (
@@ -169,56 +168,13 @@ func BuildNames(tools []Ref, reserved []string) *NameTable {
 	for _, r := range reserved {
 		isReserved[strings.ToLower(r)] = true
 	}
-	// blocked holds the folded names no tool may take any more: the reserved
-	// ones and those already assigned.
+	// The folded names no tool may take any more: reserved, or assigned.
 	blocked := make(map[string]bool, len(refs)+len(reserved))
 	for k := range isReserved {
 		blocked[k] = true
 	}
-
-	plain := make([]string, len(refs))
-	count := make(map[string]int, len(refs))
-	for i, r := range refs {
-		plain[i] = Qualify(r.Server, r.Tool)
-		count[strings.ToLower(plain[i])]++
-	}
-	var pending []int
-	for i, p := range plain {
-		if k := strings.ToLower(p); count[k] == 1 && !isReserved[k] {
-			t.names[i] = p
-			blocked[k] = true
-		} else {
-			pending = append(pending, i)
-		}
-	}
-
-	// Each round gives every pending tool a hashed name. A name that no
-	// other pending tool drew and that is not blocked is final; the rest try
-	// again with the next salt. Round 0 gives a long name the one Qualify
-	// gave it, so a long tool keeps its name against a short tool spelled
-	// like it. A further round is as unlikely as a 32-bit hash collision.
-	var buf fullBuf
-	cand := make([]string, len(pending))
-	for salt := 0; len(pending) > 0; salt++ {
-		clear(count)
-		cand = cand[:len(pending)]
-		for j, i := range pending {
-			full := fullName(buf[:0], refs[i])
-			cand[j] = hashedName(full, refs[i], salt)
-			count[strings.ToLower(cand[j])]++
-		}
-		next := pending[:0]
-		for j, i := range pending {
-			if k := strings.ToLower(cand[j]); count[k] == 1 && !blocked[k] {
-				t.names[i] = cand[j]
-				blocked[k] = true
-			} else {
-				next = append(next, i)
-			}
-		}
-		pending = next
-	}
-
+	plain, pending := t.assignPlain(isReserved, blocked)
+	t.assignHashed(pending, blocked)
 	for i, r := range refs {
 		t.byName[t.names[i]] = r
 		t.byRef[r] = t.names[i]
@@ -232,6 +188,56 @@ func BuildNames(tools []Ref, reserved []string) *NameTable {
 		}
 	}
 	return t
+}
+
+// assignPlain gives each tool its plain name (Qualify's) unless another
+// folds to it or it is reserved; it returns those names and the rest.
+func (t *NameTable) assignPlain(isReserved, blocked map[string]bool) (plain []string, pending []int) {
+	plain = make([]string, len(t.refs))
+	count := make(map[string]int, len(t.refs))
+	for i, r := range t.refs {
+		plain[i] = Qualify(r.Server, r.Tool)
+		count[strings.ToLower(plain[i])]++
+	}
+	for i, p := range plain {
+		if k := strings.ToLower(p); count[k] == 1 && !isReserved[k] {
+			t.names[i] = p
+			blocked[k] = true
+		} else {
+			pending = append(pending, i)
+		}
+	}
+	return plain, pending
+}
+
+// assignHashed names the pending tools: each round gives each a hashed
+// name, final if no other drew it and it is not blocked; the rest try the
+// next salt. Round 0 gives a long name the one Qualify gave it, so a long
+// tool keeps its name against a short tool spelled like it. A further
+// round is as unlikely as a 32-bit hash collision.
+func (t *NameTable) assignHashed(pending []int, blocked map[string]bool) {
+	var buf fullBuf
+	count := make(map[string]int, len(pending))
+	cand := make([]string, len(pending))
+	for salt := 0; len(pending) > 0; salt++ {
+		clear(count)
+		cand = cand[:len(pending)]
+		for j, i := range pending {
+			full := fullName(buf[:0], t.refs[i])
+			cand[j] = hashedName(full, t.refs[i], salt)
+			count[strings.ToLower(cand[j])]++
+		}
+		next := pending[:0]
+		for j, i := range pending {
+			if k := strings.ToLower(cand[j]); count[k] == 1 && !blocked[k] {
+				t.names[i] = cand[j]
+				blocked[k] = true
+			} else {
+				next = append(next, i)
+			}
+		}
+		pending = next
+	}
 }
 
 func compareRefs(a, b Ref) int {

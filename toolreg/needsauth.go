@@ -52,8 +52,9 @@ func (r *Registry) Reconnect(ctx context.Context, name string) error {
 	}
 	s.mu.Lock()
 	if off(s.cfg) {
+		err := s.offError(s.state)
 		s.mu.Unlock()
-		return fmt.Errorf("server %q is %s", name, s.state)
+		return err
 	}
 	s.failures, s.nextTry = 0, time.Time{} // try now
 	if s.state == StateConnected {

@@ -86,10 +86,6 @@ type Options struct {
 
 	// Logger receives what the registry reports; nil is silent.
 	Logger *slog.Logger
-
-	// clock, if set, is the time the reconnection backoff is measured
-	// in: the tests' fake clock.
-	clock func() time.Time
 }
 
 // ErrUnknownTool is returned by Call for a name no listing produced.
@@ -97,6 +93,17 @@ var ErrUnknownTool = errors.New("toolreg: unknown tool")
 
 // ErrUnknownServer is returned for a server name that is not configured.
 var ErrUnknownServer = errors.New("toolreg: unknown server")
+
+// ErrUnavailable, ErrDisabled and ErrUnapproved are matched (errors.Is)
+// by the error of a request to a server that cannot take it: one that did
+// not start, or whose connection was lost (its cause stays reachable too:
+// a *transport.ExitError, context.DeadlineExceeded …); one its config
+// disables; one of a project's .mcp.json that the user has not approved.
+var (
+	ErrUnavailable = errors.New("toolreg: server unavailable")
+	ErrDisabled    = errors.New("toolreg: server disabled")
+	ErrUnapproved  = errors.New("toolreg: server not approved")
+)
 
 // ErrRemoved and ErrClosed are the reasons OnDisconnect gives for a
 // server taken out by Remove or by the registry's Close: a clean end, not
@@ -258,14 +265,6 @@ func (r *Registry) snapshot() []*server {
 		out = append(out, r.servers[n])
 	}
 	return out
-}
-
-// now is the time of the reconnection backoff.
-func (r *Registry) now() time.Time {
-	if r.opts.clock != nil {
-		return r.opts.clock()
-	}
-	return time.Now()
 }
 
 // hook runs a host hook, containing its panics.

@@ -142,43 +142,6 @@ func TestRegistryToolErrorsApproverAndHooks(t *testing.T) {
 	}
 }
 
-func TestRegistryRefreshesAfterListChanged(t *testing.T) {
-	leakcheck.Check(t)
-	r := newRegistry(t, nil, demoConfig("d"))
-	tools, _ := r.Tools(ctx10(t))
-	if hasTool(tools, "mcp__d__dynamic") {
-		t.Fatal("dynamic listed before change")
-	}
-	if _, err := r.Call(ctx10(t), "mcp__d__change", nil); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		tools, _ = r.Tools(ctx10(t))
-		if hasTool(tools, "mcp__d__dynamic") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the listing never picked up the change")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// Many concurrent callers share one refresh and all see the same list.
-	r.Call(ctx10(t), "mcp__d__change", nil)
-	time.Sleep(100 * time.Millisecond)
-	var wg sync.WaitGroup
-	for range 100 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := r.Tools(ctx10(t)); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 func TestRegistryAddRemove(t *testing.T) {
 	leakcheck.Check(t)
 	r := newRegistry(t, nil)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
@@ -61,7 +62,7 @@ type server struct {
 	prompts   catalog[*mcpclient.Prompt]
 	resources catalog[*mcpclient.Resource]
 	templates catalog[*mcpclient.ResourceTemplate]
-	skills    catalog[*mcpclient.Skill]
+	skills    catalog[*skill.Skill]
 	uis       uiCache // interfaces read (ui.go)
 }
 
@@ -98,7 +99,7 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	// instead of starting a server each.
 	s.mu.Lock()
 	alive := s.state == StateConnected && s.session != nil && s.session.Err() == nil
-	tried := s.state != StateConnected && s.failures > 0 && s.r.now().Before(s.nextTry)
+	tried := s.state != StateConnected && s.failures > 0 && time.Now().Before(s.nextTry)
 	old, lastErr := s.session, s.lastErr
 	if !alive && !tried {
 		s.session = nil
@@ -149,7 +150,7 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 			s.state, s.lastErr = StateNeedsAuth, need
 		}
 		s.failures++
-		s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+		s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 		err := s.lastErr
 		s.mu.Unlock()
 		s.disconnected(err) // a failed start is news too
@@ -179,9 +180,9 @@ func (s *server) watch(session *mcpclient.Session) {
 		return
 	}
 	err := session.Err()
-	s.state, s.lastErr = StateReconnecting, fmt.Errorf("server %q: %w", s.cfg.Name, err)
+	s.state, s.lastErr = StateReconnecting, unavailable(s.cfg.Name, err)
 	s.failures++
-	s.nextTry = s.r.now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+	s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 	s.mu.Unlock()
 	s.r.log.Warn("toolreg: server disconnected", "server", s.cfg.Name, "error", err)
 	s.disconnected(s.lastErrLocked())
@@ -197,16 +198,14 @@ func (s *server) lastErrLocked() error {
 // has passed.
 func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	s.mu.Lock()
-	session, state, lastErr, wait := s.session, s.state, s.lastErr, s.nextTry.Sub(s.r.now())
+	session, state, lastErr, wait := s.session, s.state, s.lastErr, s.nextTry.Sub(time.Now())
 	closed := s.closed
 	s.mu.Unlock()
 	switch {
 	case closed:
 		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
-	case state == StateDisabled:
-		return nil, fmt.Errorf("server %q is disabled", s.cfg.Name)
-	case state == StateUnapproved:
-		return nil, fmt.Errorf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval)
+	case state == StateDisabled || state == StateUnapproved:
+		return nil, s.offError(state)
 	case state == StateConnected && session != nil:
 		return session, nil
 	case wait > 0:
@@ -218,9 +217,18 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.session == nil {
-		return nil, fmt.Errorf("server %q: not connected", s.cfg.Name)
+		return nil, &stateError{fmt.Sprintf("server %q: not connected", s.cfg.Name), ErrUnavailable, nil}
 	}
 	return s.session, nil
+}
+
+// offError is why a server that is off (disabled, or not approved) is
+// not started.
+func (s *server) offError(state string) error {
+	if state == StateDisabled {
+		return &stateError{fmt.Sprintf("server %q is disabled", s.cfg.Name), ErrDisabled, nil}
+	}
+	return &stateError{fmt.Sprintf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval), ErrUnapproved, nil}
 }
 
 // start connects a server and makes its first listing of tools, both

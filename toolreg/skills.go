@@ -5,23 +5,22 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
 )
 
 // Skill is one skill as the registry exposes it: what a host shows its
 // model (the name and the description) until the model asks to use it.
 type Skill struct {
-	Name   string           // the exposed name, mcp__<server>__<skill>
-	Server string           // the server that serves it
-	Def    *mcpclient.Skill // the entry as the server listed it: loading verifies against it
+	Name   string       // the exposed name, mcp__<server>__<skill>
+	Server string       // the server that serves it
+	Def    *skill.Skill // the entry as the server listed it: loading verifies against it
 }
 
 // skillTable is one naming of the skills: the table that routes names, and
 // the entry each name stands for.
 type skillTable struct {
 	names   *NameTable
-	entries map[Ref]*mcpclient.Skill
+	entries map[Ref]*skill.Skill
 }
 
 // Skills lists the skills of every connected server that declares the
@@ -41,7 +40,7 @@ func (r *Registry) Skills(ctx context.Context) ([]Skill, error) {
 		return nil, err
 	}
 	var refs []Ref
-	entries := map[Ref]*mcpclient.Skill{}
+	entries := map[Ref]*skill.Skill{}
 	for i, s := range servers {
 		count := map[string]int{}
 		for _, sk := range lists[i] {
@@ -82,7 +81,7 @@ func skillPath(uri string) string {
 // it, verified against the entry that listing gave (see skill.Load): its
 // SKILL.md is read and checked now, its other files when the host reads
 // them through the result (Loaded.ReadFile), from the same server. A skill that fails verification is an error matching
-// mcpclient.ErrSkillVerification; an unknown name wraps ErrUnknownTool (a
+// skill.ErrVerification; an unknown name wraps ErrUnknownTool (a
 // first listing is made if none was).
 //
 // The content is the server's, not the host's: show where it came from,

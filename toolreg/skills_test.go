@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 )
 
 // TestSkillsAcrossServers: each server's skills are named in its own
@@ -108,8 +108,8 @@ func TestLoadSkillRefusedByRegistry(t *testing.T) {
 	m := &inMemory{skills: map[string][]demoserver.Skill{"demo": skills}}
 	r := newInMemory(t, m, nil, "demo")
 	_, err := r.LoadSkill(context.Background(), "mcp__demo__demo-tour") // lists first
-	var se *mcpclient.SkillError
-	if !errors.Is(err, mcpclient.ErrSkillVerification) || !errors.As(err, &se) || se.Check != "digest" || !strings.Contains(err.Error(), `server "demo"`) {
+	var se *skill.Error
+	if !errors.Is(err, skill.ErrVerification) || !errors.As(err, &se) || se.Check != "digest" || !strings.Contains(err.Error(), `server "demo"`) {
 		t.Errorf("LoadSkill = %v; want a digest refusal naming the server", err)
 	}
 	if n := m.sent("demo", "resources/read"); n != 1 {

@@ -96,16 +96,25 @@ func (s *server) status() ServerStatus {
 	return st
 }
 
-// startError says in one sentence why a server did not start — it exited,
-// or it did not answer in time — rather than which protocol request was
-// on the wire when that happened. The cause stays reachable (errors.As).
-type startError struct {
-	msg string
-	err error
+// stateError says in one sentence why a server cannot take a request —
+// it exited, it did not answer in time, it is disabled — rather than which
+// protocol request was on the wire when that happened. It matches kind
+// (ErrUnavailable, ErrDisabled, ErrUnapproved), and its cause stays
+// reachable (errors.As).
+type stateError struct {
+	msg  string
+	kind error
+	err  error
 }
 
-func (e *startError) Error() string { return e.msg }
-func (e *startError) Unwrap() error { return e.err }
+func (e *stateError) Error() string        { return e.msg }
+func (e *stateError) Unwrap() error        { return e.err }
+func (e *stateError) Is(target error) bool { return target == e.kind }
+
+// unavailable is the error of a server that did not start or was lost.
+func unavailable(name string, err error) error {
+	return &stateError{fmt.Sprintf("server %q: %v", name, err), ErrUnavailable, err}
+}
 
 func startFailure(name string, err error, timeout time.Duration) error {
 	var exit *transport.ExitError
@@ -113,9 +122,9 @@ func startFailure(name string, err error, timeout time.Duration) error {
 	case errors.As(err, &exit):
 		// "server exited with status 2: <stderr>" becomes
 		// `server "x" exited with status 2: <stderr>`.
-		return &startError{fmt.Sprintf("server %q %s", name, strings.TrimPrefix(exit.Error(), "server ")), err}
+		return &stateError{fmt.Sprintf("server %q %s", name, strings.TrimPrefix(exit.Error(), "server ")), ErrUnavailable, err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &startError{fmt.Sprintf("server %q did not answer within %v", name, timeout), err}
+		return &stateError{fmt.Sprintf("server %q did not answer within %v", name, timeout), ErrUnavailable, err}
 	}
-	return fmt.Errorf("server %q: %w", name, err)
+	return unavailable(name, err)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/internal/appserver"
@@ -93,49 +92,6 @@ func TestCallForApp(t *testing.T) {
 		if err == nil && (res.IsError || len(res.Structured) == 0) {
 			t.Errorf("%s/%s: result %+v", tc.server, tc.tool, res)
 		}
-	}
-}
-
-// The interface is read once and kept until the server's resource list
-// changes; the read's _meta.ui wins over the listing's.
-func TestInterfaceCached(t *testing.T) {
-	r, srv := appRegistry(t, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for i := 0; i < 3; i++ {
-		it, err := r.Interface(ctx, "mcp__apps__clock")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if it.UI.HTML != appserver.App || it.UI.URI != appserver.AppURI || it.Tool.Server != "apps" {
-			t.Fatalf("interface %+v", it.UI.URI)
-		}
-		if b := it.UI.Meta.PrefersBorder; b == nil || *b || it.UI.Meta.Domain != "listed.example" {
-			t.Errorf("meta = %+v, want the read's prefersBorder (false) and the listing's domain", it.UI.Meta)
-		}
-	}
-	if _, err := r.Interface(ctx, "mcp__apps__legacy"); err != nil {
-		t.Fatal(err)
-	}
-	if n := srv.Reads.Load(); n != 1 {
-		t.Errorf("read %d times, want once", n)
-	}
-	srv.ResourcesChanged(ctx)
-	deadline := time.Now().Add(5 * time.Second)
-	for srv.Reads.Load() < 2 && time.Now().Before(deadline) {
-		if _, err := r.Interface(ctx, "mcp__apps__clock"); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := srv.Reads.Load(); n != 2 {
-		t.Errorf("after resources/list_changed: read %d times, want 2", n)
-	}
-	if _, err := r.Interface(ctx, "mcp__apps__note"); !errors.Is(err, ErrNoInterface) {
-		t.Errorf("note: err = %v, want ErrNoInterface", err)
-	}
-	if _, err := r.Interface(ctx, "mcp__apps__nope"); !errors.Is(err, ErrUnknownTool) {
-		t.Errorf("nope: err = %v, want ErrUnknownTool", err)
 	}
 }
 

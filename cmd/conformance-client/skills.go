@@ -26,7 +26,7 @@ func init() {
 // skill is used, so no file is read.
 func listSkills(ctx context.Context, sc *scenarioEnv) error {
 	return sc.withSession(ctx, &mcpclient.Options{Skills: true}, func(s *mcpclient.Session) error {
-		skills, err := mcpclient.Collect(s.Skills(ctx))
+		skills, err := mcpclient.Collect(skill.All(ctx, s))
 		for _, sk := range skills {
 			fmt.Printf("%s: %q\n", sk.Name, sk.Description)
 		}
@@ -39,14 +39,14 @@ func listSkills(ctx context.Context, sc *scenarioEnv) error {
 // read; the client then exits 1, saying how many were refused.
 func useSkills(ctx context.Context, sc *scenarioEnv) error {
 	return sc.withSession(ctx, &mcpclient.Options{Skills: true}, func(s *mcpclient.Session) error {
-		skills, err := mcpclient.Collect(s.Skills(ctx))
+		skills, err := mcpclient.Collect(skill.All(ctx, s))
 		if err != nil {
 			return err
 		}
 		refused := 0
 		for _, sk := range skills {
 			loaded, err := skill.Load(ctx, s, sk)
-			if errors.Is(err, mcpclient.ErrSkillVerification) {
+			if errors.Is(err, skill.ErrVerification) {
 				fmt.Fprintf(os.Stderr, "refused: %v\n", err)
 				refused++
 				continue

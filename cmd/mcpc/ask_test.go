@@ -127,8 +127,8 @@ func TestMessagesReadAsOneSentence(t *testing.T) {
 		notWants []string
 	}{
 		{[]string{"--config", cfg, "call", "mcp__x__t", "[1]"}, exitUsage, "want a JSON object, got an array", []string{"Go value", "map["}},
-		{[]string{"--config", cfg, "servers"}, exitFailure, `server "x" exited with status 2: oops`, []string{"server/discover", "mcpclient:", "jsonrpc:"}},
-		{[]string{"--config", cfg, "tools"}, exitFailure, `x: exited with status 2: oops`, []string{`x: server "x"`}},
+		{[]string{"--config", cfg, "servers"}, exitConnect, `server "x" exited with status 2: oops`, []string{"server/discover", "mcpclient:", "jsonrpc:"}},
+		{[]string{"--config", cfg, "tools"}, exitConnect, `x: exited with status 2: oops`, []string{`x: server "x"`}},
 	} {
 		r := runIn(t, dir, "", tc.args...)
 		all := r.stdout + r.stderr

@@ -188,7 +188,7 @@ func cmdRead(ctx context.Context, e *env, args []string) error {
 	}
 	for _, st := range reg.Servers() {
 		if st.Name == server && st.State != toolreg.StateConnected {
-			return fmt.Errorf("reading %s: %s", uri, errorLine(st))
+			return fmt.Errorf("reading %s: %w", uri, serverError(st))
 		}
 	}
 	res, err := reg.ReadResource(ctx, server, uri)

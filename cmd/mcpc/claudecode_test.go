@@ -81,7 +81,7 @@ func TestDefaultConfigNeedsNoMCPJSON(t *testing.T) {
 
 	// A ~/.claude.json with no servers at all is no error of its own.
 	claudeHome(t, map[string]any{"numStartups": 1, "projects": map[string]any{}})
-	runIn(t, dir, "", "tools").want(t, exitUsage, "no MCP servers configured", "create .mcp.json")
+	runIn(t, dir, "", "tools").want(t, exitConfig, "no MCP servers configured", "create .mcp.json")
 }
 
 // --config replaces Claude Code's files: ~/.claude.json is not read.
@@ -128,6 +128,6 @@ func TestConfigWarningsAndErrorsNameTheFile(t *testing.T) {
 			t.Errorf("stderr %q lacks %q", r.stderr, want)
 		}
 	}
-	runIn(t, dir, "", "--server", "bad", "tools").want(t, exitUsage,
+	runIn(t, dir, "", "--server", "bad", "tools").want(t, exitConfig,
 		claude+`: projects[`, `].mcpServers: server "bad": command: "npx -y some-server" is one string`, `use "args"`)
 }

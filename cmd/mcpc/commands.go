@@ -201,27 +201,25 @@ func (e *env) single() string {
 }
 
 // checkServers reports, after a listing, the selected servers that are
-// not connected: their part is missing, so the command fails (exit 1)
+// not connected: their part is missing, so the command fails (exit 4,
+// or what the cause says)
 // although it printed what the others offered. A disabled server is left
 // out on purpose, unless it is the one selected, and so is a project server
 // not approved.
 func (e *env) checkServers() error {
-	var failed []string
+	var failed []error
 	for _, s := range e.reg.Servers() {
 		if s.State == toolreg.StateConnected && s.ListErr != nil {
-			failed = append(failed, oneLine(s.ListErr.Error()))
+			failed = append(failed, s.ListErr)
 			continue
 		}
 		off := s.State == toolreg.StateDisabled || s.State == toolreg.StateUnapproved // with a warning
 		if s.State == toolreg.StateConnected || (off && e.single() == "") {
 			continue
 		}
-		failed = append(failed, errorLine(s))
+		failed = append(failed, serverError(s))
 	}
-	if len(failed) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(failed, "; "))
+	return joinLines(failed)
 }
 
 // errorLine describes a server that is not connected, in one line.

@@ -96,7 +96,7 @@ func TestCall(t *testing.T) {
 		{"text over structured", "", []string{"call", "mcp__demo__add", `{"a":2,"b":40}`}, 0, "42\n", ""},
 		{"bare name, one server", "", []string{"--server", "demo", "call", "echo", `{"text":"bare"}`}, 0, "bare\n", ""},
 		{"qualified, one server", "", []string{"--server", "demo", "call", "mcp__demo__echo", `{"text":"q"}`}, 0, "q\n", ""},
-		{"tool error", "", []string{"call", "mcp__demo__fail"}, 1, "", `tool "fail" of server "demo" failed: the fail tool always fails`},
+		{"tool error", "", []string{"call", "mcp__demo__fail"}, exitToolError, "", `tool "fail" of server "demo" failed: the fail tool always fails`},
 		{"unknown tool", "", []string{"call", "mcp__demo__nope"}, 1, "", `no tool "mcp__demo__nope"`},
 		{"bare name, two servers", "", []string{"call", "echo", `{"text":"x"}`}, 1, "", "mcp__<server>__<tool>"},
 		{"bad inline JSON", "", []string{"call", "mcp__demo__echo", `{"text":`}, 2, "", "inline arguments"},
@@ -132,7 +132,7 @@ func TestCallJSONIsTheCallToolResult(t *testing.T) {
 		t.Errorf("add: %s", r.stdout)
 	}
 	r = runIn(t, dir, "", "--json", "call", "mcp__demo__fail")
-	r.want(t, exitFailure, "fail")
+	r.want(t, exitToolError, "fail")
 	res.IsError = nil
 	r.decode(t, &res)
 	if res.IsError == nil || !*res.IsError || len(res.Content) == 0 {
@@ -275,11 +275,11 @@ func TestPingAndInfo(t *testing.T) {
 		"broken": map[string]any{"command": dir + "/no-such-server"},
 	})
 	r = runIn(t, dir, "", "--config", bad, "ping")
-	r.want(t, exitFailure, `server "broken"`)
+	r.want(t, exitConnect, `server "broken"`)
 	if !strings.Contains(r.stdout, "demo") || !strings.Contains(r.stdout, "ok") {
 		t.Errorf("ping printed %q", r.stdout)
 	}
-	runIn(t, dir, "", "--config", bad, "info").want(t, exitFailure, `server "broken"`)
+	runIn(t, dir, "", "--config", bad, "info").want(t, exitConnect, `server "broken"`)
 }
 
 func TestTraceNamesTheServer(t *testing.T) {

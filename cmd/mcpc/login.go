@@ -72,7 +72,7 @@ var openBrowser = func(u string) error {
 func (e *env) httpServer(name string) (*toolreg.ServerConfig, error) {
 	sc := e.conf.Server(name)
 	if sc == nil {
-		return nil, fmt.Errorf("no server %q among those selected (%s)", name, strings.Join(serverNames(e.conf), ", "))
+		return nil, configf("no server %q among those selected (%s)", name, strings.Join(serverNames(e.conf), ", "))
 	}
 	if sc.Type != "http" && sc.Type != "sse" {
 		return nil, fmt.Errorf("server %q is a %s server; only http and sse servers log in", name, sc.Type)
@@ -213,7 +213,8 @@ func (e *env) stepUp(ctx context.Context, reg *toolreg.Registry, err error) (aga
 			continue
 		}
 		if !e.interactive {
-			return false, fmt.Errorf("%w\nthe server %s needs more scope (%s) for this: run: mcpc login --scope %q %s", err, sc.Name, scope, scope, sc.Name)
+			line := fmt.Sprintf("%v\nthe server %s needs more scope (%s) for this: run: mcpc login --scope %q %s", err, sc.Name, scope, scope, sc.Name)
+			return false, &lineError{line: line, errs: []error{err, errNeedsLogin}}
 		}
 		fmt.Fprintf(e.stderr, "mcpc: %s needs more scope (%s); authorizing again\n", sc.Name, scope)
 		if err := e.login(ctx, reg, sc, &oauth.LoginOptions{Scopes: strings.Fields(scope)}); err != nil {

@@ -79,10 +79,10 @@ func TestLoginEndToEnd(t *testing.T) {
 	}
 
 	r := runIn(t, dir, "", "tools")
-	r.want(t, 1, `server "web" needs authorization at `+as.URL(), "mcpc login web")
+	r.want(t, exitConnect, `server "web" needs authorization at `+as.URL(), "mcpc login web")
 
 	r = runIn(t, dir, "", "--json", "servers")
-	r.want(t, 1)
+	r.want(t, exitConnect)
 	if !strings.Contains(r.stdout, `"state": "needs-auth"`) || !strings.Contains(r.stdout, `"authServer": "`+as.URL()+`"`) {
 		t.Errorf("servers --json: %s", r.stdout)
 	}
@@ -130,8 +130,8 @@ func TestLoginEndToEnd(t *testing.T) {
 	if !strings.Contains(r.stdout, "logged out of web") {
 		t.Errorf("logout: %s", r.stdout)
 	}
-	runIn(t, dir, "", "tools").want(t, 1, "mcpc login web")
-	runIn(t, dir, "", "login", "nope").want(t, 1, `no server "nope"`)
+	runIn(t, dir, "", "tools").want(t, exitConnect, "mcpc login web")
+	runIn(t, dir, "", "login", "nope").want(t, exitConfig, `no server "nope"`)
 
 	// Logging in again reuses the client registered the first time: mcpc
 	// listens where that client's redirect goes.

@@ -44,7 +44,7 @@
 //	skills                    the skills, by server: names and descriptions, no file read
 //	skill <name> [file]       load a skill and print its SKILL.md and its files, or one of
 //	                          its files; every byte verified against the listing (size,
-//	                          SHA-256 digest, frontmatter), or the skill is refused (exit 1)
+//	                          SHA-256 digest, frontmatter), or the skill is refused (exit 6)
 //	ping                      ping every server, with the round-trip time
 //	info                      each server's name, version, protocol, capabilities, instructions
 //	ask <question>            ask the --model, which may call the selected servers' tools;
@@ -162,12 +162,22 @@
 //
 // # Exit status
 //
-// mcpc exits 0 on success, 1 when a server or a tool failed (a tool result
-// with isError, a server that did not start), 2 on a usage error and 130
-// when interrupted (Ctrl-C cancels the request in flight, which the server
-// is told of, and shuts the servers down). A failure is one line on
-// stderr, which never holds a header's value or a token. `servers` is a
-// report and exits 0 whatever the servers' state.
+// Scripts can tell the failures apart by the exit status:
+//
+//	0    ok
+//	1    any other failure (a server's error answer, an unknown name, a file not written)
+//	2    usage: the command line is wrong
+//	3    config: a config file is wrong, or names no usable server (disabled, not configured)
+//	4    connection: a server did not start, did not answer, was lost, or needs mcpc login
+//	5    tool error: the tool answered with isError, or its task failed
+//	6    refused: consent or approval withheld, an untrusted URL, a skill failing its checks
+//	130  interrupted: Ctrl-C cancels the request in flight, which the server
+//	     is told of, and shuts the servers down
+//
+// A listing with a server missing prints what the others offered and exits
+// with that server's code (`servers` too: the table says which failed). A
+// failure is one line on stderr, which never holds a header's value or a
+// token.
 package main
 
 import (

@@ -15,14 +15,6 @@ import (
 	"github.com/plainmcp/plainmcp/internal/safe"
 )
 
-// Exit codes.
-const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitInterrupted = 130 // 128 + SIGINT, as shells report it
-)
-
 // config is what the flags say.
 type config struct {
 	configs     []string // --config files, in order
@@ -125,20 +117,17 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		}
 		err = c.runCommand(ctx, cfg, rest)
 	}
-	var ue usageError
-	switch {
-	case err == nil:
-		return exitOK
-	case ctx.Err() != nil:
+	code := exitCode(ctx, err)
+	switch code {
+	case exitOK:
+	case exitInterrupted:
 		fmt.Fprintln(c.stderr, "mcpc: interrupted")
-		return exitInterrupted
-	case errors.As(err, &ue):
+	case exitUsage:
 		fmt.Fprintf(c.stderr, "mcpc: %s (see mcpc -h)\n", oneLine(err.Error()))
-		return exitUsage
 	default:
 		fmt.Fprintf(c.stderr, "mcpc: %s\n", oneLine(err.Error()))
-		return exitFailure
 	}
+	return code
 }
 
 // parseFlags reads the flags, which may come before the command, after it

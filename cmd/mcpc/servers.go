@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,13 +65,13 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
 	sc := conf.Server(name)
 	if sc == nil {
-		return nil, usagef("--server %q: no such server; configured: %s", name, strings.Join(serverNames(conf), ", "))
+		return nil, configf("--server %q: no such server; configured: %s", name, strings.Join(serverNames(conf), ", "))
 	}
 	switch sc.Approval {
 	case mcpjson.Pending:
-		return nil, usagef("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)
+		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)}
 	case mcpjson.Rejected:
-		return nil, usagef("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)
+		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)}
 	}
 	return &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, nil
 }
@@ -83,7 +81,7 @@ func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
 // the project's servers in ~/.claude.json, and .mcp.json, any of which may
 // be missing. What the load notices (keys mcpc does not use) is a warning
 // on stderr, and so is an entry it leaves out: the other servers work. An
-// entry left out is a usage error when it is the --server one (server),
+// entry left out is a config error when it is the --server one (server),
 // and so is a --config file that is missing or leaves no server.
 func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error) {
 	opts := &mcpjson.ConfigOptions{}
@@ -106,10 +104,10 @@ func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error)
 	}
 	switch {
 	case len(conf.Servers) == 0 && len(paths) == 0:
-		return nil, usagef("no MCP servers configured (none in %s or in Claude Code's ~/.claude.json): create %s, or pass --config FILE, --stdio 'command args' or --url URL",
+		return nil, configf("no MCP servers configured (none in %s or in Claude Code's ~/.claude.json): create %s, or pass --config FILE, --stdio 'command args' or --url URL",
 			filepath.Join(c.dir, defaultConfig), defaultConfig)
 	case len(conf.Servers) == 0:
-		return nil, usagef("no MCP servers configured in the --config files: pass other files, --stdio 'command args' or --url URL")
+		return nil, configf("no MCP servers configured in the --config files: pass other files, --stdio 'command args' or --url URL")
 	}
 	return conf, nil
 }
@@ -120,13 +118,13 @@ func (c *cli) loadConfig(paths []string, server string) (*toolreg.Config, error)
 func (c *cli) configProblems(conf *toolreg.Config, err error, paths []string, server string) error {
 	for _, ce := range mcpjson.ConfigErrors(err) {
 		if server != "" && ce.Server == server {
-			return usageError{ce.Error()}
+			return configError{ce.Error()}
 		}
 	}
 	switch {
 	case len(paths) > 0 && errors.Is(err, fs.ErrNotExist),
 		err != nil && len(conf.Servers) == 0:
-		return usageError{oneLine(err.Error())}
+		return configError{oneLine(err.Error())}
 	case err != nil && c.stderr != nil:
 		for _, line := range strings.Split(err.Error(), "\n") {
 			fmt.Fprintf(c.stderr, "mcpc: warning: %s (left out)\n", oneLine(line))
@@ -134,38 +132,6 @@ func (c *cli) configProblems(conf *toolreg.Config, err error, paths []string, se
 	}
 	return nil
 }
-
-// warnings is a slog.Handler that prints each warning (and worse) as one
-// line, "mcpc: warning: message: key=value …".
-type warnings struct {
-	w     io.Writer
-	attrs []slog.Attr
-}
-
-func (h *warnings) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-
-func (h *warnings) Handle(_ context.Context, r slog.Record) error {
-	var b strings.Builder
-	b.WriteString("mcpc: warning: " + r.Message)
-	sep := ": "
-	add := func(a slog.Attr) bool {
-		b.WriteString(sep + a.Key + "=" + a.Value.Resolve().String())
-		sep = " "
-		return true
-	}
-	for _, a := range h.attrs {
-		add(a)
-	}
-	r.Attrs(add)
-	_, err := io.WriteString(h.w, oneLine(b.String())+"\n")
-	return err
-}
-
-func (h *warnings) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &warnings{w: h.w, attrs: append(slices.Clip(h.attrs), attrs...)}
-}
-
-func (h *warnings) WithGroup(string) slog.Handler { return h }
 
 func serverNames(conf *toolreg.Config) []string {
 	names := make([]string, len(conf.Servers))
@@ -186,35 +152,47 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 		if len(cfg.headers) > 0 || cfg.bearerEnv != "" {
 			return nil, usagef("--header and --bearer-env apply to a --url server")
 		}
-		words, err := splitWords(cfg.stdio)
-		if err != nil {
-			return nil, usagef("--stdio: %v", err)
-		}
-		if len(words) == 0 {
-			return nil, usagef("--stdio: empty command")
-		}
-		sc.Type, sc.Command, sc.Args = "stdio", words[0], words[1:]
-		for _, kv := range cfg.env {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				return nil, usagef("--env: want NAME=value")
-			}
-			if sc.Env == nil {
-				sc.Env = map[string]secret.String{}
-			}
-			sc.Env[k] = secret.New(v)
-		}
-		return sc, nil
+		return sc, adHocStdio(sc, cfg)
 	}
 	if len(cfg.env) > 0 {
 		return nil, usagef("--env applies to a --stdio server")
 	}
+	return sc, adHocHTTP(sc, cfg)
+}
+
+// adHocStdio is the command and environment of a --stdio server.
+func adHocStdio(sc *toolreg.ServerConfig, cfg *config) error {
+	words, err := splitWords(cfg.stdio)
+	if err != nil {
+		return usagef("--stdio: %v", err)
+	}
+	if len(words) == 0 {
+		return usagef("--stdio: empty command")
+	}
+	sc.Type, sc.Command, sc.Args = "stdio", words[0], words[1:]
+	for _, kv := range cfg.env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("--env: want NAME=value")
+		}
+		if sc.Env == nil {
+			sc.Env = map[string]secret.String{}
+		}
+		sc.Env[k] = secret.New(v)
+	}
+	return nil
+}
+
+// adHocHTTP is the URL and headers of a --url server: a header given
+// twice is one with both values, and --bearer-env's token replaces any
+// Authorization header.
+func adHocHTTP(sc *toolreg.ServerConfig, cfg *config) error {
 	sc.Type, sc.URL, sc.Headers = "http", cfg.url, map[string]secret.String{}
 	for _, h := range cfg.headers {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, usagef(`--header: want "Name: value"`)
+			return usagef(`--header: want "Name: value"`)
 		}
 		value = strings.TrimSpace(value)
 		if prev, dup := sc.Headers[name]; dup {
@@ -222,19 +200,20 @@ func adHocServer(cfg *config) (*toolreg.ServerConfig, error) {
 		}
 		sc.Headers[name] = secret.New(value)
 	}
-	if cfg.bearerEnv != "" {
-		token := os.Getenv(cfg.bearerEnv)
-		if token == "" {
-			return nil, usagef("--bearer-env: $%s is empty", cfg.bearerEnv)
-		}
-		for k := range sc.Headers {
-			if strings.EqualFold(k, "Authorization") {
-				delete(sc.Headers, k)
-			}
-		}
-		sc.Headers["Authorization"] = secret.New("Bearer " + token)
+	if cfg.bearerEnv == "" {
+		return nil
 	}
-	return sc, nil
+	token := os.Getenv(cfg.bearerEnv)
+	if token == "" {
+		return usagef("--bearer-env: $%s is empty", cfg.bearerEnv)
+	}
+	for k := range sc.Headers {
+		if strings.EqualFold(k, "Authorization") {
+			delete(sc.Headers, k)
+		}
+	}
+	sc.Headers["Authorization"] = secret.New("Bearer " + token)
+	return nil
 }
 
 // registryOptions are the registry's options: the session handlers the

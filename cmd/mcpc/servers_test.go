@@ -29,15 +29,15 @@ func TestDefaultConfigIsTheDirectorysMCPJSON(t *testing.T) {
 	}
 }
 
-func TestNoServersIsAUsageError(t *testing.T) {
+func TestNoServersIsAConfigError(t *testing.T) {
 	leakcheck.Check(t)
 	empty := t.TempDir()
-	runIn(t, empty, "", "tools").want(t, exitUsage, "create .mcp.json", "--config", "--stdio")
+	runIn(t, empty, "", "tools").want(t, exitConfig, "create .mcp.json", "--config", "--stdio")
 	writeConfig(t, empty, ".mcp.json", map[string]any{})
-	runIn(t, empty, "", "tools").want(t, exitUsage, "no MCP servers configured")
-	runIn(t, empty, "", "--config", "missing.json", "tools").want(t, exitUsage, "missing.json")
+	runIn(t, empty, "", "tools").want(t, exitConfig, "no MCP servers configured")
+	runIn(t, empty, "", "--config", "missing.json", "tools").want(t, exitConfig, "missing.json")
 	bad := writeConfig(t, empty, "bad.json", map[string]any{"x": map[string]any{"type": "carrier-pigeon"}})
-	runIn(t, empty, "", "--config", bad, "tools").want(t, exitUsage, `server "x"`)
+	runIn(t, empty, "", "--config", bad, "tools").want(t, exitConfig, `server "x"`)
 }
 
 func TestConfigFilesMergeInOrderAndReplaceTheDefault(t *testing.T) {
@@ -64,7 +64,7 @@ func TestServerFlagSelectsOneServer(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"pages": 18}, toolServers(t, r)); diff != "" {
 		t.Errorf("tools by server (-want +got):\n%s", diff)
 	}
-	runIn(t, dir, "", "--server", "nope", "tools").want(t, exitUsage, `"nope"`, "demo, pages")
+	runIn(t, dir, "", "--server", "nope", "tools").want(t, exitConfig, `"nope"`, "demo, pages")
 }
 
 // servers prints every server's state, and exits 1 when one that was
@@ -78,7 +78,7 @@ func TestServersReportsEveryStateAndFailsForAFailedOne(t *testing.T) {
 		"off":    map[string]any{"disabled": true},
 	})
 	r := runIn(t, dir, "", "--config", cfg, "servers", "--json")
-	r.want(t, exitFailure, `server "broken"`)
+	r.want(t, exitConnect, `server "broken"`)
 	var got []serverJSON
 	r.decode(t, &got)
 	byName := map[string]serverJSON{}
@@ -99,7 +99,7 @@ func TestServersReportsEveryStateAndFailsForAFailedOne(t *testing.T) {
 		t.Errorf("off: %+v", s)
 	}
 	table := runIn(t, dir, "", "--config", cfg, "servers")
-	table.want(t, exitFailure)
+	table.want(t, exitConnect)
 	for _, want := range []string{"NAME", "demo", "connected", "broken", "failed", "no-such-server", "off", "disabled"} {
 		if !strings.Contains(table.stdout, want) {
 			t.Errorf("the table lacks %q:\n%s", want, table.stdout)
@@ -107,7 +107,7 @@ func TestServersReportsEveryStateAndFailsForAFailedOne(t *testing.T) {
 	}
 	// A listing with a server missing prints the rest and fails.
 	tools := runIn(t, dir, "", "--config", cfg, "tools")
-	tools.want(t, exitFailure, `server "broken"`)
+	tools.want(t, exitConnect, `server "broken"`)
 	if !strings.Contains(tools.stdout, "mcp__demo__echo") {
 		t.Errorf("the working server's tools are missing:\n%s", tools.stdout)
 	}
@@ -177,7 +177,7 @@ func TestErrorsDoNotShowSecrets(t *testing.T) {
 	t.Setenv("MCPC_TEST_TOKEN", "token-sekrit")
 	r := runIn(t, t.TempDir(), "", "--url", "http://127.0.0.1:1/mcp", "--header", "X-Api-Key: header-sekrit",
 		"--bearer-env", "MCPC_TEST_TOKEN", "--timeout", "5s", "ping")
-	r.want(t, exitFailure, `server "server"`)
+	r.want(t, exitConnect, `server "server"`)
 	if strings.Contains(r.stderr+r.stdout, "sekrit") {
 		t.Errorf("a secret is shown: %q", r.stderr)
 	}
@@ -210,9 +210,9 @@ func TestASelectedDisabledServerFails(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "off.json", map[string]any{"demo": demoEntry(t), "off": map[string]any{"disabled": true}})
 	runIn(t, dir, "", "--config", cfg, "tools").want(t, exitOK)
-	runIn(t, dir, "", "--config", cfg, "--server", "off", "tools").want(t, exitFailure, `server "off" is disabled`)
-	runIn(t, dir, "", "--config", cfg, "--server", "off", "call", "echo").want(t, exitFailure, `server "off" is disabled`)
-	runIn(t, dir, "", "--config", cfg, "--server", "off", "ping").want(t, exitFailure, `server "off" is disabled`)
+	runIn(t, dir, "", "--config", cfg, "--server", "off", "tools").want(t, exitConfig, `server "off" is disabled`)
+	runIn(t, dir, "", "--config", cfg, "--server", "off", "call", "echo").want(t, exitConfig, `server "off" is disabled`)
+	runIn(t, dir, "", "--config", cfg, "--server", "off", "ping").want(t, exitConfig, `server "off" is disabled`)
 }
 
 // TestTimeoutBoundsAHungStart: --timeout bounds a server's start as well
@@ -221,5 +221,5 @@ func TestTimeoutBoundsAHungStart(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", map[string]any{"hung": demoEntry(t, "-hang")})
 	r := runIn(t, dir, "", "--timeout", "300ms", "tools")
-	r.want(t, exitFailure, `server "hung" did not answer within 300ms`, "--timeout")
+	r.want(t, exitConnect, `server "hung" did not answer within 300ms`, "--timeout")
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
@@ -32,7 +32,7 @@ type skillJSON struct {
 	Problem     string          `json:"problem,omitempty"` // why it cannot be loaded
 }
 
-func skillFiles(sk *mcpclient.Skill) []skillFileJSON {
+func skillFiles(sk *skill.Skill) []skillFileJSON {
 	files := []skillFileJSON{}
 	if sk.SkillMD.URI != "" {
 		files = append(files, skillFileJSON{"SKILL.md", sk.SkillMD.URI, sk.SkillMD.Digest, sk.SkillMD.Size})

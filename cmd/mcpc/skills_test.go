@@ -51,7 +51,7 @@ func TestSkillCommand(t *testing.T) {
 	if loaded.Content != tour || loaded.Frontmatter["license"] != "MIT" || len(loaded.Files) != 2 {
 		t.Errorf("skill --json = %+v", loaded)
 	}
-	runIn(t, dir, "", "skill", "mcp__demo__demo-tour", "../haiku/SKILL.md").want(t, exitFailure, "unlisted check failed")
+	runIn(t, dir, "", "skill", "mcp__demo__demo-tour", "../haiku/SKILL.md").want(t, exitRefused, "unlisted check failed")
 	runIn(t, dir, "", "skill", "nope").want(t, exitFailure, `no skill "nope"`, "mcpc skills lists them")
 	runIn(t, dir, "", "skill").want(t, exitUsage, "usage: mcpc skill <name> [file]")
 }
@@ -63,7 +63,7 @@ func TestSkillRefused(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", map[string]any{"demo": demoEntry(t, "-tamper-skill")})
 	r := runIn(t, dir, "", "skill", "demo-tour")
-	r.want(t, exitFailure, `server "demo"`, "digest check failed")
+	r.want(t, exitRefused, `server "demo"`, "digest check failed")
 	if r.stdout != "" {
 		t.Errorf("a refused skill printed %q", r.stdout)
 	}

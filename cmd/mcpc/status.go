@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -83,7 +82,7 @@ func cmdInfo(ctx context.Context, e *env, _ []string) error {
 		return err
 	}
 	var infos []infoJSON
-	var failed []string
+	var failed []error
 	for _, st := range reg.Servers() {
 		info := infoJSON{Server: st.Name, Transport: st.Transport}
 		s, err := session(ctx, reg, st)
@@ -92,7 +91,7 @@ func cmdInfo(ctx context.Context, e *env, _ []string) error {
 				return ctx.Err()
 			}
 			info.Error = oneLine(err.Error())
-			failed = append(failed, info.Error)
+			failed = append(failed, err)
 		} else {
 			si, caps := s.ServerInfo(), s.Capabilities()
 			info.ServerInfo, info.Capabilities = &si, &caps
@@ -108,8 +107,8 @@ func cmdInfo(ctx context.Context, e *env, _ []string) error {
 			printInfo(w, &info)
 		}
 	})
-	if err == nil && len(failed) > 0 {
-		err = errors.New(strings.Join(failed, "; "))
+	if err == nil {
+		err = joinLines(failed)
 	}
 	return err
 }
@@ -170,6 +169,7 @@ type pingJSON struct {
 	OK     bool    `json:"ok"`
 	MS     float64 `json:"ms"`
 	Error  string  `json:"error,omitempty"`
+	err    error   // Error's error, for the exit code
 }
 
 // cmdPing pings every selected server at once; it fails if any does.
@@ -192,10 +192,10 @@ func cmdPing(ctx context.Context, e *env, _ []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var failed []string
+	var failed []error
 	for _, p := range pings {
 		if !p.OK {
-			failed = append(failed, p.Error)
+			failed = append(failed, p.err)
 		}
 	}
 	err = e.out.print(pings, func(w io.Writer) {
@@ -209,8 +209,8 @@ func cmdPing(ctx context.Context, e *env, _ []string) error {
 		}
 		t.flush()
 	})
-	if err == nil && len(failed) > 0 {
-		err = errors.New(strings.Join(failed, "; "))
+	if err == nil {
+		err = joinLines(failed)
 	}
 	return err
 }
@@ -227,7 +227,7 @@ func ping(ctx context.Context, reg *toolreg.Registry, st toolreg.ServerStatus) p
 		p.MS = float64(time.Since(start).Microseconds()) / 1000
 	}
 	if err != nil {
-		p.Error, p.MS = oneLine(err.Error()), 0
+		p.Error, p.err, p.MS = oneLine(err.Error()), err, 0
 		return p
 	}
 	p.OK = true
@@ -239,7 +239,7 @@ func ping(ctx context.Context, reg *toolreg.Registry, st toolreg.ServerStatus) p
 // reconnection backoff.
 func session(ctx context.Context, reg *toolreg.Registry, st toolreg.ServerStatus) (*mcpclient.Session, error) {
 	if st.State != toolreg.StateConnected {
-		return nil, errors.New(errorLine(st))
+		return nil, serverError(st)
 	}
 	return reg.Session(ctx, st.Name)
 }

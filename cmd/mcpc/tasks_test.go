@@ -34,6 +34,6 @@ func TestCallTaskToolBothEras(t *testing.T) {
 			}
 		}
 		f := runIn(t, dir, "", "call", "mcp__"+server+"__research", `{"topic": "x", "steps": 1, "delayMs": 1, "fail": true}`)
-		f.want(t, exitFailure, "research failed: the sources did not answer")
+		f.want(t, exitToolError, "research failed: the sources did not answer")
 	}
 }

@@ -193,7 +193,7 @@ func (e *env) printCallResult(res *toolreg.Result, err error) error {
 			}
 		}
 		if res.Err == nil {
-			return fmt.Errorf("tool %q of server %q reported an error", res.Tool, res.Server)
+			return &toolreg.ToolError{Server: res.Server, Tool: res.Tool, Message: "no message"}
 		}
 		return res.Err
 	}
@@ -229,15 +229,22 @@ func (e *env) resolveTool(tools []toolreg.Tool, name string) (string, error) {
 }
 
 // unknownName is the error for a tool or prompt that no listing offered.
+// When a server failed, the name may well be its: the error wraps that
+// failure, whose kind sets the exit code.
 func unknownName(e *env, kind, name string) error {
 	msg := fmt.Sprintf("no %s %q", kind, name)
-	if err := e.checkServers(); err != nil {
-		msg += fmt.Sprintf(" among the servers that answered (%v)", err)
+	failed := e.checkServers()
+	if failed != nil {
+		msg += fmt.Sprintf(" among the servers that answered (%v)", failed)
 	}
 	if e.single() == "" && !strings.HasPrefix(name, "mcp__") {
-		return fmt.Errorf("%s; with several servers, name it mcp__<server>__<%s>; mcpc %ss lists them", msg, kind, kind)
+		msg += fmt.Sprintf("; with several servers, name it mcp__<server>__<%s>", kind)
 	}
-	return fmt.Errorf("%s; mcpc %ss lists them", msg, kind)
+	err := &lineError{line: fmt.Sprintf("%s; mcpc %ss lists them", msg, kind)}
+	if failed != nil {
+		err.errs = []error{failed}
+	}
+	return err
 }
 
 // readArgs reads a command's JSON-object arguments: inline, from @file, or

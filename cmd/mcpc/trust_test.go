@@ -26,11 +26,11 @@ func TestProjectServersNeedApproval(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 
 	r := runIn(t, dir, "", "servers")
-	r.want(t, exitFailure, `server "demo" is unapproved`) // the one server selected is not started
+	r.want(t, exitRefused, `server "demo" is unapproved`) // the one server selected is not started
 	if !strings.Contains(r.stderr, `server "demo" of `+filepath.Join(dir, ".mcp.json")+` is not approved`) || !strings.Contains(r.stdout, "unapproved") {
 		t.Errorf("stdout %q, stderr %q: want demo unapproved, with a warning", r.stdout, r.stderr)
 	}
-	runIn(t, dir, "", "--server", "demo", "tools").want(t, exitUsage, "not approved", "--trust-project")
+	runIn(t, dir, "", "--server", "demo", "tools").want(t, exitRefused, "not approved", "--trust-project")
 	r = runIn(t, dir, "", "--trust-project", "call", "mcp__demo__echo", `{"text": "trusted"}`)
 	r.want(t, exitOK)
 	if !strings.Contains(r.stdout, "trusted") {

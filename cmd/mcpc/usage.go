@@ -13,7 +13,7 @@ selected, the bare name works too.
 Commands:
   servers                    each server's state, scope, transport, protocol, tools, title, last error
   tools                      the tools, by server
-  call <tool> [args]         call a tool; args: a JSON object, @file or - (stdin); exits 1 on isError
+  call <tool> [args]         call a tool; args: a JSON object, @file or - (stdin); exits 5 on isError
   prompts                    the prompts, by server, with their arguments
   prompt <name> [args]       render a prompt; args: a JSON object of strings, @file or -
   resources                  the resources, by server
@@ -21,7 +21,7 @@ Commands:
   read [server:]<uri>        read a resource; the server is needed when several are selected
   skills                     the skills, by server (nothing of them is read)
   skill <name> [file]        load a skill: its SKILL.md, verified, and its files; or one file, verified
-  ping                       ping every server; exits 1 if any fails
+  ping                       ping every server; fails if any does
   info                       each server's name, version, protocol, capabilities, instructions
   ask <question>             ask --model, which may call the selected servers' tools: its text
                              to stdout as it comes, the tools offered and a line per tool call to
@@ -89,5 +89,13 @@ MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds), as Claude Code reads them, boun
 start and each tool call when its config does not.
 Flags may come before or after the command; -- ends them.
 A call starts only the server its tool belongs to; other commands start all.
-Exit status: 0 ok, 1 a server or tool failed, 2 usage error, 130 interrupted.
+Exit status:
+  0    ok
+  1    any other failure (a server's error answer, an unknown name, a file not written)
+  2    usage: the command line is wrong
+  3    config: a config file is wrong, or names no usable server (disabled, not configured)
+  4    connection: a server did not start, did not answer, was lost, or needs mcpc login
+  5    tool error: the tool answered with isError, or its task failed
+  6    refused: consent or approval withheld, an untrusted URL, a skill failing its checks
+  130  interrupted (Ctrl-C)
 `

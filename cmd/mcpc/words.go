@@ -31,16 +31,11 @@ func splitWords(s string) ([]string, error) {
 			i += end + 1
 			inWord = true
 		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
+			end, err := doubleQuoted(&cur, s, i+1)
+			if err != nil {
+				return nil, err
 			}
-			if i >= len(s) {
-				return nil, errors.New("unterminated double quote")
-			}
+			i = end
 			inWord = true
 		case c == '\\':
 			if i+1 >= len(s) {
@@ -58,4 +53,20 @@ func splitWords(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// doubleQuoted copies the double-quoted text that starts at s[i] to cur,
+// as a shell does (a backslash escapes only ", \, $ and `), and returns
+// the index of the closing quote.
+func doubleQuoted(cur *strings.Builder, s string, i int) (int, error) {
+	for ; i < len(s) && s[i] != '"'; i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+			i++
+		}
+		cur.WriteByte(s[i])
+	}
+	if i >= len(s) {
+		return 0, errors.New("unterminated double quote")
+	}
+	return i, nil
 }

@@ -153,24 +153,9 @@ func (ss *session) complete(ctx context.Context, params json.RawMessage) (any, e
 	if err := decodeParams("completion/complete", params, &p); err != nil {
 		return nil, err
 	}
-	var candidates []string
-	switch ref, arg := p.Ref, p.Argument.Name; {
-	case ref.Type == "ref/prompt" && findPrompt(ref.Name) == nil:
-		return nil, invalidParams("completion/complete: unknown prompt %q", ref.Name)
-	case ref.Type == "ref/prompt" && ref.Name == "greeting" && arg == "name":
-		candidates = completeNames
-	case ref.Type == "ref/prompt" && ref.Name == "code-review" && arg == "language":
-		candidates = completeLanguages
-	case ref.Type == "ref/prompt":
-		// An argument with nothing to suggest.
-	case ref.Type == "ref/resource" && ref.URI != greetingTemplate:
-		return nil, invalidParams("completion/complete: unknown resource template %q", ref.URI)
-	case ref.Type == "ref/resource" && arg == "name":
-		candidates = completeNames
-	case ref.Type == "ref/resource":
-		// An argument with nothing to suggest.
-	default:
-		return nil, invalidParams("completion/complete: unknown reference type %q", ref.Type)
+	candidates, err := completionCandidates(p.Ref.Type, p.Ref.Name, p.Ref.URI, p.Argument.Name)
+	if err != nil {
+		return nil, err
 	}
 	values := []string{}
 	prefix := strings.ToLower(p.Argument.Value)
@@ -180,4 +165,31 @@ func (ss *session) complete(ctx context.Context, params json.RawMessage) (any, e
 		}
 	}
 	return map[string]completion{"completion": {Values: values, Total: len(values)}}, nil
+}
+
+// completionCandidates returns what may complete argument arg of the
+// prompt or resource template a reference names (none for an argument
+// with nothing to suggest), or why the reference is invalid.
+func completionCandidates(refType, name, uri, arg string) ([]string, error) {
+	switch refType {
+	case "ref/prompt":
+		switch {
+		case findPrompt(name) == nil:
+			return nil, invalidParams("completion/complete: unknown prompt %q", name)
+		case name == "greeting" && arg == "name":
+			return completeNames, nil
+		case name == "code-review" && arg == "language":
+			return completeLanguages, nil
+		}
+		return nil, nil
+	case "ref/resource":
+		if uri != greetingTemplate {
+			return nil, invalidParams("completion/complete: unknown resource template %q", uri)
+		}
+		if arg == "name" {
+			return completeNames, nil
+		}
+		return nil, nil
+	}
+	return nil, invalidParams("completion/complete: unknown reference type %q", refType)
 }

@@ -130,36 +130,6 @@ func TestServeReturnsNilOnEOF(t *testing.T) {
 	}
 }
 
-func TestServeStopsWhenContextEnds(t *testing.T) {
-	checkGoroutines(t)
-	a, b := transport.Pipe()
-	defer a.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- New(nil).Serve(ctx, b) }()
-
-	// A request in progress is cut short, and Serve waits for it.
-	conn := jsonrpc.NewConn(a, nil)
-	defer conn.Close()
-	if err := conn.Call(context.Background(), "initialize", json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{}}`), nil); err != nil {
-		t.Fatal(err)
-	}
-	go conn.Call(context.Background(), "tools/call", json.RawMessage(`{"name":"slow","arguments":{"steps":1,"delayMs":60000}}`), nil)
-	time.Sleep(20 * time.Millisecond)
-	cancel()
-	select {
-	case err := <-served:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("Serve = %v, want context.Canceled", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return after ctx ended")
-	}
-	if _, err := b.Read(); !errors.Is(err, jsonrpc.ErrClosed) {
-		t.Errorf("stream read after Serve = %v, want it closed", err)
-	}
-}
-
 func TestServeReportsBrokenStream(t *testing.T) {
 	checkGoroutines(t)
 	broken := errors.New("cable cut")

@@ -77,19 +77,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	base := s.srv.URL
 	switch r.URL.Path {
 	case "/mcp":
-		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		s.mu.Lock()
-		ok := s.tokens[tok]
-		if !ok {
-			s.Refused++
-		}
-		s.mu.Unlock()
-		if !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+base+`/.well-known/oauth-protected-resource/mcp"`)
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		s.mcp.ServeHTTP(w, r)
+		s.serveMCP(w, r)
 	case "/.well-known/oauth-protected-resource/mcp":
 		writeJSON(w, 200, map[string]any{"resource": base + "/mcp", "authorization_servers": []string{base}})
 	case "/.well-known/oauth-authorization-server":
@@ -110,50 +98,79 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		req["token_endpoint_auth_method"] = "none"
 		writeJSON(w, http.StatusCreated, req)
 	case "/authorize":
-		q := r.URL.Query()
-		redirect, err := url.Parse(q.Get("redirect_uri"))
-		if err != nil || q.Get("code_challenge_method") != "S256" || q.Get("response_type") != "code" {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		code := random()
-		s.mu.Lock()
-		s.codes[code] = q.Get("code_challenge")
-		s.mu.Unlock()
-		rq := redirect.Query()
-		rq.Set("code", code)
-		rq.Set("state", q.Get("state"))
-		redirect.RawQuery = rq.Encode()
-		http.Redirect(w, r, redirect.String(), http.StatusFound)
+		s.authorize(w, r)
 	case "/token":
-		r.ParseForm()
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		switch r.PostForm.Get("grant_type") {
-		case "authorization_code":
-			challenge, ok := s.codes[r.PostForm.Get("code")]
-			delete(s.codes, r.PostForm.Get("code"))
-			sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
-			if !ok || base64.RawURLEncoding.EncodeToString(sum[:]) != challenge {
-				writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
-				return
-			}
-		case "refresh_token":
-			if !s.refresh[r.PostForm.Get("refresh_token")] {
-				writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
-				return
-			}
-		default:
-			writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
-			return
-		}
-		access, ref := "at-"+random(), "rt-"+random()
-		s.tokens[access], s.refresh[ref] = true, true
-		s.Issued++
-		writeJSON(w, 200, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": 3600, "refresh_token": ref})
+		s.token(w, r)
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// serveMCP is the resource: the MCP server, for a token it issued.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	s.mu.Lock()
+	ok := s.tokens[tok]
+	if !ok {
+		s.Refused++
+	}
+	s.mu.Unlock()
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+s.srv.URL+`/.well-known/oauth-protected-resource/mcp"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	s.mcp.ServeHTTP(w, r)
+}
+
+// authorize is the authorization endpoint, with no one to ask: it
+// redirects with a code at once.
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	redirect, err := url.Parse(q.Get("redirect_uri"))
+	if err != nil || q.Get("code_challenge_method") != "S256" || q.Get("response_type") != "code" {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	code := random()
+	s.mu.Lock()
+	s.codes[code] = q.Get("code_challenge")
+	s.mu.Unlock()
+	rq := redirect.Query()
+	rq.Set("code", code)
+	rq.Set("state", q.Get("state"))
+	redirect.RawQuery = rq.Encode()
+	http.Redirect(w, r, redirect.String(), http.StatusFound)
+}
+
+// token is the token endpoint: a code with its PKCE verifier, or a
+// refresh token it issued, buys a fresh pair.
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	r.ParseForm()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch r.PostForm.Get("grant_type") {
+	case "authorization_code":
+		challenge, ok := s.codes[r.PostForm.Get("code")]
+		delete(s.codes, r.PostForm.Get("code"))
+		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
+		if !ok || base64.RawURLEncoding.EncodeToString(sum[:]) != challenge {
+			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
+			return
+		}
+	case "refresh_token":
+		if !s.refresh[r.PostForm.Get("refresh_token")] {
+			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
+			return
+		}
+	default:
+		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
+		return
+	}
+	access, ref := "at-"+random(), "rt-"+random()
+	s.tokens[access], s.refresh[ref] = true, true
+	s.Issued++
+	writeJSON(w, 200, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": 3600, "refresh_token": ref})
 }
 
 // Browser returns a user step's work as a test does it: it follows

@@ -55,8 +55,8 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 			t.Errorf("logout revoked nothing at the provider: %+v", st)
 		}
 		r := u.mcpc(t, "call", "mcp__oidc__echo", `{"text":"gone"}`)
-		if r.code != 1 || !strings.Contains(r.stderr, "mcpc login") {
-			t.Errorf("call after logout: exit %d, want 1 and a word of mcpc login\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		if r.code != 4 || !strings.Contains(r.stderr, "mcpc login") { // 4: needs a login
+			t.Errorf("call after logout: exit %d, want 4 and a word of mcpc login\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 		}
 		u.wantFlows(t, 1)
 		wantRegistrations(t, srv, 1)
@@ -185,8 +185,8 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 		srv.control(t, "revoke")
 		afterExpiry(loggedIn)
 		r := u.mcpc(t, "call", "mcp__oidc__echo", `{"text":"revoked"}`)
-		if r.code != 1 || !strings.Contains(r.stderr, "mcpc login") {
-			t.Errorf("call after revocation: exit %d, want 1 and a word of mcpc login\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		if r.code != 4 || !strings.Contains(r.stderr, "mcpc login") {
+			t.Errorf("call after revocation: exit %d, want 4 and a word of mcpc login\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 		}
 		t.Logf("after revocation: %s", r.stderr)
 		u.wantFlows(t, 1)
@@ -203,8 +203,8 @@ func TestIntegrationAuthOIDC(t *testing.T) {
 		u := k.user(t, srv, "oidc")
 		u.login(t)
 		r := u.mcpc(t, "call", "mcp__oidc__admin", "{}")
-		if r.code != 1 || !strings.Contains(r.stderr, "mcpc login --scope") {
-			t.Errorf("admin without a terminal: exit %d, want 1 and a word of mcpc login --scope\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		if r.code != 4 || !strings.Contains(r.stderr, "mcpc login --scope") {
+			t.Errorf("admin without a terminal: exit %d, want 4 and a word of mcpc login --scope\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 		}
 		t.Logf("admin without a terminal: %s", r.stderr)
 		u.wantFlows(t, 1)

@@ -71,8 +71,8 @@ func TestIntegrationAuthTSSDK(t *testing.T) {
 			}
 			srv.control(t, how)
 			r := u.mcpc(t, "call", "mcp__ts__echo", `{"text":"after"}`)
-			if r.code != 1 || !strings.Contains(r.stderr, "mcpc login") {
-				t.Errorf("call after %s: exit %d, want 1 and a word of mcpc login\nstdout: %s\nstderr: %s", how, r.code, r.stdout, r.stderr)
+			if r.code != 4 || !strings.Contains(r.stderr, "mcpc login") { // 4: needs a login
+				t.Errorf("call after %s: exit %d, want 4 and a word of mcpc login\nstdout: %s\nstderr: %s", how, r.code, r.stdout, r.stderr)
 			}
 			t.Logf("after %s: %s", how, r.stderr)
 			u.wantFlows(t, 1)

@@ -29,7 +29,8 @@
 // registry to see it restarted.
 //
 // mcpc_test.go builds cmd/mcpc and runs it against the same config file,
-// checking its --json output and its exit codes (0 done, 1 failed, 2 usage).
+// checking its --json output and its exit codes (0 done, 1 failed, 2 usage,
+// 4 a server unavailable or needing a login, 5 a tool error).
 // watch_test.go runs mcpc watch over server-everything 2025.9.25, whose
 // subscribed resources are updated every ten seconds, and mcpc's URL-mode
 // elicitation over the current server-everything's trigger-url-elicitation

@@ -175,8 +175,8 @@ func TestIntegrationMCPC(t *testing.T) {
 				t.Errorf("read_graph: %+v", res)
 			}
 		}
-		// Arguments on stdin; a tool error exits 1 and is still printed.
-		r = c.want(t, 1, `{"path": "`+w.outside+`"}`, "--config", config, "call", "mcp__fs__read_text_file", "-", "--json")
+		// Arguments on stdin; a tool error exits 5 and is still printed.
+		r = c.want(t, 5, `{"path": "`+w.outside+`"}`, "--config", config, "call", "mcp__fs__read_text_file", "-", "--json")
 		var failed struct{ IsError bool }
 		if decode(t, r, &failed) && !failed.IsError {
 			t.Errorf("reading outside the root: %s", r.stdout)

@@ -3,17 +3,17 @@
 // https://modelcontextprotocol.io/seps/2640-skills-extension), and uses
 // nothing of them that it has not verified.
 //
-// A server lists its skills with skills/list; package mcpclient reads that
-// listing ([mcpclient.Session.Skills]) and nothing else. Each entry names
+// A server lists its skills with skills/list; [List] and [All] read that
+// listing and nothing else. Each entry names
 // the skill's SKILL.md and every file of the skill with the SHA-256 digest
 // and the size of its bytes, and carries the SKILL.md's frontmatter. A
 // host shows its model the names and descriptions, and loads a skill only
 // when the model (or the user) picks it:
 //
-//	skills, err := mcpclient.Collect(s.Skills(ctx)) // reads no file
+//	skills, err := mcpclient.Collect(skill.All(ctx, s)) // reads no file
 //	…
 //	loaded, err := skill.Load(ctx, s, skills[i]) // reads SKILL.md, verified
-//	if errors.Is(err, mcpclient.ErrSkillVerification) {
+//	if errors.Is(err, ErrVerification) {
 //		// refused: the error names the check that failed
 //	}
 //	prompt += string(loaded.Content) // tagged as coming from this server
@@ -22,11 +22,11 @@
 //
 // # What is verified
 //
-// [Load] first checks the entry itself ([mcpclient.Skill.Check]): a
+// [Load] first checks the entry itself ([Skill.Check]): a
 // SKILL.md URI whose last path segment is the skill's name, a name that
 // follows the Agent Skills rules, every file inside the skill's directory
-// and listed once, well-formed digests, at most [mcpclient.MaxSkillFiles]
-// files and [mcpclient.MaxSkillSize] bytes. A skill whose files are
+// and listed once, well-formed digests, at most [MaxFiles]
+// files and [MaxSize] bytes. A skill whose files are
 // "dynamic" publishes no digests and is refused. Then it reads the
 // SKILL.md and checks, in this order, before anything else happens:
 //
@@ -36,7 +36,7 @@
 //     agrees with the entry's frontmatter field by field (absent and null
 //     agree; numbers compare by value).
 //
-// A failure is a *mcpclient.SkillError whose Check names what failed
+// A failure is a *Error whose Check names what failed
 // ("size", "digest", "frontmatter", …, and Field the frontmatter field),
 // and no other file of the skill is read. [Loaded.ReadFile] reads a
 // supporting file only if the entry lists it ("unlisted" otherwise, with

@@ -27,7 +27,7 @@ func Example() {
 	}
 	defer s.Close()
 
-	skills, err := mcpclient.Collect(s.Skills(ctx)) // no skill file is read
+	skills, err := mcpclient.Collect(skill.All(ctx, s)) // no skill file is read
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func Example() {
 	fmt.Printf("%s", poem)
 
 	_, err = loaded.ReadFile(ctx, "../../demo-tour/SKILL.md") // not a file of this skill
-	fmt.Println(errors.Is(err, mcpclient.ErrSkillVerification))
+	fmt.Println(errors.Is(err, skill.ErrVerification))
 	// Output:
 	// haiku: Write a haiku about what the user names, then count its syllables.
 	// # Haiku
@@ -74,15 +74,39 @@ func ExampleLoad_refused() {
 	}
 	defer s.Close()
 
-	listed, err := mcpclient.Collect(s.Skills(ctx))
+	listed, err := mcpclient.Collect(skill.All(ctx, s))
 	if err != nil {
 		log.Fatal(err)
 	}
 	_, err = skill.Load(ctx, s, listed[0])
-	var refused *mcpclient.SkillError
+	var refused *skill.Error
 	if errors.As(err, &refused) {
 		fmt.Println("refused by the", refused.Check, "check")
 	}
 	// Output:
 	// refused by the size check
+}
+
+// A host lists a server's skills and shows its model their names and
+// descriptions; nothing of a skill is read until it is loaded.
+func ExampleAll() {
+	clientEnd, serverEnd := transport.Pipe()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go demoserver.New(nil).Serve(ctx, serverEnd)
+	s, err := mcpclient.Connect(ctx, clientEnd, &mcpclient.Options{Skills: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	for sk, err := range skill.All(ctx, s) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s (%d files): %s\n", sk.Name, 1+len(sk.Files), sk.Description)
+	}
+	// Output:
+	// demo-tour (2 files): Show someone around the plainmcp demo server: which tool to call for what, and in which order.
+	// haiku (2 files): Write a haiku about what the user names, then count its syllables.
 }

@@ -19,7 +19,7 @@ import (
 // lists, verified against it, from the session it was loaded over. It is
 // immutable and safe for concurrent use; do not modify its slices.
 type Loaded struct {
-	Skill       *mcpclient.Skill
+	Skill       *Skill
 	Content     []byte         // the SKILL.md, exactly as verified
 	Frontmatter map[string]any // parsed from Content (see ParseFrontmatter); equal to the entry's
 	Body        []byte         // Content after the frontmatter
@@ -31,15 +31,15 @@ type Loaded struct {
 // server listed it: it checks the entry (Skill.Check), reads the SKILL.md
 // with resources/read, and verifies that its size and SHA-256 digest are
 // the entry's and that its frontmatter parses and agrees with the entry's,
-// field by field. A failure is a *mcpclient.SkillError naming the check,
+// field by field. A failure is a *Error naming the check,
 // and nothing else of the skill is read. The supporting files are read
 // later, one by one, with Loaded.ReadFile.
 //
 // Reading the SKILL.md is all Load does on the wire; sk is normally an
-// entry from the session's ListSkills, Skills or GetSkill. The SEP leaves
+// entry from List, All or Get over the same session. The SEP leaves
 // the rest to the host: asking the user, marking the content as coming
 // from this server, not acting on allowed-tools without approval.
-func Load(ctx context.Context, s *mcpclient.Session, sk *mcpclient.Skill) (*Loaded, error) {
+func Load(ctx context.Context, s *mcpclient.Session, sk *Skill) (*Loaded, error) {
 	if err := sk.Check(); err != nil {
 		return nil, err
 	}
@@ -49,16 +49,16 @@ func Load(ctx context.Context, s *mcpclient.Session, sk *mcpclient.Skill) (*Load
 	}
 	fm, body, err := ParseFrontmatter(content)
 	if err != nil {
-		return nil, &mcpclient.SkillError{Skill: sk.URI, Check: "frontmatter", Reason: "the SKILL.md's frontmatter does not parse", Err: err}
+		return nil, &Error{Skill: sk.URI, Check: "frontmatter", Reason: "the SKILL.md's frontmatter does not parse", Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(sk.Frontmatter))
 	dec.UseNumber()
 	var listed map[string]any
 	if err := dec.Decode(&listed); err != nil {
-		return nil, &mcpclient.SkillError{Skill: sk.URI, Check: "entry", Reason: "its frontmatter is not an object"}
+		return nil, &Error{Skill: sk.URI, Check: "entry", Reason: "its frontmatter is not an object"}
 	}
 	if field := frontmatterDiff(fm, listed); field != "" {
-		return nil, &mcpclient.SkillError{Skill: sk.URI, Check: "frontmatter", Field: field,
+		return nil, &Error{Skill: sk.URI, Check: "frontmatter", Field: field,
 			Reason: fmt.Sprintf("the SKILL.md's field %q differs from the listing's", truncate(field, 64))}
 	}
 	return &Loaded{Skill: sk, Content: content, Frontmatter: fm, Body: body, session: s}, nil
@@ -77,7 +77,7 @@ func (l *Loaded) ReadFile(ctx context.Context, name string) ([]byte, error) {
 	if !strings.HasPrefix(name, sk.Root()+"/") {
 		rel := path.Clean(name)
 		if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
-			return nil, &mcpclient.SkillError{Skill: sk.URI, File: name, Check: "unlisted", Reason: "the path leaves the skill's directory"}
+			return nil, &Error{Skill: sk.URI, File: name, Check: "unlisted", Reason: "the path leaves the skill's directory"}
 		}
 		uri = sk.Root() + "/" + rel
 	}
@@ -89,17 +89,17 @@ func (l *Loaded) ReadFile(ctx context.Context, name string) ([]byte, error) {
 			return readFile(ctx, l.session, sk, f)
 		}
 	}
-	return nil, &mcpclient.SkillError{Skill: sk.URI, File: uri, Check: "unlisted", Reason: "the skill's entry does not list this file"}
+	return nil, &Error{Skill: sk.URI, File: uri, Check: "unlisted", Reason: "the skill's entry does not list this file"}
 }
 
 // readFile reads one listed file and verifies its size and digest.
-func readFile(ctx context.Context, s *mcpclient.Session, sk *mcpclient.Skill, f mcpclient.SkillFile) ([]byte, error) {
+func readFile(ctx context.Context, s *mcpclient.Session, sk *Skill, f File) ([]byte, error) {
 	res, err := s.ReadResource(ctx, f.URI)
 	if err != nil {
 		return nil, fmt.Errorf("skill %s: reading %s: %w", sk.URI, f.URI, err)
 	}
 	fail := func(check, format string, args ...any) error {
-		return &mcpclient.SkillError{Skill: sk.URI, File: f.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
+		return &Error{Skill: sk.URI, File: f.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
 	}
 	var item *mcpclient.ResourceContents
 	for i := range res.Contents {

@@ -79,48 +79,10 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (secret.String, er
 	if err != nil {
 		return secret.String{}, fmt.Errorf("oauth: getting the ID token: %w", err)
 	}
-	want, _ := ctx.Value(assertionKey{}).(assertionFor)
-	resource, scope := x.Resource, x.Scope
-	if resource == "" {
-		resource = want.resource
-	}
-	if scope == "" {
-		scope = want.scope
-	}
-	form := url.Values{
-		"grant_type":           {tokenExchangeGrant},
-		"requested_token_type": {idJAGTokenType},
-		"subject_token":        {idToken.Reveal()},
-		"subject_token_type":   {idTokenType},
-		"audience":             {issuer},
-	}
-	if resource != "" {
-		form.Set("resource", resource)
-	}
-	if scope != "" {
-		form.Set("scope", scope)
-	}
+	form := x.exchangeForm(ctx, issuer, idToken)
 	header := http.Header{}
-	method := x.AuthMethod
-	if method == "" {
-		method = AuthNone
-		if !x.ClientSecret.IsZero() {
-			method = AuthBasic
-		}
-	}
-	switch method {
-	case AuthBasic:
-		cred := url.QueryEscape(x.ClientID) + ":" + url.QueryEscape(x.ClientSecret.Reveal())
-		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
-	case AuthPost:
-		form.Set("client_id", x.ClientID)
-		form.Set("client_secret", x.ClientSecret.Reveal())
-	case AuthNone:
-		if x.ClientID != "" {
-			form.Set("client_id", x.ClientID)
-		}
-	default:
-		return secret.String{}, fmt.Errorf("oauth: IDJAG.AuthMethod %q is not supported", method)
+	if err := x.authenticate(form, header); err != nil {
+		return secret.String{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, x.TokenEndpoint, strings.NewReader(form.Encode()))
 	if err != nil {
@@ -147,4 +109,59 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (secret.String, er
 		return secret.String{}, errors.New("oauth: the IdP's token exchange answer has no access_token")
 	}
 	return secret.New(out.AccessToken), nil
+}
+
+// exchangeForm is the token exchange's form: the ID token for an ID-JAG
+// whose audience is issuer, for the resource and scope the IDJAG names or,
+// if it names none, those the authorization asks for (ctx).
+func (x *IDJAG) exchangeForm(ctx context.Context, issuer string, idToken secret.String) url.Values {
+	want, _ := ctx.Value(assertionKey{}).(assertionFor)
+	resource, scope := x.Resource, x.Scope
+	if resource == "" {
+		resource = want.resource
+	}
+	if scope == "" {
+		scope = want.scope
+	}
+	form := url.Values{
+		"grant_type":           {tokenExchangeGrant},
+		"requested_token_type": {idJAGTokenType},
+		"subject_token":        {idToken.Reveal()},
+		"subject_token_type":   {idTokenType},
+		"audience":             {issuer},
+	}
+	if resource != "" {
+		form.Set("resource", resource)
+	}
+	if scope != "" {
+		form.Set("scope", scope)
+	}
+	return form
+}
+
+// authenticate adds the client's credentials to the request, the way
+// AuthMethod says (basic when a secret is set and it says nothing).
+func (x *IDJAG) authenticate(form url.Values, header http.Header) error {
+	method := x.AuthMethod
+	if method == "" {
+		method = AuthNone
+		if !x.ClientSecret.IsZero() {
+			method = AuthBasic
+		}
+	}
+	switch method {
+	case AuthBasic:
+		cred := url.QueryEscape(x.ClientID) + ":" + url.QueryEscape(x.ClientSecret.Reveal())
+		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cred)))
+	case AuthPost:
+		form.Set("client_id", x.ClientID)
+		form.Set("client_secret", x.ClientSecret.Reveal())
+	case AuthNone:
+		if x.ClientID != "" {
+			form.Set("client_id", x.ClientID)
+		}
+	default:
+		return fmt.Errorf("oauth: IDJAG.AuthMethod %q is not supported", method)
+	}
+	return nil
 }

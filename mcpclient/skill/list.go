@@ -1,4 +1,4 @@
-package mcpclient
+package skill
 
 import (
 	"context"
@@ -7,31 +7,28 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // The skills extension (SEP-2640, io.modelcontextprotocol/skills): a server
 // serves Agent Skills — a SKILL.md with YAML frontmatter, plus supporting
 // files — as resources, and lists them with skills/list. A listing entry is
 // a complete manifest: every file's URI, SHA-256 digest and size. Listing
-// reads no file. Loading a skill, which reads and verifies its files
-// against the entry, is package mcpclient/skill's: it hashes with
-// crypto/sha256, which a program that never loads a skill need not link.
-
-// SkillsExtension is the skills extension's identifier, the key under
-// which a server declares it in capabilities.extensions.
-const SkillsExtension = "io.modelcontextprotocol/skills"
+// reads no file; loading a skill reads and verifies its files against the
+// entry (load.go).
 
 // The SEP's per-skill limits, which every host must accept and this
 // client does not exceed: a larger skill is refused before any of it is
 // read.
 const (
-	MaxSkillFiles = 512      // files per skill, SKILL.md included
-	MaxSkillSize  = 16 << 20 // bytes, summed over a skill's files
+	MaxFiles = 512      // files per skill, SKILL.md included
+	MaxSize  = 16 << 20 // bytes, summed over a skill's files
 )
 
-// ErrSkillsNotOffered is returned by ListSkills and GetSkill when the
-// server did not declare the skills extension: the SEP forbids asking.
-var ErrSkillsNotOffered = errors.New("mcpclient: the server does not offer the skills extension")
+// ErrNotOffered is returned by List, All and Get when the server did not
+// declare the skills extension: the SEP forbids asking.
+var ErrNotOffered = errors.New("skill: the server does not offer the skills extension")
 
 // Skill is one skill as skills/list or skills/get describes it. It is
 // the entry a skill is verified against when loaded; nothing in it has
@@ -50,9 +47,9 @@ type Skill struct {
 	Frontmatter json.RawMessage
 	// SkillMD is the SKILL.md's own entry among the skill's files: its
 	// declared digest and size.
-	SkillMD SkillFile
+	SkillMD File
 	// Files are the supporting files, in the order listed.
-	Files []SkillFile
+	Files []File
 	// Dynamic is set when the server lists the skill's resources as
 	// "dynamic": it publishes no digests, so the content cannot be
 	// verified, and Check refuses it.
@@ -61,9 +58,9 @@ type Skill struct {
 	invalid string // why the entry's shape is invalid, found while decoding
 }
 
-// SkillFile is one file of a skill: its resource URI, the SHA-256 digest
+// File is one file of a skill: its resource URI, the SHA-256 digest
 // of its bytes ("sha256:" and 64 lowercase hex digits) and their number.
-type SkillFile struct {
+type File struct {
 	URI    string `json:"uri"`
 	Digest string `json:"digest"`
 	Size   int64  `json:"size"`
@@ -76,15 +73,15 @@ func (sk *Skill) Root() string {
 
 // RelPath returns a file's path within the skill ("references/FORMS.md"),
 // or its URI if it lies outside.
-func (sk *Skill) RelPath(f SkillFile) string {
+func (sk *Skill) RelPath(f File) string {
 	if rel, ok := strings.CutPrefix(f.URI, sk.Root()+"/"); ok {
 		return rel
 	}
 	return f.URI
 }
 
-// ListSkillsResult is one page of skills/list.
-type ListSkillsResult struct {
+// ListResult is one page of skills/list.
+type ListResult struct {
 	Skills     []*Skill
 	NextCursor string
 	Meta       json.RawMessage
@@ -103,39 +100,41 @@ type skillsPage struct {
 	Skills     []skillWire     `json:"skills"`
 	NextCursor string          `json:"nextCursor,omitempty"`
 	Meta       json.RawMessage `json:"_meta,omitempty"`
-	resultEnvelope
 }
 
-// offersSkills reports whether the server declared the skills extension.
-func (s *Session) offersSkills() bool {
-	return s.Capabilities().HasExtension(SkillsExtension)
+// offered reports whether the server declared the skills extension.
+func offered(s *mcpclient.Session) bool {
+	return s.Capabilities().HasExtension(mcpclient.SkillsExtension)
 }
 
-// ListSkills fetches one page of the server's skills; cursor "" asks for
-// the first. It reads no skill file. A server that did not declare the
-// skills extension is not asked: the error is ErrSkillsNotOffered. An
-// entry whose shape is wrong is listed all the same, so a host can show
-// it; its Check says why it cannot be loaded.
-func (s *Session) ListSkills(ctx context.Context, cursor string) (*ListSkillsResult, error) {
-	if !s.offersSkills() {
-		return nil, ErrSkillsNotOffered
+// List fetches one page of the server's skills; cursor "" asks for the
+// first. It reads no skill file. A server that did not declare the skills
+// extension is not asked: the error is ErrNotOffered. An entry whose shape
+// is wrong is listed all the same, so a host can show it; its Check says
+// why it cannot be loaded.
+func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult, error) {
+	if !offered(s) {
+		return nil, ErrNotOffered
 	}
 	var page skillsPage
-	if err := s.listPage(ctx, "skills/list", cursor, &page); err != nil {
+	if err := s.ListPage(ctx, "skills/list", cursor, &page); err != nil {
 		return nil, err
 	}
-	res := &ListSkillsResult{Skills: make([]*Skill, len(page.Skills)), NextCursor: page.NextCursor, Meta: page.Meta}
+	res := &ListResult{Skills: make([]*Skill, len(page.Skills)), NextCursor: page.NextCursor, Meta: page.Meta}
 	for i := range page.Skills {
+		if page.Skills[i].URI == "" {
+			return res, fmt.Errorf("%w: skills/list item %d has no name", mcpclient.ErrMalformedResult, i)
+		}
 		res.Skills[i] = page.Skills[i].skill()
 	}
-	return res, checkItems(res.Skills, "skills/list", func(sk *Skill) string { return sk.URI })
+	return res, nil
 }
 
-// Skills iterates over every skill the server lists, fetching pages as it
+// All iterates over every skill the server lists, fetching pages as it
 // goes. An error ends the iteration as its last pair.
-func (s *Session) Skills(ctx context.Context) iter.Seq2[*Skill, error] {
-	return paginate(s, "skills/list", func(c string) ([]*Skill, string, error) {
-		r, err := s.ListSkills(ctx, c)
+func All(ctx context.Context, s *mcpclient.Session) iter.Seq2[*Skill, error] {
+	return mcpclient.Paginate(s, "skills/list", func(c string) ([]*Skill, string, error) {
+		r, err := List(ctx, s, c)
 		if err != nil {
 			return nil, "", err
 		}
@@ -143,25 +142,24 @@ func (s *Session) Skills(ctx context.Context) iter.Seq2[*Skill, error] {
 	})
 }
 
-// GetSkill asks for the entry of one skill by the URI of its SKILL.md
+// Get asks for the entry of one skill by the URI of its SKILL.md
 // (skills/get): a skill the listing left out, or a fresh entry for one
 // whose files changed. A URI the server serves no skill at is a
 // *jsonrpc.Error with code jsonrpc.CodeInvalidParams.
-func (s *Session) GetSkill(ctx context.Context, uri string) (*Skill, error) {
-	if !s.offersSkills() {
-		return nil, ErrSkillsNotOffered
+func Get(ctx context.Context, s *mcpclient.Session, uri string) (*Skill, error) {
+	if !offered(s) {
+		return nil, ErrNotOffered
 	}
 	var res struct {
 		Skill *skillWire `json:"skill"`
-		resultEnvelope
 	}
 	// No Mcp-Name: the HTTP standard headers name the targets of
 	// tools/call, prompts/get and resources/read only.
-	if err := s.call(ctx, "skills/get", uriParams{uri}, &res); err != nil {
+	if err := s.Call(ctx, "skills/get", map[string]string{"uri": uri}, &res); err != nil {
 		return nil, err
 	}
 	if res.Skill == nil || res.Skill.URI != uri {
-		return nil, fmt.Errorf("%w: skills/get for %s answered with another skill or none", ErrMalformedResult, truncate(uri, 80))
+		return nil, fmt.Errorf("%w: skills/get for %s answered with another skill or none", mcpclient.ErrMalformedResult, truncate(uri, 80))
 	}
 	return res.Skill.skill(), nil
 }
@@ -182,31 +180,35 @@ func (w *skillWire) skill() *Skill {
 		sk.Dynamic = true
 		return sk
 	}
+	sk.invalid = sk.addFiles(w.Resources)
+	return sk
+}
+
+// addFiles decodes an entry's list of files into SkillMD and Files, and
+// says what is wrong with its shape, or "".
+func (sk *Skill) addFiles(resources json.RawMessage) string {
 	var files []*struct {
 		URI    *string      `json:"uri"`
 		Digest *string      `json:"digest"`
 		Size   *json.Number `json:"size"`
 	}
-	if json.Unmarshal(w.Resources, &files) != nil || files == nil {
-		sk.invalid = `its resources are neither a list of files nor "dynamic"`
-		return sk
+	if json.Unmarshal(resources, &files) != nil || files == nil {
+		return `its resources are neither a list of files nor "dynamic"`
 	}
 	for i, f := range files {
 		if f == nil || f.URI == nil || f.Digest == nil || f.Size == nil {
-			sk.invalid = fmt.Sprintf("file %d lacks its uri, digest or size", i)
-			return sk
+			return fmt.Sprintf("file %d lacks its uri, digest or size", i)
 		}
 		size, err := f.Size.Int64()
 		if err != nil {
-			sk.invalid = fmt.Sprintf("file %d's size is not a whole number", i)
-			return sk
+			return fmt.Sprintf("file %d's size is not a whole number", i)
 		}
-		file := SkillFile{URI: *f.URI, Digest: *f.Digest, Size: size}
+		file := File{URI: *f.URI, Digest: *f.Digest, Size: size}
 		if file.URI == sk.URI && sk.SkillMD.URI == "" {
 			sk.SkillMD = file
 		} else {
 			sk.Files = append(sk.Files, file)
 		}
 	}
-	return sk
+	return ""
 }

@@ -1,93 +1,26 @@
-package mcpclient
+package skill
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
-
-// sentLog notes every request the client writes: its method, and for
-// resources/read the URI.
-type sentLog struct {
-	jsonrpc.Stream
-	mu      sync.Mutex
-	methods []string
-	reads   []string
-}
-
-func (w *sentLog) Write(ctx context.Context, frame []byte) error {
-	var req struct {
-		Method string `json:"method"`
-		Params struct {
-			URI string `json:"uri"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(frame, &req) == nil && req.Method != "" {
-		w.mu.Lock()
-		w.methods = append(w.methods, req.Method)
-		if req.Method == "resources/read" {
-			w.reads = append(w.reads, req.Params.URI)
-		}
-		w.mu.Unlock()
-	}
-	return w.Stream.Write(ctx, frame)
-}
-
-func (w *sentLog) sent() (methods, reads []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.methods...), append([]string(nil), w.reads...)
-}
-
-// skillServer connects, over a pipe, to a demo server that serves skills
-// (the demo ones when nil), watching what the client sends.
-func skillServer(t *testing.T, skills []demoserver.Skill, opts *Options) (*Session, *sentLog) {
-	t.Helper()
-	checkGoroutines(t)
-	a, b := transport.Pipe()
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		demoserver.New(&demoserver.Options{Skills: skills, PageSize: 1}).Serve(ctx, b)
-	}()
-	w := &sentLog{}
-	if opts == nil {
-		opts = &Options{}
-	}
-	opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { w.Stream = st; return w }
-	s, err := Connect(ctx5s(t), a, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close(); stop(); <-served })
-	return s, w
-}
-
-func sha(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
 
 // TestSkillsListingReadsNoFile is the no-prefetch rule: listing every page
 // of skills reads none of their files.
 func TestSkillsListingReadsNoFile(t *testing.T) {
-	s, w := skillServer(t, nil, &Options{Skills: true})
-	if !s.Capabilities().HasExtension(SkillsExtension) {
+	s, w := skillServer(t, nil, &mcpclient.Options{Skills: true})
+	if !s.Capabilities().HasExtension(mcpclient.SkillsExtension) {
 		t.Fatalf("the demo server's extension was not detected: %+v", s.Capabilities().Extensions)
 	}
-	skills, err := Collect(s.Skills(ctx5s(t)))
+	skills, err := mcpclient.Collect(All(ctx5s(t), s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +34,8 @@ func TestSkillsListingReadsNoFile(t *testing.T) {
 	got.Frontmatter = nil
 	want := Skill{
 		URI: "skill://demo-tour/SKILL.md", Name: "demo-tour", Description: demo[0].Frontmatter["description"].(string),
-		SkillMD: SkillFile{"skill://demo-tour/SKILL.md", sha(tour), int64(len(tour))},
-		Files:   []SkillFile{{"skill://demo-tour/references/TOOLS.md", sha(tools), int64(len(tools))}},
+		SkillMD: File{"skill://demo-tour/SKILL.md", sha(tour), int64(len(tour))},
+		Files:   []File{{"skill://demo-tour/references/TOOLS.md", sha(tools), int64(len(tools))}},
 	}
 	if d := cmp.Diff(want, got, cmp.AllowUnexported(Skill{})); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
@@ -124,29 +57,17 @@ func TestSkillsListingReadsNoFile(t *testing.T) {
 	}
 }
 
-func TestSkillsDeclared(t *testing.T) {
-	o := &Options{Skills: true}
-	got, _ := json.Marshal(o.capabilities(EraHandshake))
-	if string(got) != `{"extensions":{"io.modelcontextprotocol/skills":{}}}` {
-		t.Errorf("capabilities = %s", got)
-	}
-	got, _ = json.Marshal((&Options{}).capabilities(EraHandshake))
-	if string(got) != `{}` {
-		t.Errorf("without Skills: %s", got)
-	}
-}
-
 func TestGetSkill(t *testing.T) {
 	s, w := skillServer(t, nil, nil)
 	ctx := ctx5s(t)
-	sk, err := s.GetSkill(ctx, "skill://writing/haiku/SKILL.md")
+	sk, err := Get(ctx, s, "skill://writing/haiku/SKILL.md")
 	if err != nil || sk.Name != "haiku" || len(sk.Files) != 1 {
 		t.Fatalf("GetSkill = %+v, %v", sk, err)
 	}
 	if err := sk.Check(); err != nil {
 		t.Error(err)
 	}
-	_, err = s.GetSkill(ctx, "skill://nope/SKILL.md")
+	_, err = Get(ctx, s, "skill://nope/SKILL.md")
 	if !errors.Is(err, jsonrpc.ErrInvalidParams) {
 		t.Errorf("unknown skill: %v", err)
 	}
@@ -159,11 +80,11 @@ func TestGetSkill(t *testing.T) {
 // never asked.
 func TestSkillsNotOffered(t *testing.T) {
 	f := newFakeServer(t)
-	s := connect(t, f, &Options{Era: EraHandshake, Skills: true})
-	if _, err := Collect(s.Skills(ctx5s(t))); !errors.Is(err, ErrSkillsNotOffered) {
+	s := connect(t, f, &mcpclient.Options{Era: mcpclient.EraHandshake, Skills: true})
+	if _, err := mcpclient.Collect(All(ctx5s(t), s)); !errors.Is(err, ErrNotOffered) {
 		t.Errorf("Skills = %v", err)
 	}
-	if _, err := s.GetSkill(ctx5s(t), "skill://a/SKILL.md"); !errors.Is(err, ErrSkillsNotOffered) {
+	if _, err := Get(ctx5s(t), s, "skill://a/SKILL.md"); !errors.Is(err, ErrNotOffered) {
 		t.Errorf("GetSkill = %v", err)
 	}
 	if f.request("skills/list") != nil || f.request("skills/get") != nil {
@@ -190,14 +111,14 @@ func TestSkillsStateless(t *testing.T) {
 		 "resources":[{"uri":"skill://pdf-processing/SKILL.md","digest":"`+sha("x")+`","size":1}]},
 		{"uri":"skill://reports/daily/SKILL.md","frontmatter":{"name":"daily","description":"Today's report"},"resources":"dynamic"}]}`)
 	s := connect(t, f, nil)
-	skills, err := Collect(s.Skills(ctx5s(t)))
-	if err != nil || len(skills) != 2 || s.Era() != EraStateless {
+	skills, err := mcpclient.Collect(All(ctx5s(t), s))
+	if err != nil || len(skills) != 2 || s.Era() != mcpclient.EraStateless {
 		t.Fatalf("Skills = %v, %v (%s era)", skills, err, s.Era())
 	}
 	if err := skills[0].Check(); err != nil || skills[0].SkillMD.Size != 1 {
 		t.Errorf("%+v: %v", skills[0], err)
 	}
-	var se *SkillError
+	var se *Error
 	if err := skills[1].Check(); !errors.As(err, &se) || se.Check != "dynamic" || !skills[1].Dynamic {
 		t.Errorf("a dynamic skill: %v", err)
 	}
@@ -214,15 +135,15 @@ func TestSkillCheck(t *testing.T) {
 	d := "sha256:" + strings.Repeat("ab", 32)
 	good := func() *Skill {
 		return &Skill{URI: "skill://acme/refunds/SKILL.md", Name: "refunds", Description: "Refunds.", Frontmatter: json.RawMessage(`{}`),
-			SkillMD: SkillFile{"skill://acme/refunds/SKILL.md", d, 10},
-			Files:   []SkillFile{{"skill://acme/refunds/examples/email.md", d, 5}}}
+			SkillMD: File{"skill://acme/refunds/SKILL.md", d, 10},
+			Files:   []File{{"skill://acme/refunds/examples/email.md", d, 5}}}
 	}
 	if err := good().Check(); err != nil {
 		t.Fatal(err)
 	}
 	many := good()
-	for i := range MaxSkillFiles {
-		many.Files = append(many.Files, SkillFile{"skill://acme/refunds/f" + itoa(i), d, 1})
+	for i := range MaxFiles {
+		many.Files = append(many.Files, File{"skill://acme/refunds/f" + itoa(i), d, 1})
 	}
 	for _, tc := range []struct {
 		name   string
@@ -230,7 +151,7 @@ func TestSkillCheck(t *testing.T) {
 		check  string
 	}{
 		{"dynamic", func(sk *Skill) { sk.Dynamic = true }, "dynamic"},
-		{"no SKILL.md file", func(sk *Skill) { sk.SkillMD = SkillFile{} }, "entry"},
+		{"no SKILL.md file", func(sk *Skill) { sk.SkillMD = File{} }, "entry"},
 		{"not a SKILL.md uri", func(sk *Skill) { sk.URI = "skill://acme/refunds/README.md" }, "entry"},
 		{"no scheme", func(sk *Skill) { sk.URI = "acme/refunds/SKILL.md" }, "entry"},
 		{"dot segment", func(sk *Skill) { sk.URI = "skill://acme/../refunds/SKILL.md" }, "entry"},
@@ -245,15 +166,15 @@ func TestSkillCheck(t *testing.T) {
 		{"uppercase digest", func(sk *Skill) { sk.Files[0].Digest = strings.ToUpper(d) }, "entry"},
 		{"md5 digest", func(sk *Skill) { sk.Files[0].Digest = "md5:" + strings.Repeat("a", 32) }, "entry"},
 		{"negative size", func(sk *Skill) { sk.Files[0].Size = -1 }, "limits"},
-		{"one file too big", func(sk *Skill) { sk.Files[0].Size = MaxSkillSize + 1 }, "limits"},
-		{"too big in all", func(sk *Skill) { sk.Files[0].Size = MaxSkillSize - 5 }, "limits"},
+		{"one file too big", func(sk *Skill) { sk.Files[0].Size = MaxSize + 1 }, "limits"},
+		{"too big in all", func(sk *Skill) { sk.Files[0].Size = MaxSize - 5 }, "limits"},
 		{"too many files", func(sk *Skill) { *sk = *many }, "limits"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sk := good()
 			tc.change(sk)
-			var se *SkillError
-			if err := sk.Check(); !errors.As(err, &se) || se.Check != tc.check || !errors.Is(err, ErrSkillVerification) {
+			var se *Error
+			if err := sk.Check(); !errors.As(err, &se) || se.Check != tc.check || !errors.Is(err, ErrVerification) {
 				t.Errorf("Check = %v, want the %s check", err, tc.check)
 			}
 		})
@@ -278,7 +199,7 @@ func TestSkillEntryShapes(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.entry), &w); err != nil {
 				t.Fatal(err)
 			}
-			var se *SkillError
+			var se *Error
 			if err := w.skill().Check(); !errors.As(err, &se) || se.Check != "entry" {
 				t.Errorf("Check = %v, want the entry check", err)
 			}

@@ -1,4 +1,4 @@
-package mcpclient
+package skill
 
 import (
 	"errors"
@@ -10,16 +10,16 @@ import (
 
 // Before anything of a skill is read, its entry is checked against the
 // SEP's rules and limits; every refusal, then or while the skill loads
-// (package mcpclient/skill), is a *SkillError.
+// (load.go), is a *Error.
 
 // Check reports why the entry cannot be loaded, or nil if it can: a
-// *SkillError (matching ErrSkillVerification) whose Check is "entry" for
+// *Error (matching ErrVerification) whose Check is "entry" for
 // an entry that breaks the SEP's rules, "dynamic" for a skill that
-// publishes no digests, or "limits" for one over MaxSkillFiles or
-// MaxSkillSize. It reads nothing.
+// publishes no digests, or "limits" for one over MaxFiles or
+// MaxSize. It reads nothing.
 func (sk *Skill) Check() error {
 	bad := func(check, format string, args ...any) error {
-		return &SkillError{Skill: sk.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
+		return &Error{Skill: sk.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
 	}
 	if sk.invalid != "" {
 		return bad("entry", "%s", sk.invalid)
@@ -44,12 +44,18 @@ func (sk *Skill) Check() error {
 	if sk.SkillMD.URI == "" {
 		return bad("entry", "its files do not include its SKILL.md")
 	}
-	if n := 1 + len(sk.Files); n > MaxSkillFiles {
-		return bad("limits", "%d files, more than %d", n, MaxSkillFiles)
+	return sk.checkFiles(bad)
+}
+
+// checkFiles is Check of the entry's files: inside the skill's directory,
+// each listed once, with a well-formed digest, within the limits.
+func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) error {
+	if n := 1 + len(sk.Files); n > MaxFiles {
+		return bad("limits", "%d files, more than %d", n, MaxFiles)
 	}
 	seen := make(map[string]bool, len(sk.Files))
 	total := int64(0)
-	for _, f := range append([]SkillFile{sk.SkillMD}, sk.Files...) {
+	for _, f := range append([]File{sk.SkillMD}, sk.Files...) {
 		rel, inside := strings.CutPrefix(f.URI, sk.Root()+"/")
 		switch {
 		case !inside || !cleanPath(rel):
@@ -58,14 +64,14 @@ func (sk *Skill) Check() error {
 			return bad("entry", "a file is listed twice: %s", truncate(f.URI, 80))
 		case !validDigest(f.Digest):
 			return bad("entry", "%s has no sha256:<64 lowercase hex> digest", truncate(f.URI, 80))
-		case f.Size < 0 || f.Size > MaxSkillSize:
+		case f.Size < 0 || f.Size > MaxSize:
 			return bad("limits", "%s declares %d bytes", truncate(f.URI, 80), f.Size)
 		}
 		seen[f.URI] = true
 		total += f.Size
 	}
-	if total > MaxSkillSize {
-		return bad("limits", "%d bytes in all, more than %d", total, MaxSkillSize)
+	if total > MaxSize {
+		return bad("limits", "%d bytes in all, more than %d", total, MaxSize)
 	}
 	return nil
 }
@@ -113,24 +119,24 @@ func validDigest(d string) bool {
 	return true
 }
 
-// ErrSkillVerification is matched (errors.Is) by every error that refuses
-// a skill or one of its files: a *SkillError, from Skill.Check or from
-// package mcpclient/skill as it loads a skill.
-var ErrSkillVerification = errors.New("mcpclient: skill verification failed")
+// ErrVerification is matched (errors.Is) by every error that refuses
+// a skill or one of its files: a *Error, from Skill.Check or from
+// Load and Loaded.ReadFile as they load a skill.
+var ErrVerification = errors.New("skill: verification failed")
 
-// SkillError says why a skill, or one file of it, was refused. Check names
+// Error says why a skill, or one file of it, was refused. Check names
 // what failed:
 //
 //	"entry"        the listing's entry breaks the SEP's rules (Reason says how)
 //	"dynamic"      the entry publishes no digests to verify against
-//	"limits"       the entry is over MaxSkillFiles or MaxSkillSize
+//	"limits"       the entry is over MaxFiles or MaxSize
 //	"content"      the server's answer holds no single content for the file
 //	"size"         the bytes received are not as many as the entry declares
 //	"digest"       their SHA-256 is not the entry's digest
 //	"frontmatter"  the SKILL.md's frontmatter does not parse (Err says why)
 //	               or differs from the entry's (Field names the field)
 //	"unlisted"     the file asked for is not one the entry lists
-type SkillError struct {
+type Error struct {
 	Skill  string // the skill's URI: its SKILL.md
 	File   string // the file refused, when it was a file's content
 	Check  string
@@ -139,9 +145,9 @@ type SkillError struct {
 	Err    error
 }
 
-func (e *SkillError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "mcpclient: skill %s", truncate(e.Skill, 200))
+	fmt.Fprintf(&b, "skill %s", truncate(e.Skill, 200))
 	if e.File != "" && e.File != e.Skill {
 		fmt.Fprintf(&b, ": file %s", truncate(e.File, 200))
 	}
@@ -155,8 +161,8 @@ func (e *SkillError) Error() string {
 	return b.String()
 }
 
-// Is makes errors.Is(err, ErrSkillVerification) true.
-func (e *SkillError) Is(target error) bool { return target == ErrSkillVerification }
+// Is makes errors.Is(err, ErrVerification) true.
+func (e *Error) Is(target error) bool { return target == ErrVerification }
 
 // Unwrap returns the frontmatter's parse error, if that is what failed.
-func (e *SkillError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }

@@ -1,0 +1,346 @@
+//go:build go1.25
+
+package toolreg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// The reconnection backoff runs on the bubble's clock in these tests: a
+// test lets it pass with time.Sleep(firstBackoff), at once. Some start
+// real server processes inside the bubble: its clock stands still while
+// one lives (a goroutine waiting on a pipe is not durably blocked), so
+// these tests move it only when no server process is alive — after a
+// kill, or a crash — and wait on nothing timed while one is.
+
+// Close stops a refresh stuck reconnecting to a server that never
+// answers, and waits on no timer to do it.
+func TestRegistryCloseStopsARefreshInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &inMemory{}
+		var hang atomic.Bool
+		dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+			if hang.Load() {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			return m.dial(ctx, sc, opts)
+		}
+		r := newInMemory(t, m, &Options{Dial: dial}, "v")
+		// The server dies; once the backoff has passed, the refresh
+		// reconnects to one that never answers, and is stuck in connect.
+		hang.Store(true)
+		session, _ := r.Session(ctx10(t), "v")
+		session.Close()
+		synctest.Wait() // the death is noticed
+		time.Sleep(firstBackoff)
+		gone, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		if _, err := r.Tools(gone); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Tools: %v", err)
+		}
+		start := time.Now()
+		r.Close()
+		if d := time.Since(start); d != 0 {
+			t.Errorf("Close took %v of the bubble's time: it waited for the stuck connect", d)
+		}
+		// The bubble ends only once the refresh goroutine is gone.
+	})
+}
+
+// A start or reconnect that a listing causes waits for no hook: with a
+// startup timeout of an hour, one that waited would fail the listing's
+// own deadline. It holds with an OnConnect hook that does nothing, and
+// with hooks that list the tools without a deadline and ask for the
+// status; and Close returns.
+func TestListingDrivenConnectDoesNotWaitForHooks(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		hooks func(r **Registry) *Options
+	}{
+		{"no hooks", func(**Registry) *Options { return &Options{} }},
+		{"OnConnect that does nothing", func(**Registry) *Options { return &Options{OnConnect: func(ServerStatus) {}} }},
+		{"hooks that call the registry", func(r **Registry) *Options {
+			return &Options{
+				OnConnect:    func(ServerStatus) { (*r).Tools(context.Background()) },
+				OnDisconnect: func(string, error) { (*r).Servers() },
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var r *Registry
+				opts := tc.hooks(&r)
+				opts.Lazy, opts.StartupTimeout = true, time.Hour
+				m := &inMemory{}
+				r = newInMemory(t, m, opts, "a", "b")
+				tools, err := r.Tools(ctx10(t))
+				if err != nil || len(tools) == 0 {
+					t.Fatalf("a lazy start through Tools: %d tools, %v", len(tools), err)
+				}
+				// The session dies; once its backoff is over, a listing
+				// reconnects it.
+				session, _ := r.Session(ctx10(t), "a")
+				session.Close()
+				waitFor(t, "the crash noticed", func() bool { return r.Servers()[0].State == StateReconnecting })
+				r.hooks.settle()         // no listing of the hooks' is left in flight, failing
+				time.Sleep(firstBackoff) // on the bubble's clock
+				if _, err := r.Groups(ctx10(t)); err != nil {
+					t.Fatalf("a reconnect through Groups: %v", err)
+				}
+				if st := r.Servers()[0]; st.State != StateConnected {
+					t.Errorf("after the reconnect: %+v", st)
+				}
+				closed := make(chan struct{})
+				go func() { r.Close(); close(closed) }()
+				select {
+				case <-closed:
+				case <-time.After(10 * time.Second):
+					t.Fatal("Close did not return")
+				}
+			})
+		})
+	}
+}
+
+func TestRegistryReconnectsAfterKill(t *testing.T) {
+	synctest.Test(t, testRegistryReconnectsAfterKill)
+}
+
+func testRegistryReconnectsAfterKill(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	var mu sync.Mutex
+	var disconnects []error
+	r := newRegistry(t, &Options{OnDisconnect: func(server string, err error) {
+		mu.Lock()
+		disconnects = append(disconnects, err)
+		mu.Unlock()
+	}}, withEnv(demoConfig("victim"), pidFileEnv, pidFile))
+	if res, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "before"}); err != nil || res.Text() != "before" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	firstPid := readPid(t, pidFile)
+	proc, err := os.FindProcess(firstPid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.Kill(); err != nil { // SIGKILL: no goodbye
+		t.Fatal(err)
+	}
+	waitFor(t, "the registry to notice the death", func() bool {
+		return r.Servers()[0].State == StateReconnecting
+	})
+	mu.Lock()
+	if len(disconnects) != 1 || disconnects[0] == nil {
+		t.Errorf("OnDisconnect: %v", disconnects)
+	}
+	mu.Unlock()
+	// Within the backoff, a call fails at once and names the wait; the tool
+	// stays listed so that a later call can reconnect.
+	if _, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "x"}); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "next attempt in") {
+		t.Errorf("call during backoff: %v", err)
+	}
+	tools, _ := r.Tools(ctx10(t))
+	if !hasTool(tools, "mcp__victim__echo") {
+		t.Error("a reconnecting server's tools left the listing")
+	}
+	time.Sleep(firstBackoff) // on the bubble's clock
+	res, err := r.Call(ctx10(t), "mcp__victim__echo", map[string]string{"text": "after"})
+	if err != nil || res.Text() != "after" {
+		t.Fatalf("call after the backoff: %+v %v", res, err)
+	}
+	if pid := readPid(t, pidFile); pid == firstPid {
+		t.Error("no new server process was started")
+	}
+	if s := r.Servers()[0]; s.State != StateConnected || s.Err != nil {
+		t.Errorf("after reconnecting: %+v", s)
+	}
+}
+
+func TestRegistryDoesNotHammerACrashLoop(t *testing.T) {
+	synctest.Test(t, testRegistryDoesNotHammerACrashLoop)
+}
+
+func testRegistryDoesNotHammerACrashLoop(t *testing.T) {
+	dir := t.TempDir()
+	// A shell wrapper touches a file of its own in dir at each start of the
+	// server, so starts can be counted.
+	starts := func() int {
+		entries, _ := os.ReadDir(dir)
+		return len(entries)
+	}
+	sc := withEnv(demoConfig("loop"), crashEnv, "crashing on start")
+	sc.Command, sc.Args = "/bin/sh", []string{"-c", `touch "$0/start.$$"; exec "$1"`, dir, os.Args[0]}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("needs /bin/sh to count starts")
+	}
+	r := newRegistry(t, nil, sc)
+	if n := starts(); n != 1 {
+		t.Fatalf("%d starts at New", n)
+	}
+	for range 20 {
+		_, err := r.Session(ctx10(t), "loop")
+		if err == nil || !strings.Contains(err.Error(), "crashing on start") {
+			t.Fatalf("session of a crashing server: %v", err)
+		}
+	}
+	if n := starts(); n != 1 {
+		t.Errorf("%d starts within the first backoff: the server is hammered", n)
+	}
+	time.Sleep(firstBackoff) // on the bubble's clock
+	r.Session(ctx10(t), "loop")
+	_, err := r.Session(ctx10(t), "loop")
+	if n := starts(); n != 2 {
+		t.Errorf("%d starts after one backoff, want 2", n)
+	}
+	// The backoff doubles: the next try is about 2 s away.
+	if err == nil || !strings.Contains(err.Error(), "next attempt in 2s") {
+		t.Errorf("after the second failure: %v", err)
+	}
+	if s := r.Servers()[0]; s.State != StateFailed {
+		t.Errorf("state %q", s.State)
+	}
+	if _, err := r.Session(ctx10(t), "nobody"); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("unknown server: %v", err)
+	}
+}
+
+// One server, one process: calls that all find the server dead once its
+// backoff has passed start one new process between them, not one each,
+// and Close leaves none behind.
+func TestRegistryReconnectStartsOneProcess(t *testing.T) {
+	synctest.Test(t, testRegistryReconnectStartsOneProcess)
+}
+
+func testRegistryReconnectStartsOneProcess(t *testing.T) {
+	pids := t.TempDir()
+	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{withEnv(demoConfig("one"), pidDirEnv, pids)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := func() []int {
+		entries, _ := os.ReadDir(pids)
+		var out []int
+		for _, e := range entries {
+			if pid, err := strconv.Atoi(e.Name()); err == nil {
+				out = append(out, pid)
+			}
+		}
+		return out
+	}
+	if n := len(started()); n != 1 {
+		t.Fatalf("%d processes at start", n)
+	}
+	proc, _ := os.FindProcess(started()[0])
+	proc.Kill()
+	waitFor(t, "the registry to notice the death", func() bool { return r.Servers()[0].State == StateReconnecting })
+	time.Sleep(firstBackoff) // on the bubble's clock
+
+	// Half the callers go through Call, half straight to the server's
+	// session, as listings and calls both do; all arrive together.
+	r.mu.Lock()
+	srv := r.servers["one"]
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if i%2 == 0 {
+				if _, err := srv.live(ctx10(t)); err != nil {
+					t.Errorf("live: %v", err)
+				}
+				return
+			}
+			if res, err := r.Call(ctx10(t), "mcp__one__echo", map[string]string{"text": "x"}); err != nil || res.Text() != "x" {
+				t.Errorf("call: %v %v", res, err)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if n := len(started()); n != 2 {
+		t.Errorf("50 concurrent calls after a crash started %d processes in all, want 2", n)
+	}
+	r.Close()
+	for _, pid := range started() {
+		p, err := os.FindProcess(pid)
+		if err == nil && p.Signal(syscall.Signal(0)) == nil {
+			waitFor(t, fmt.Sprintf("process %d to be gone", pid), func() bool { return p.Signal(syscall.Signal(0)) != nil })
+		}
+	}
+}
+
+// Hooks and the approver run with no lock held: each may call the
+// registry, also on a reconnect.
+func TestHooksMayCallTheRegistry(t *testing.T) {
+	synctest.Test(t, testHooksMayCallTheRegistry)
+}
+
+func testHooksMayCallTheRegistry(t *testing.T) {
+	var r *Registry
+	var ready atomic.Bool
+	var mu sync.Mutex
+	seen := map[string]int{}
+	use := func(hook string) {
+		if !ready.Load() {
+			return // New is still running: r is not set yet
+		}
+		_ = r.Servers()
+		mu.Lock()
+		seen[hook]++
+		mu.Unlock()
+	}
+	opts := &Options{
+		OnConnect:    func(ServerStatus) { use("OnConnect") },
+		OnDisconnect: func(string, error) { use("OnDisconnect") },
+		OnToolCall:   func(Call, time.Duration, error) { use("OnToolCall"); r.Tools(context.Background()) },
+		Approve:      func(context.Context, Call) error { use("Approve"); return nil },
+	}
+	r = newInMemory(t, &inMemory{}, opts, "h")
+	ready.Store(true)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := r.Call(ctx10(t), "mcp__h__echo", map[string]string{"text": "a"}); err != nil {
+			t.Errorf("call: %v", err)
+		}
+		session, _ := r.Session(ctx10(t), "h")
+		session.Close() // the server is gone
+		waitFor(t, "the death", func() bool { return r.Servers()[0].State == StateReconnecting })
+		time.Sleep(firstBackoff) // on the bubble's clock
+		if _, err := r.Call(ctx10(t), "mcp__h__echo", map[string]string{"text": "b"}); err != nil {
+			t.Errorf("call after reconnecting: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("deadlock: a hook that calls the registry never returned")
+	}
+	// OnConnect runs in its turn, after the call that reconnected.
+	waitFor(t, "OnConnect", func() bool { mu.Lock(); defer mu.Unlock(); return seen["OnConnect"] > 0 })
+	mu.Lock()
+	defer mu.Unlock()
+	for _, hook := range []string{"OnConnect", "OnDisconnect", "OnToolCall", "Approve"} {
+		if seen[hook] == 0 {
+			t.Errorf("%s never ran", hook)
+		}
+	}
+}
