@@ -48,6 +48,8 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	ch := replyPool.Get().(chan reply)
 
 	// Register before writing: the response may arrive before Write returns.
+	// A Caller's answer comes back from Call instead, unless messages came
+	// ahead of it; then it too arrives through the read loop.
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -60,21 +62,12 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	received := false
 	defer func() { c.forget(n, ch, received) }()
 
-	f := getFrame()
-	frame, err := f.request(id, method, params)
-	if err == nil {
-		err = c.stream.Write(ctx, frame)
-	}
-	putFrame(f)
-	if err != nil {
-		if ctx.Err() != nil && c.opts.OnAbandon != nil {
-			// The context ended while the frame was on its way: part or all
-			// of it may have reached the peer (an HTTP body is sent before
-			// the answer's headers come), so tell the protocol layer as if
-			// it had. A cancellation the peer never needed is harmless.
-			c.opts.OnAbandon(id, method)
-		}
-		return nil, fmt.Errorf("calling %s: %w", method, c.writeError(err))
+	answer, err := c.send(ctx, id, method, params)
+	switch {
+	case err != nil:
+		return nil, err
+	case answer != nil:
+		return c.direct(id, method, answer)
 	}
 
 	select {
@@ -96,6 +89,37 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 		}
 		return nil, fmt.Errorf("calling %s: %w", method, c.Err())
 	}
+}
+
+// send writes the request: through the stream's Call if it is a Caller,
+// which may return the response itself, else through Write.
+func (c *Conn) send(ctx context.Context, id ID, method string, params any) ([]byte, error) {
+	var answer []byte
+	f := getFrame()
+	frame, err := f.request(id, method, params)
+	if err == nil {
+		if c.caller != nil {
+			answer, err = c.caller.Call(ctx, id, method, frame)
+		} else {
+			err = c.stream.Write(ctx, frame)
+		}
+	}
+	putFrame(f)
+	if err == nil {
+		return answer, nil
+	}
+	if fid, failure, ok := callFailure(err); ok && fid == id {
+		return nil, fmt.Errorf("calling %s: %w", method, failure) // one call fails; the stream lives on
+	}
+	if ctx.Err() != nil && c.opts.OnAbandon != nil {
+		// The context ended while the frame was on its way, or while its
+		// answer was read: part or all of it may have reached the peer (an
+		// HTTP body is sent before the answer's headers come), so tell the
+		// protocol layer as if it had. A cancellation the peer never
+		// needed is harmless.
+		c.opts.OnAbandon(id, method)
+	}
+	return nil, fmt.Errorf("calling %s: %w", method, c.writeError(err))
 }
 
 func response(method string, r reply) (json.RawMessage, error) {

@@ -24,10 +24,23 @@ const (
 	postTimeout    = 30 * time.Second       // a POST that carries no request
 )
 
+// outgoing is a message on its way: its frame, and what its POST needs to
+// know of it.
+type outgoing struct {
+	id      jsonrpc.ID
+	method  string
+	frame   []byte
+	params  json.RawMessage // once decoded is set
+	decoded bool            // the frame was decoded: Write does, a Call need not
+}
+
+func (o *outgoing) isRequest() bool { return o.method != "" && o.id.IsValid() }
+
 // newPost builds the POST for message m, and returns the session id it
 // carries. info, if not nil, is what the session said about the request.
-func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpoint.String(), bytes.NewReader(frame))
+// The frame is the body as it is: net/http writes it to the connection.
+func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *outgoing) (*http.Request, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpointURL, bytes.NewReader(m.frame))
 	if err != nil {
 		return nil, "", fmt.Errorf("transport: %w", err)
 	}
@@ -37,8 +50,8 @@ func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m
 	h.setCommonHeaders(req, session)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if proto.Stateless && m.Method != "" {
-		req.Header.Set("Mcp-Method", m.Method)
+	if proto.Stateless && m.method != "" {
+		req.Header.Set("Mcp-Method", m.method)
 		// The session says what the request names; a bare stream user
 		// leaves it to us to find out.
 		name, ok := "", false
@@ -74,20 +87,30 @@ func (h *streamable) setCommonHeaders(req *http.Request, session string) {
 
 // nameOf returns what Mcp-Name mirrors: params.name of tools/call and
 // prompts/get, params.uri of resources/read.
-func nameOf(m *jsonrpc.Message) (string, bool) {
+func nameOf(m *outgoing) (string, bool) {
 	var p struct {
 		Name *string `json:"name"`
 		URI  *string `json:"uri"`
 	}
-	switch m.Method {
-	case "tools/call", "prompts/get":
-		if json.Unmarshal(m.Params, &p) == nil && p.Name != nil {
-			return *p.Name, true
+	switch m.method {
+	case "tools/call", "prompts/get", "resources/read":
+	default:
+		return "", false
+	}
+	if !m.decoded {
+		if d, err := jsonrpc.Decode(m.frame); err == nil {
+			m.params = d.Params
 		}
-	case "resources/read":
-		if json.Unmarshal(m.Params, &p) == nil && p.URI != nil {
-			return *p.URI, true
-		}
+		m.decoded = true
+	}
+	if len(m.params) == 0 || json.Unmarshal(m.params, &p) != nil {
+		return "", false
+	}
+	switch {
+	case m.method == "resources/read" && p.URI != nil:
+		return *p.URI, true
+	case m.method != "resources/read" && p.Name != nil:
+		return *p.Name, true
 	}
 	return "", false
 }
@@ -113,7 +136,7 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
-		got, err := h.consume(body, id, &last, &retry, func() { answered.Store(true) })
+		got, err := h.consume(body, id, &last, &retry, func() { answered.Store(true) }, nil)
 		if got {
 			t := time.AfterFunc(drainAfterAnswer, end)
 			io.Copy(io.Discard, io.LimitReader(body, drainLimit))
@@ -151,8 +174,9 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 // consume delivers the messages of one SSE stream until it ends or carries
 // the response to want (the zero ID waits for nothing); onAnswer, if set,
 // runs just before that response is handed on. It keeps the last event id
-// and retry delay across reconnects.
-func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration, onAnswer func()) (bool, error) {
+// and retry delay across reconnects. With d set, the response is left in
+// d instead, unless a message went to Read ahead of it (d.ahead).
+func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration, onAnswer func(), d *directAnswer) (bool, error) {
 	r := newSSEReader(body, h.b.maxMessage)
 	defer r.release() // runs after the defer below: the reader is read there
 	defer func() {
@@ -182,19 +206,28 @@ func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retr
 		if answer && onAnswer != nil {
 			onAnswer()
 		}
+		if answer && d != nil && !d.ahead {
+			d.answer = data // the caller checks it whole
+			return true, nil
+		}
 		if !h.deliver(data) {
 			return false, nil
 		}
 		if answer {
 			return true, nil
 		}
+		if d != nil {
+			d.ahead = true
+		}
 	}
 }
 
-// isResponseTo reports whether frame is the response to id.
+// isResponseTo reports whether frame is the response to id, by its top
+// level: whoever takes the response decodes it whole, and fails the call
+// if it is malformed below.
 func isResponseTo(frame []byte, id jsonrpc.ID) bool {
-	m, err := jsonrpc.Decode(frame)
-	return err == nil && m.IsResponse() && m.ID == id
+	got, ok := jsonrpc.PeekResponseID(frame)
+	return ok && got == id
 }
 
 // lost tells the conn, beside the frames, that the response to id cannot
@@ -207,10 +240,16 @@ func (h *streamable) lost(id jsonrpc.ID, reason string) {
 // badAnswer tells the conn, beside the frames, that the answer to id came
 // and cannot be used: the call ends at once.
 func (h *streamable) badAnswer(id jsonrpc.ID, reason string) {
+	h.failCall(h.unusable(id, reason))
+}
+
+// unusable reports, and returns, the failure of the call id whose answer
+// came and cannot be used.
+func (h *streamable) unusable(id jsonrpc.ID, reason string) error {
 	if h.b.log != nil {
 		h.b.log.Warn("transport: unusable answer", "id", id, "reason", reason)
 	}
-	h.failCall(&jsonrpc.BadResponseError{ID: id, Reason: reason})
+	return &jsonrpc.BadResponseError{ID: id, Reason: reason}
 }
 
 func (h *streamable) failCall(err error) {
@@ -218,6 +257,25 @@ func (h *streamable) failCall(err error) {
 	case h.in <- inbound{fail: err}:
 	case <-h.done:
 	}
+}
+
+// readAnswer reads the body of an answer, of at most limit bytes, and
+// closes it. A body of known length is read into a buffer of its size at
+// once; one of unknown length grows as it comes.
+func readAnswer(resp *http.Response, limit int) ([]byte, error) {
+	n := resp.ContentLength
+	if n < 0 {
+		return readBody(resp.Body, limit)
+	}
+	defer resp.Body.Close()
+	if n > int64(limit) {
+		return nil, fmt.Errorf("message of %d bytes, larger than %d", n, limit)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(resp.Body, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // readBody reads at most limit bytes of body and closes it.
