@@ -121,11 +121,17 @@ func (h *streamable) ended(ctx context.Context, err error) error {
 // the background. The response is returned if nothing went to Read ahead
 // of it; so is the loss of the response.
 func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadCloser, id jsonrpc.ID) ([]byte, error) {
-	var d directAnswer
+	d := new(directAnswer)
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
-		got, err := h.consume(body, id, &last, &retry, x.detach, &d)
+		d.body = eofReader{r: body}
+		got, err := h.consume(&d.body, id, &last, &retry, x.detach, d)
+		if got && d.atEnd {
+			body.Close() // read to its end: the connection is free
+			x.end()
+			return d.answer, nil
+		}
 		if got {
 			h.drainLater(body, x)
 			return d.answer, nil // nil: the response went to Read, after what came ahead
@@ -141,7 +147,7 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 		}
 		if h.stateless() || last == "" || attempt >= maxResumes {
 			x.end()
-			return nil, h.lostDirect(id, reason, &d)
+			return nil, h.lostDirect(id, reason, d)
 		}
 		t := time.NewTimer(max(retry, minRetry))
 		select {
@@ -156,7 +162,7 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 			if e := h.ended(ctx, nil); e != nil {
 				return nil, e
 			}
-			return nil, h.lostDirect(id, fmt.Sprintf("%s, and resuming it failed: %v", reason, err), &d)
+			return nil, h.lostDirect(id, fmt.Sprintf("%s, and resuming it failed: %v", reason, err), d)
 		}
 	}
 }
@@ -166,6 +172,24 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 type directAnswer struct {
 	answer []byte
 	ahead  bool // a message went to Read before the response
+	body   eofReader
+	atEnd  bool // the stream ended with the response: nothing is left to read
+}
+
+// eofReader reads r and remembers whether r said it was at its end: an
+// HTTP body says so with the last bytes, when the end of the body came
+// with them, so a stream that ended with its response needs no more reads.
+type eofReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.eof = true
+	}
+	return n, err
 }
 
 // lostDirect reports the loss of the response to id: returned to the

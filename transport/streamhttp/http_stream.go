@@ -47,11 +47,21 @@ func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m
 	h.mu.Lock()
 	session, proto := h.session, h.proto
 	h.mu.Unlock()
-	h.setCommonHeaders(req, session)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	// One array holds the values of the headers set here, each a slice of
+	// one string that cannot grow into the next; keys are written in
+	// their canonical form.
+	var hv headerValues
+	hv.vals = make([]string, 0, 6)
+	hv.set(req.Header, "Content-Type", "application/json")
+	hv.set(req.Header, "Accept", "application/json, text/event-stream")
+	if session != "" {
+		hv.set(req.Header, "Mcp-Session-Id", session)
+	}
+	if proto.Version != "" {
+		hv.set(req.Header, "Mcp-Protocol-Version", proto.Version)
+	}
 	if proto.Stateless && m.method != "" {
-		req.Header.Set("Mcp-Method", m.method)
+		hv.set(req.Header, "Mcp-Method", m.method)
 		// The session says what the request names; a bare stream user
 		// leaves it to us to find out.
 		name, ok := "", false
@@ -61,7 +71,7 @@ func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m
 			name, ok = nameOf(m)
 		}
 		if ok {
-			req.Header.Set("Mcp-Name", encodeHeaderValue(name))
+			hv.set(req.Header, "Mcp-Name", encodeHeaderValue(name))
 		}
 		if info != nil {
 			for k, v := range info.Headers {
@@ -70,6 +80,17 @@ func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m
 		}
 	}
 	return req, session, nil
+}
+
+// headerValues hands out the values of a request's headers from one
+// array.
+type headerValues struct{ vals []string }
+
+// set sets the header key, which must be canonical, to value.
+func (hv *headerValues) set(h http.Header, key, value string) {
+	hv.vals = append(hv.vals, value)
+	n := len(hv.vals)
+	h[key] = hv.vals[n-1 : n : n]
 }
 
 // setCommonHeaders adds the session and protocol version headers.
@@ -208,6 +229,7 @@ func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retr
 		}
 		if answer && d != nil && !d.ahead {
 			d.answer = data // the caller checks it whole
+			d.atEnd = r.br.Buffered() == 0 && d.body.eof
 			return true, nil
 		}
 		if !h.deliver(data) {

@@ -189,7 +189,7 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 		log:         cfg.Logger,
 		secrets:     newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
 	}
-	home := origin(u)
+	home := homeOrigin{origin: origin(u), scheme: u.Scheme, host: u.Host}
 	// Outermost first: configured headers and the bearer token, then the
 	// caller's authorization layer, then a guard that learns what that
 	// layer added (to redact it) and strips credentials from anything
