@@ -33,7 +33,7 @@ func (r *sseReader) exit() {
 
 func (r *sseReader) free() {
 	br := r.br
-	r.br, r.data, r.field = nil, nil, nil
+	r.br, r.data, r.field, r.parts = nil, nil, nil, nil
 	if br != nil {
 		br.Reset(nil) // drop the body
 		sseBufs.Put(br)
