@@ -50,5 +50,8 @@ func PeekResponseID(frame []byte) (ID, bool) {
 		}
 		return true
 	})
-	return id, whole && found && !method
+	if !whole || !found || method {
+		return ID{}, false
+	}
+	return id, true
 }

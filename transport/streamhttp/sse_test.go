@@ -11,6 +11,7 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -660,4 +661,26 @@ func refSSE(in []byte, max int) (res sseResult, over bool) {
 		over = true
 	}
 	return res, over
+}
+
+// FuzzUTF8Pieces checks utf8Check, which validates UTF-8 that comes in
+// pieces, against utf8.Valid on the whole: the input is cut where the
+// fuzzer says.
+func FuzzUTF8Pieces(f *testing.F) {
+	for _, s := range []string{"héllo€𝄞", "\xe2\x82", "a\xffb", "€€€", "\xf0\x9d\x84\x9e\xed\xa0\x80"} {
+		f.Add([]byte(s), []byte{1, 2, 3})
+	}
+	f.Fuzz(func(t *testing.T, in, cuts []byte) {
+		var c utf8Check
+		rest := in
+		for _, n := range cuts {
+			k := min(int(n)%8, len(rest))
+			c.add(rest[:k])
+			rest = rest[k:]
+		}
+		c.add(rest)
+		if got, want := c.valid(), utf8.Valid(in); got != want {
+			t.Fatalf("%q cut by %v: valid %v, want %v", in, cuts, got, want)
+		}
+	})
 }
