@@ -8,6 +8,29 @@ import (
 	"sync"
 )
 
+// How a response finds its call — the route map:
+//
+//   - Over most streams (stdio, pipes): call registers a 1-buffered channel
+//     under the id in the pending map, then Writes the frame. The read loop,
+//     the stream's only reader, Decodes each frame, and deliver takes the
+//     id out of pending and sends the message on the channel.
+//   - Over a Caller (Streamable HTTP: each POST is answered on its own
+//     response): call registers just the same, then hands the frame to
+//     Caller.Call, which returns the answer on the calling goroutine;
+//     direct checks it (a response, with this id) and the call completes
+//     without the read loop, the map lookup or the channel.
+//   - When messages came ahead of the response on that answer (progress,
+//     the peer's requests), the Caller sends them and the response through
+//     Read instead and returns nil: they reach the read loop in order, and
+//     the response comes through deliver as on any stream. That is why the
+//     entry is registered even for a Caller.
+//   - A failure of one call that the stream reports (a lost or unusable
+//     answer) comes back from Call as its error, or from Read beside the
+//     frames (callFailure); either way it ends that call alone.
+//
+// Every way out removes the entry (forget), so an abandoned call leaves
+// nothing behind.
+
 // Call sends a request and waits for its response, decoding the result into
 // result (a pointer, or nil to discard it; a *json.RawMessage receives the
 // exact bytes). It returns an *Error (wrapped) when the peer answered with
