@@ -246,7 +246,12 @@ func errorInBody(body []byte) *jsonrpc.Error {
 }
 
 func mediaType(resp *http.Response) string {
-	t, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := resp.Header.Get("Content-Type")
+	switch ct {
+	case "application/json", "text/event-stream": // as nearly every server sends them
+		return ct
+	}
+	t, _, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return ""
 	}
