@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
@@ -19,7 +20,7 @@ import (
 func Definitions(tools []toolreg.Tool) []*mcpclient.Tool {
 	out := make([]*mcpclient.Tool, 0, len(tools))
 	for _, t := range tools {
-		if t.Def != nil && !t.Def.UI().ModelVisible() {
+		if t.Def != nil && !apps.ToolUIOf(t.Def).ModelVisible() {
 			continue
 		}
 		d := &mcpclient.Tool{Name: t.Name}

@@ -135,17 +135,10 @@
 // # MCP Apps
 //
 // A tool may come with an interactive interface (SEP-1865, the
-// [UIExtension]): [Tool.UI] decodes its _meta.ui — the ui:// resource
-// that renders its results and whom the tool is visible to. A tool whose
-// [ToolUI.ModelVisible] is false must never be offered to a model; one
-// whose [ToolUI.AppVisible] is false must not be called for an app.
-// [Session.ReadUI] reads the interface with resources/read and refuses
-// anything but ui:// contents of type [UIMimeType]; its [UIMeta] (the
-// listing's _meta.ui, overridden field by field by the read's) says
-// which origins the HTML may reach, and [UICSP.Policy] turns that into
-// the Content-Security-Policy to run it under. [Options].UI declares the
-// extension; rendering — a sandboxed frame on an origin of its own — is
-// the host's.
+// [UIExtension]). [Options].UI declares the extension; package
+// mcpclient/apps decodes a tool's _meta.ui (its ui:// interface and whom
+// the tool is visible to), reads the interface and builds the
+// Content-Security-Policy to run it under.
 //
 // # The server's requests
 //

@@ -21,6 +21,15 @@ type ElicitationHandler func(ctx context.Context, req *ElicitParams) (*ElicitRes
 // RootsHandler lists the roots the host lets servers see (roots/list).
 type RootsHandler func(ctx context.Context) ([]Root, error)
 
+// UIExtension is the MCP Apps extension's identifier, the key under which
+// a client declares it in capabilities.extensions (see [Options].UI);
+// package apps holds the rest of the extension.
+const UIExtension = "io.modelcontextprotocol/ui"
+
+// UIMimeType is the MIME type of an MCP App's HTML: the only content type
+// the extension defines, and the one [Options].UI declares.
+const UIMimeType = "text/html;profile=mcp-app"
+
 // Options configures a Session. A nil *Options is valid: it connects as
 // "plainmcp", declares no client capabilities, ignores notifications, logs
 // nothing and gives each request 60 seconds.
@@ -77,8 +86,8 @@ type Options struct {
 
 	// UI declares the MCP Apps extension (UIExtension, with UIMimeType):
 	// the host renders tools' interfaces. Servers may offer interfaces
-	// only to hosts that declare it; decoding a tool's _meta.ui
-	// (Tool.UI) and reading one (Session.ReadUI) work without it.
+	// only to hosts that declare it; package apps decodes a tool's
+	// _meta.ui and reads its interface, with or without it.
 	UI bool
 
 	// OnLog receives notifications/message.
@@ -89,6 +98,12 @@ type Options struct {
 	// OnResourceUpdated receives the URI of a subscribed resource that
 	// changed.
 	OnResourceUpdated func(uri string)
+	// OnElicitationComplete receives the elicitationId of a URL-mode
+	// elicitation the server says is finished
+	// (notifications/elicitation/complete, handshake era). The id is the
+	// server's: one the host never saw, or saw finish already, is to be
+	// ignored.
+	OnElicitationComplete func(elicitationID string)
 	// OnProgress receives the progress updates that belong to no call in
 	// flight: late ones (over HTTP, progress may travel on another stream
 	// and arrive after the response) or ones for a token this session

@@ -19,7 +19,9 @@ import (
 //     server declares tasks.requests.tools.call and the tool's
 //     execution.taskSupport allows it; it polls tasks/get and fetches the
 //     outcome with tasks/result, which the server holds open while it sends
-//     its own requests (elicitation, sampling) for the task.
+//     its own requests (elicitation, sampling) for the task. A
+//     notifications/tasks/status the server may send stands in for the
+//     next poll (tasks_status.go).
 //   - 2026-07-28 (stateless era, the extension io.modelcontextprotocol/tasks,
 //     SEP-2663): the client declares the extension on every request and the
 //     server decides, call by call, to answer with resultType "task"; the

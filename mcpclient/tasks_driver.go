@@ -34,6 +34,9 @@ type taskState struct {
 	// answered is, per task, the inputRequests keys already answered
 	// (stateless era): each is answered once, however often it is polled.
 	answered map[string]map[string]bool
+	// watching is, per task being driven, where its status notices go
+	// (tasks_status.go).
+	watching map[string]chan Task
 }
 
 // answeredAlready reports whether key was answered for task.
@@ -164,6 +167,9 @@ type taskDriver struct {
 	// pollFirst skips the wait before the first poll: AwaitTask on a
 	// task the session has not seen.
 	pollFirst bool
+	// notices carries the task's notifications/tasks/status, if the
+	// generation sends them; nil otherwise.
+	notices <-chan Task
 }
 
 // newDriver starts following t. One known only by its id (pollFirst) is
@@ -218,18 +224,19 @@ func (d *taskDriver) pollDelay() time.Duration {
 	return min(max(p, o.minPoll()), o.maxPoll())
 }
 
-// wait sleeps until the next poll. It returns ctx's error when ctx ends
-// and a *TaskError matching ErrTaskExpired past the deadline.
-func (d *taskDriver) wait(ctx context.Context) error {
+// wait sleeps until the next poll, or until a status notice comes,
+// which it returns. It returns ctx's error when ctx ends and a *TaskError
+// matching ErrTaskExpired past the deadline.
+func (d *taskDriver) wait(ctx context.Context) (*Task, error) {
 	if d.pollFirst {
 		d.pollFirst = false
-		return nil
+		return nil, nil
 	}
 	delay := d.pollDelay()
 	if dl := d.deadline(); !dl.IsZero() {
 		left := time.Until(dl)
 		if left <= 0 {
-			return &TaskError{Task: d.task, Err: ErrTaskExpired}
+			return nil, &TaskError{Task: d.task, Err: ErrTaskExpired}
 		}
 		delay = min(delay, left)
 	}
@@ -237,9 +244,11 @@ func (d *taskDriver) wait(ctx context.Context) error {
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return nil
+		return nil, nil
+	case notice := <-d.notices:
+		return &notice, nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 

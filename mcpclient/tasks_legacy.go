@@ -131,6 +131,9 @@ func legacyCreated(raw json.RawMessage) (*Task, error) {
 // while it needs input and sends its requests (elicitation, sampling) for
 // the task meanwhile; the session's handlers answer them as any other.
 func (d *taskDriver) runLegacy(ctx context.Context) (json.RawMessage, error) {
+	notices, stop := d.s.tasks.watchTask(d.task.ID)
+	defer stop()
+	d.notices = notices
 	for {
 		switch d.task.Status {
 		case TaskCancelled:
@@ -138,8 +141,13 @@ func (d *taskDriver) runLegacy(ctx context.Context) (json.RawMessage, error) {
 		case TaskCompleted, TaskFailed, TaskInputRequired:
 			return d.legacyResult(ctx)
 		}
-		if err := d.wait(ctx); err != nil {
+		notice, err := d.wait(ctx)
+		if err != nil {
 			return nil, err
+		}
+		if notice != nil {
+			d.observe(notice)
+			continue
 		}
 		t, err := d.s.getTask(ctx, d.task.ID)
 		if err != nil {

@@ -33,7 +33,7 @@ func statelessCreated(raw json.RawMessage) (*Task, error) {
 func (d *taskDriver) runStateless(ctx context.Context) (json.RawMessage, error) {
 	s := d.s
 	for {
-		if err := d.wait(ctx); err != nil {
+		if _, err := d.wait(ctx); err != nil { // its outcome comes inline from tasks/get, so no notice stands in for a poll
 			return nil, err
 		}
 		t, err := s.getTask(ctx, d.task.ID)

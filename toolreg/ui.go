@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 )
 
 // MCP Apps (the io.modelcontextprotocol/ui extension) in a registry: a
@@ -31,7 +32,7 @@ func (r *Registry) ModelTools(ctx context.Context) ([]Tool, error) {
 	tools, err := r.Tools(ctx)
 	out := tools[:0]
 	for _, t := range tools {
-		if t.Def == nil || t.Def.UI().ModelVisible() {
+		if t.Def == nil || apps.ToolUIOf(t.Def).ModelVisible() {
 			out = append(out, t)
 		}
 	}
@@ -42,12 +43,12 @@ func (r *Registry) ModelTools(ctx context.Context) ([]Tool, error) {
 // its results.
 type Interface struct {
 	Tool Tool
-	UI   *mcpclient.UIResource
+	UI   *apps.Resource
 }
 
 // Interface returns the interface of the tool with the exposed name:
 // read from its server with resources/read the first time, checked
-// (mcpclient.Session.ReadUI), and then served from a cache that lasts
+// (apps.Read), and then served from a cache that lasts
 // until the server says its resource list changed or reconnects. The
 // listing's _meta.ui, when the server lists the resource, is merged
 // under the read's. It returns an error wrapping ErrUnknownTool for a
@@ -66,7 +67,7 @@ func (r *Registry) Interface(ctx context.Context, name string) (*Interface, erro
 	if tool == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownTool, name)
 	}
-	uri := tool.Def.UI().ResourceURI
+	uri := apps.ToolUIOf(tool.Def).ResourceURI
 	if uri == "" {
 		return nil, fmt.Errorf("%w: %q", ErrNoInterface, name)
 	}
@@ -94,13 +95,13 @@ type uiCache struct {
 // uiEntry is one interface read, shared by every caller that wants it.
 type uiEntry struct {
 	done chan struct{}
-	ui   *mcpclient.UIResource
+	ui   *apps.Resource
 	err  error
 }
 
 // readUI returns the interface at uri from the cache, or reads it: once,
 // however many callers ask at the same time. A failed read is not kept.
-func (s *server) readUI(ctx context.Context, uri string) (*mcpclient.UIResource, error) {
+func (s *server) readUI(ctx context.Context, uri string) (*apps.Resource, error) {
 	s.mu.Lock()
 	if s.uis.session != s.session {
 		s.forgetUIs()
@@ -133,7 +134,7 @@ func (s *server) readUI(ctx context.Context, uri string) (*mcpclient.UIResource,
 	}
 }
 
-func (s *server) fetchUI(ctx context.Context, uri string) (*mcpclient.UIResource, error) {
+func (s *server) fetchUI(ctx context.Context, uri string) (*apps.Resource, error) {
 	session, err := s.live(ctx)
 	if err != nil {
 		return nil, err
@@ -146,7 +147,7 @@ func (s *server) fetchUI(ctx context.Context, uri string) (*mcpclient.UIResource
 			}
 		}
 	}
-	ui, err := session.ReadUI(ctx, uri, listed)
+	ui, err := apps.Read(ctx, session, uri, listed)
 	if err != nil {
 		return nil, fmt.Errorf("server %q: interface %s: %w", s.cfg.Name, uri, err)
 	}
@@ -171,7 +172,7 @@ func (r *Registry) CallForApp(ctx context.Context, server, tool string, args any
 	}
 	for _, t := range tools {
 		if t.Server == server && t.Def != nil && t.Def.Name == tool {
-			if !t.Def.UI().AppVisible() {
+			if !apps.ToolUIOf(t.Def).AppVisible() {
 				break
 			}
 			return r.Call(ctx, t.Name, args)

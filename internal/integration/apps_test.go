@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
@@ -49,7 +50,7 @@ func TestIntegrationApps(t *testing.T) {
 	if tool == nil {
 		t.Fatalf("no get-time among %d model tools", len(tools))
 	}
-	ui := tool.Def.UI()
+	ui := apps.ToolUIOf(tool.Def)
 	if !ui.HasUI() || !strings.HasPrefix(ui.ResourceURI, "ui://") || !ui.ModelVisible() || !ui.AppVisible() {
 		t.Fatalf("get-time's _meta.ui: %+v (meta %s)", ui, tool.Def.Meta)
 	}
@@ -57,7 +58,7 @@ func TestIntegrationApps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !mcpclient.IsUIMimeType(it.UI.MimeType) || !strings.Contains(it.UI.HTML, "get-time-btn") {
+	if !apps.IsMimeType(it.UI.MimeType) || !strings.Contains(it.UI.HTML, "get-time-btn") {
 		t.Errorf("interface %s: MIME %q, %d bytes of HTML", it.UI.URI, it.UI.MimeType, len(it.UI.HTML))
 	}
 	if p := it.UI.Meta.CSP.Policy(); !strings.Contains(p, "default-src 'none'") {
@@ -80,7 +81,7 @@ func TestIntegrationApps(t *testing.T) {
 		Tool string          `json:"tool"`
 		Meta json.RawMessage `json:"_meta"`
 	}
-	if decode(t, r, &listed) && (len(listed) != 1 || (&mcpclient.Tool{Meta: listed[0].Meta}).UI().ResourceURI != ui.ResourceURI) {
+	if decode(t, r, &listed) && (len(listed) != 1 || apps.ToolUIOf(&mcpclient.Tool{Meta: listed[0].Meta}).ResourceURI != ui.ResourceURI) {
 		t.Errorf("mcpc tools --json: %s", r.stdout)
 	}
 }

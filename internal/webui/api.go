@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
@@ -106,7 +107,7 @@ type toolJSON struct {
 }
 
 func toolOut(t toolreg.Tool) toolJSON {
-	ui := t.Def.UI()
+	ui := apps.ToolUIOf(t.Def)
 	j := toolJSON{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Title: t.Def.Title, Description: t.Def.Description,
 		Annotations: t.Def.Annotations, ReadOnly: readOnly(t.Def), UI: ui.ResourceURI, Model: ui.ModelVisible(), App: ui.AppVisible()}
 	if json.Valid(t.Def.InputSchema) {

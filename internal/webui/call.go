@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
@@ -17,17 +17,17 @@ import (
 
 // uiJSON is a tool's interface as the page hands it to the sandbox.
 type uiJSON struct {
-	URI           string          `json:"uri"`
-	Server        string          `json:"server"`
-	HTML          string          `json:"html"`
-	CSP           mcpclient.UICSP `json:"csp"`
-	Policy        string          `json:"policy"`
-	Refused       []string        `json:"refused,omitempty"` // CSP sources left out
-	Allow         string          `json:"allow,omitempty"`
-	Permissions   map[string]any  `json:"permissions"`
-	PrefersBorder *bool           `json:"prefersBorder,omitempty"`
-	Tool          toolJSON        `json:"tool"`
-	SandboxURL    string          `json:"sandboxURL"`
+	URI           string         `json:"uri"`
+	Server        string         `json:"server"`
+	HTML          string         `json:"html"`
+	CSP           apps.CSP       `json:"csp"`
+	Policy        string         `json:"policy"`
+	Refused       []string       `json:"refused,omitempty"` // CSP sources left out
+	Allow         string         `json:"allow,omitempty"`
+	Permissions   map[string]any `json:"permissions"`
+	PrefersBorder *bool          `json:"prefersBorder,omitempty"`
+	Tool          toolJSON       `json:"tool"`
+	SandboxURL    string         `json:"sandboxURL"`
 }
 
 func (s *Server) apiUI(w http.ResponseWriter, r *http.Request) {

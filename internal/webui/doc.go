@@ -9,7 +9,7 @@
 // the first, under /t/<token>/; an app runs on the second, the sandbox
 // origin, under /s/<another token>/: a proxy page framed by the host page
 // alone, served with the Content-Security-Policy built from the app's
-// _meta.ui.csp (mcpclient.UICSP.Policy), which loads the app's HTML into
+// _meta.ui.csp (apps.CSP.Policy), which loads the app's HTML into
 // an inner frame sandboxed without allow-same-origin and passes the app's
 // JSON-RPC to the page by postMessage. The page answers ui/initialize,
 // holds its notifications until the app says it is initialized, sends the

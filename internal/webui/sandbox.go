@@ -6,7 +6,7 @@ import (
 	"html/template"
 	"net/http"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 )
 
 // The sandbox origin serves one page, the proxy between the host page and
@@ -40,40 +40,40 @@ func (s *Server) sandboxHandler() http.Handler {
 	return guard(s.shost, "s", s.stoken, "", mux)
 }
 
-// sandboxPolicy is the app's policy (mcpclient.UICSP.Policy) with
+// sandboxPolicy is the app's policy (apps.CSP.Policy) with
 // frame-ancestors limited to the host page.
-func sandboxPolicy(csp mcpclient.UICSP, hostOrigin string) string {
+func sandboxPolicy(csp apps.CSP, hostOrigin string) string {
 	return csp.Policy() + "; frame-ancestors " + hostOrigin
 }
 
 // cleanCSP keeps the sources Policy would keep, so that what the page
 // tells the app (hostCapabilities.sandbox.csp) is what it runs under.
-func cleanCSP(c mcpclient.UICSP) mcpclient.UICSP {
+func cleanCSP(c apps.CSP) apps.CSP {
 	keep := func(list []string) []string {
 		var out []string
 		for _, src := range list {
-			if (mcpclient.UICSP{ConnectDomains: []string{src}}).Invalid() == nil {
+			if (apps.CSP{ConnectDomains: []string{src}}).Invalid() == nil {
 				out = append(out, src)
 			}
 		}
 		return out
 	}
-	return mcpclient.UICSP{ConnectDomains: keep(c.ConnectDomains), ResourceDomains: keep(c.ResourceDomains),
+	return apps.CSP{ConnectDomains: keep(c.ConnectDomains), ResourceDomains: keep(c.ResourceDomains),
 		FrameDomains: keep(c.FrameDomains), BaseURIDomains: keep(c.BaseURIDomains)}
 }
 
-func (s *Server) sandboxURL(csp mcpclient.UICSP) string {
+func (s *Server) sandboxURL(csp apps.CSP) string {
 	b, _ := json.Marshal(csp)
 	return s.SandboxOrigin() + "/s/" + s.stoken + "/sandbox.html?csp=" + base64.RawURLEncoding.EncodeToString(b)
 }
 
 // decodeCSPParam reads the csp query parameter; anything unreadable is
 // the restrictive default.
-func decodeCSPParam(p string) mcpclient.UICSP {
-	var c mcpclient.UICSP
+func decodeCSPParam(p string) apps.CSP {
+	var c apps.CSP
 	b, err := base64.RawURLEncoding.DecodeString(p)
 	if err != nil || json.Unmarshal(b, &c) != nil {
-		return mcpclient.UICSP{}
+		return apps.CSP{}
 	}
 	return c
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 )
 
 func get(t *testing.T, u, host string) *http.Response {
@@ -67,8 +67,8 @@ func TestTokenHostOrigin(t *testing.T) {
 		{"localhost for 127.0.0.1", page, "localhost:" + u.Port(), 421},
 		{"sandbox without its token", srv.SandboxOrigin() + "/sandbox.html", "", 404},
 		{"sandbox with the page's token", srv.SandboxOrigin() + "/s/" + srv.token + "/sandbox.html", "", 404},
-		{"sandbox, foreign Host", srv.sandboxURL(mcpclient.UICSP{}), "evil.example", 421},
-		{"sandbox", srv.sandboxURL(mcpclient.UICSP{}), "", 200},
+		{"sandbox, foreign Host", srv.sandboxURL(apps.CSP{}), "evil.example", 421},
+		{"sandbox", srv.sandboxURL(apps.CSP{}), "", 200},
 	} {
 		if got := get(t, tc.url, tc.host).StatusCode; got != tc.want {
 			t.Errorf("%s: status %d, want %d", tc.name, got, tc.want)
@@ -109,15 +109,15 @@ func TestCSPHeaders(t *testing.T) {
 	host := "http://" + u.Host
 	for _, tc := range []struct {
 		name string
-		csp  mcpclient.UICSP
+		csp  apps.CSP
 		want []string
 		not  []string
 	}{
-		{"none declared", mcpclient.UICSP{}, []string{"default-src 'none'", "connect-src 'none'", "frame-src 'none'", "object-src 'none'", "base-uri 'self'", "img-src 'self' data:"}, []string{"https:"}},
-		{"connect", mcpclient.UICSP{ConnectDomains: []string{"https://api.example.com"}}, []string{"connect-src https://api.example.com"}, []string{"script-src 'self' 'unsafe-inline' https"}},
-		{"resources", mcpclient.UICSP{ResourceDomains: []string{"https://*.cdn.example"}}, []string{"script-src 'self' 'unsafe-inline' https://*.cdn.example", "font-src 'self' https://*.cdn.example", "connect-src 'none'"}, nil},
-		{"frames and base", mcpclient.UICSP{FrameDomains: []string{"https://www.youtube.com"}, BaseURIDomains: []string{"https://base.example"}}, []string{"frame-src https://www.youtube.com", "base-uri https://base.example"}, []string{"frame-src 'none'"}},
-		{"injection", mcpclient.UICSP{ConnectDomains: []string{"*; script-src *"}}, []string{"connect-src 'none'"}, []string{"script-src *"}},
+		{"none declared", apps.CSP{}, []string{"default-src 'none'", "connect-src 'none'", "frame-src 'none'", "object-src 'none'", "base-uri 'self'", "img-src 'self' data:"}, []string{"https:"}},
+		{"connect", apps.CSP{ConnectDomains: []string{"https://api.example.com"}}, []string{"connect-src https://api.example.com"}, []string{"script-src 'self' 'unsafe-inline' https"}},
+		{"resources", apps.CSP{ResourceDomains: []string{"https://*.cdn.example"}}, []string{"script-src 'self' 'unsafe-inline' https://*.cdn.example", "font-src 'self' https://*.cdn.example", "connect-src 'none'"}, nil},
+		{"frames and base", apps.CSP{FrameDomains: []string{"https://www.youtube.com"}, BaseURIDomains: []string{"https://base.example"}}, []string{"frame-src https://www.youtube.com", "base-uri https://base.example"}, []string{"frame-src 'none'"}},
+		{"injection", apps.CSP{ConnectDomains: []string{"*; script-src *"}}, []string{"connect-src 'none'"}, []string{"script-src *"}},
 	} {
 		resp := get(t, srv.sandboxURL(tc.csp), "")
 		got := resp.Header.Get("Content-Security-Policy")

@@ -1,16 +1,18 @@
-package mcpclient
+package apps
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
-// FuzzUIMeta: whatever a server puts in a tool's or a resource's _meta,
+// FuzzMeta: whatever a server puts in a tool's or a resource's _meta,
 // decoding never panics, a resource URI it keeps is ui://, and the CSP
 // built from it holds only the directives the host writes and sources
 // free of separators, quotes and control characters.
-func FuzzUIMeta(f *testing.F) {
+func FuzzMeta(f *testing.F) {
 	for _, s := range []string{
 		`{"ui":{"resourceUri":"ui://a","visibility":["app"]}}`,
 		`{"ui/resourceUri":"ui://b"}`,
@@ -21,11 +23,11 @@ func FuzzUIMeta(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, meta []byte) {
-		u := (&Tool{Meta: json.RawMessage(meta)}).UI()
-		if u.ResourceURI != "" && !IsUIURI(u.ResourceURI) {
+		u := ToolUIOf(&mcpclient.Tool{Meta: json.RawMessage(meta)})
+		if u.ResourceURI != "" && !IsURI(u.ResourceURI) {
 			t.Fatalf("kept resource URI %q", u.ResourceURI)
 		}
-		m := DecodeUIMeta(meta, meta)
+		m := DecodeMeta(meta, meta)
 		policy := m.CSP.Policy()
 		for _, dir := range strings.Split(policy, "; ") {
 			name, srcs, _ := strings.Cut(dir, " ")

@@ -1,4 +1,4 @@
-package mcpclient
+package apps
 
 import (
 	"strings"
@@ -9,10 +9,10 @@ import (
 // plugins, inline script and style allowed) opened only for the origins c
 // names, each in the directives its kind maps to. An origin that is not a
 // plain https or wss source (http and ws on loopback) is left out — see
-// [UICSP.Invalid] — since the server's strings go into a header: a
+// [CSP.Invalid] — since the server's strings go into a header: a
 // keyword, a wildcard alone or a separator would allow what the server
 // never declared.
-func (c UICSP) Policy() string {
+func (c CSP) Policy() string {
 	res := validSources(c.ResourceDomains)
 	conn := validSources(c.ConnectDomains)
 	frame := validSources(c.FrameDomains)
@@ -36,8 +36,8 @@ func (c UICSP) Policy() string {
 	return strings.Join(dirs, "; ")
 }
 
-// Invalid returns the origins in c that [UICSP.Policy] leaves out.
-func (c UICSP) Invalid() []string {
+// Invalid returns the origins in c that [CSP.Policy] leaves out.
+func (c CSP) Invalid() []string {
 	var out []string
 	for _, list := range [][]string{c.ConnectDomains, c.ResourceDomains, c.FrameDomains, c.BaseURIDomains} {
 		for _, s := range list {

@@ -1,6 +1,7 @@
-package mcpclient
+package apps
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -8,47 +9,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // The tests in this file follow the MUSTs of the MCP Apps specification
 // (SEP-1865, 2026-01-26) that concern a client or host; each names the
 // requirement it checks.
-
-// Clients advertise MCP Apps in capabilities.extensions with mimeTypes
-// (REQUIRED) — and plainmcp only when the host opts in.
-func TestUIDeclaredOnlyWhenAsked(t *testing.T) {
-	for _, tc := range []struct {
-		opts *Options
-		want string
-	}{
-		{&Options{}, `{}`},
-		{&Options{UI: true}, `{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`},
-		{&Options{UI: true, Skills: true}, `{"extensions":{"io.modelcontextprotocol/skills":{},"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`},
-	} {
-		got, _ := json.Marshal(tc.opts.capabilities(EraHandshake))
-		if string(got) != tc.want {
-			t.Errorf("UI=%v Skills=%v: capabilities = %s, want %s", tc.opts.UI, tc.opts.Skills, got, tc.want)
-		}
-	}
-}
-
-func TestUIDeclaredOnTheWire(t *testing.T) {
-	f := newFakeServer(t)
-	connect(t, f, &Options{UI: true, Era: EraHandshake})
-	var p struct {
-		Capabilities struct {
-			Extensions map[string]struct {
-				MimeTypes []string `json:"mimeTypes"`
-			} `json:"extensions"`
-		} `json:"capabilities"`
-	}
-	if err := json.Unmarshal(f.request("initialize").Params, &p); err != nil {
-		t.Fatal(err)
-	}
-	if got := p.Capabilities.Extensions[UIExtension].MimeTypes; !cmp.Equal(got, []string{UIMimeType}) {
-		t.Errorf("initialize declared mimeTypes %v", got)
-	}
-}
 
 // A tool's _meta.ui: resourceUri (or the deprecated flat ui/resourceUri),
 // and visibility, which defaults to ["model", "app"].
@@ -77,8 +43,7 @@ func TestToolUI(t *testing.T) {
 		{"meta not an object", `[1,2]`, "", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tool := &Tool{Name: "t", Meta: json.RawMessage(tc.meta)}
-			u := tool.UI()
+			u := ToolUIOf(&mcpclient.Tool{Name: "t", Meta: json.RawMessage(tc.meta)})
 			if u.ResourceURI != tc.uri || u.ModelVisible() != tc.model || u.AppVisible() != tc.app {
 				t.Errorf("got uri %q model %v app %v, want %q %v %v", u.ResourceURI, u.ModelVisible(), u.AppVisible(), tc.uri, tc.model, tc.app)
 			}
@@ -111,19 +76,13 @@ func TestReadUI(t *testing.T) {
 		{"bad blob", `[{"uri":"ui://a/app","mimeType":"text/html;profile=mcp-app","blob":"%%%"}]`, ErrNotUI},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t)
-			f.result("resources/read", `{"contents":`+tc.contents+`}`)
-			s := connect(t, f, &Options{UI: true, Era: EraHandshake})
-			got, err := s.ReadUI(ctx5s(t), "ui://a/app", nil)
+			srv := &readServer{contents: tc.contents}
+			got, err := Read(context.Background(), srv.connect(t), "ui://a/app", nil)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
-			var p struct {
-				URI string `json:"uri"`
-			}
-			json.Unmarshal(f.request("resources/read").Params, &p)
-			if p.URI != "ui://a/app" {
-				t.Errorf("resources/read asked for %q", p.URI)
+			if got := srv.asked(); len(got) != 1 || got[0] != "ui://a/app" {
+				t.Errorf("resources/read asked for %q", got)
 			}
 			if err == nil && got.HTML != page {
 				t.Errorf("HTML = %q", got.HTML)
@@ -133,23 +92,22 @@ func TestReadUI(t *testing.T) {
 }
 
 func TestReadUIRefusesOtherSchemes(t *testing.T) {
-	f := newFakeServer(t)
-	s := connect(t, f, &Options{Era: EraHandshake})
-	if _, err := s.ReadUI(ctx5s(t), "https://example.com/app.html", nil); !errors.Is(err, ErrNotUI) {
+	srv := &readServer{contents: `[]`}
+	if _, err := Read(context.Background(), srv.connect(t), "https://example.com/app.html", nil); !errors.Is(err, ErrNotUI) {
 		t.Errorf("err = %v, want ErrNotUI", err)
 	}
-	if f.request("resources/read") != nil {
-		t.Error("a non-ui:// URI was read")
+	if got := srv.asked(); len(got) != 0 {
+		t.Errorf("a non-ui:// URI was read: %q", got)
 	}
 }
 
 func TestReadUISizeCap(t *testing.T) {
-	big := strings.Repeat("x", MaxUISize+1)
-	for _, c := range []ResourceContents{
-		{URI: "ui://a/app", MimeType: UIMimeType, Text: big},
-		{URI: "ui://a/app", MimeType: UIMimeType, Blob: base64.StdEncoding.EncodeToString([]byte(big)), IsBlob: true},
+	big := strings.Repeat("x", MaxSize+1)
+	for _, c := range []mcpclient.ResourceContents{
+		{URI: "ui://a/app", MimeType: mcpclient.UIMimeType, Text: big},
+		{URI: "ui://a/app", MimeType: mcpclient.UIMimeType, Blob: base64.StdEncoding.EncodeToString([]byte(big)), IsBlob: true},
 	} {
-		if _, err := UIFromContents("ui://a/app", []ResourceContents{c}, nil); !errors.Is(err, ErrNotUI) {
+		if _, err := FromContents("ui://a/app", []mcpclient.ResourceContents{c}, nil); !errors.Is(err, ErrNotUI) {
 			t.Errorf("blob %v: err = %v, want ErrNotUI for an interface over the cap", c.IsBlob, err)
 		}
 	}
@@ -157,31 +115,31 @@ func TestReadUISizeCap(t *testing.T) {
 
 // _meta.ui of a resource comes from the listing and from the read; the
 // read's fields win.
-func TestDecodeUIMeta(t *testing.T) {
+func TestDecodeMeta(t *testing.T) {
 	yes, no := true, false
 	for _, tc := range []struct {
 		name         string
 		listed, read string
-		want         UIMeta
+		want         Meta
 	}{
-		{"none", ``, ``, UIMeta{}},
+		{"none", ``, ``, Meta{}},
 		{"listing only", `{"ui":{"csp":{"connectDomains":["https://api.example.com"]},"prefersBorder":true}}`, ``,
-			UIMeta{CSP: UICSP{ConnectDomains: []string{"https://api.example.com"}}, PrefersBorder: &yes}},
+			Meta{CSP: CSP{ConnectDomains: []string{"https://api.example.com"}}, PrefersBorder: &yes}},
 		{"read wins", `{"ui":{"csp":{"connectDomains":["https://a.example"]},"prefersBorder":true,"domain":"x"}}`,
 			`{"ui":{"csp":{"resourceDomains":["https://cdn.example"]},"prefersBorder":false}}`,
-			UIMeta{CSP: UICSP{ResourceDomains: []string{"https://cdn.example"}}, PrefersBorder: &no, Domain: "x"}},
+			Meta{CSP: CSP{ResourceDomains: []string{"https://cdn.example"}}, PrefersBorder: &no, Domain: "x"}},
 		{"permissions", ``, `{"ui":{"permissions":{"camera":{},"clipboardWrite":{},"microphone":true}}}`,
-			UIMeta{Permissions: UIPermissions{Camera: true, ClipboardWrite: true}}},
-		{"bad read keeps listing", `{"ui":{"domain":"d"}}`, `{"ui":7}`, UIMeta{Domain: "d"}},
+			Meta{Permissions: Permissions{Camera: true, ClipboardWrite: true}}},
+		{"bad read keeps listing", `{"ui":{"domain":"d"}}`, `{"ui":7}`, Meta{Domain: "d"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := DecodeUIMeta(json.RawMessage(tc.listed), json.RawMessage(tc.read))
+			got := DecodeMeta(json.RawMessage(tc.listed), json.RawMessage(tc.read))
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("(-want +got)\n%s", d)
 			}
 		})
 	}
-	if got := (UIPermissions{Camera: true, Geolocation: true, ClipboardWrite: true}).Allow(); got != "camera; geolocation; clipboard-write" {
+	if got := (Permissions{Camera: true, Geolocation: true, ClipboardWrite: true}).Allow(); got != "camera; geolocation; clipboard-write" {
 		t.Errorf("Allow = %q", got)
 	}
 }
@@ -190,25 +148,25 @@ func TestDecodeUIMeta(t *testing.T) {
 // ui.csp, the restrictive default; frame-src 'none' and base-uri 'self'
 // unless declared; object-src 'none'; and MUST NOT allow undeclared
 // domains.
-func TestUICSPPolicy(t *testing.T) {
+func TestCSPPolicy(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		csp     UICSP
+		csp     CSP
 		want    string
 		invalid []string
 	}{
-		{"restrictive default", UICSP{},
+		{"restrictive default", CSP{},
 			"default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'", nil},
-		{"every kind", UICSP{
+		{"every kind", CSP{
 			ConnectDomains:  []string{"https://api.example.com", "wss://rt.example.com"},
 			ResourceDomains: []string{"https://*.cdn.example"},
 			FrameDomains:    []string{"https://www.youtube.com"},
 			BaseURIDomains:  []string{"https://base.example/app/"},
 		}, "default-src 'none'; script-src 'self' 'unsafe-inline' https://*.cdn.example; style-src 'self' 'unsafe-inline' https://*.cdn.example; img-src 'self' data: https://*.cdn.example; font-src 'self' https://*.cdn.example; media-src 'self' data: https://*.cdn.example; connect-src https://api.example.com wss://rt.example.com; frame-src https://www.youtube.com; object-src 'none'; base-uri https://base.example/app/", nil},
-		{"loopback http", UICSP{ConnectDomains: []string{"http://localhost:3001", "http://evil.example"}},
+		{"loopback http", CSP{ConnectDomains: []string{"http://localhost:3001", "http://evil.example"}},
 			"default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src http://localhost:3001; frame-src 'none'; object-src 'none'; base-uri 'self'",
 			[]string{"http://evil.example"}},
-		{"injections dropped", UICSP{ConnectDomains: []string{"*", "'unsafe-eval'", "https://a.example; script-src *", "https://a.example b.example", "data:", "https://*", "javascript://x", "https://a..b", "https://a.example:99999x"}},
+		{"injections dropped", CSP{ConnectDomains: []string{"*", "'unsafe-eval'", "https://a.example; script-src *", "https://a.example b.example", "data:", "https://*", "javascript://x", "https://a..b", "https://a.example:99999x"}},
 			"default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'",
 			[]string{"*", "'unsafe-eval'", "https://a.example; script-src *", "https://a.example b.example", "data:", "https://*", "javascript://x", "https://a..b", "https://a.example:99999x"}},
 	} {

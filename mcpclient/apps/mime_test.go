@@ -1,4 +1,4 @@
-package mcpclient
+package apps
 
 import (
 	"mime"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestIsUIMimeType(t *testing.T) {
+func TestIsMimeType(t *testing.T) {
 	for _, tc := range []struct {
 		mt   string
 		want bool
@@ -23,15 +23,15 @@ func TestIsUIMimeType(t *testing.T) {
 		{`text/html; a="b;c"; profile="mcp-app"`, true},
 		{`text/html; profile="mcp-app`, false},
 	} {
-		if got := IsUIMimeType(tc.mt); got != tc.want {
-			t.Errorf("IsUIMimeType(%q) = %v, want %v", tc.mt, got, tc.want)
+		if got := IsMimeType(tc.mt); got != tc.want {
+			t.Errorf("IsMimeType(%q) = %v, want %v", tc.mt, got, tc.want)
 		}
 	}
 }
 
-// FuzzUIMimeType: whatever package mime takes for the mcp-app profile,
-// IsUIMimeType takes too.
-func FuzzUIMimeType(f *testing.F) {
+// FuzzMimeType: whatever package mime takes for the mcp-app profile,
+// IsMimeType takes too.
+func FuzzMimeType(f *testing.F) {
 	for _, s := range []string{"text/html;profile=mcp-app", `TEXT/html; a="b;c"; profile="mcp-app"`, `text/html; profile="mcp\-app"`} {
 		f.Add(s)
 	}
@@ -40,8 +40,8 @@ func FuzzUIMimeType(f *testing.F) {
 			return // RFC 2231 encodings are not taken
 		}
 		typ, params, err := mime.ParseMediaType(mt)
-		if err == nil && typ == "text/html" && params["profile"] == "mcp-app" && !IsUIMimeType(mt) {
-			t.Errorf("package mime takes %q for an interface; IsUIMimeType does not", mt)
+		if err == nil && typ == "text/html" && params["profile"] == "mcp-app" && !IsMimeType(mt) {
+			t.Errorf("package mime takes %q for an interface; IsMimeType does not", mt)
 		}
 	})
 }

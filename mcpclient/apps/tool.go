@@ -1,25 +1,15 @@
-package mcpclient
+package apps
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
-// MCP Apps (SEP-1865, the io.modelcontextprotocol/ui extension): a tool
-// may come with an interactive HTML interface. The tool names it in
-// _meta.ui.resourceUri, a ui:// resource the host reads with
-// resources/read and renders in a sandboxed frame; _meta.ui.visibility
-// says whether the model, the app, or both may call the tool. This file
-// decodes what a tool says; ui_resource.go reads and checks the interface.
-
-// UIExtension is the MCP Apps extension's identifier, the key under which
-// a client declares it in capabilities.extensions (see [Options].UI).
-const UIExtension = "io.modelcontextprotocol/ui"
-
-// UIMimeType is the MIME type of an MCP App's HTML: the only content type
-// the extension defines, and the one [Options].UI declares.
-const UIMimeType = "text/html;profile=mcp-app"
+// This file decodes what a tool says of its interface; resource.go reads
+// and checks the interface itself.
 
 // Who may see and call a tool, as _meta.ui.visibility names them.
 const (
@@ -43,11 +33,11 @@ type ToolUI struct {
 	BadVisibility bool
 }
 
-// UI decodes the tool's MCP Apps metadata: _meta.ui.resourceUri (or the
+// ToolUIOf decodes the tool's MCP Apps metadata: _meta.ui.resourceUri (or the
 // older flat _meta["ui/resourceUri"] key that servers still send) and
 // _meta.ui.visibility. It never fails: metadata it cannot read counts as
 // absent, except a visibility it cannot read (see [ToolUI].BadVisibility).
-func (t *Tool) UI() ToolUI { return decodeToolUI(t.Meta) }
+func ToolUIOf(t *mcpclient.Tool) ToolUI { return decodeToolUI(t.Meta) }
 
 // ModelVisible reports whether the tool may be offered to, and called by,
 // the host's model. A host must leave out of the model's tool list every
@@ -115,15 +105,15 @@ func decodeToolUI(meta json.RawMessage) ToolUI {
 // uiURI returns the JSON string raw if it holds a ui:// URI, else "".
 func uiURI(raw json.RawMessage) string {
 	var s string
-	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || !IsUIURI(s) {
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || !IsURI(s) {
 		return ""
 	}
 	return s
 }
 
-// IsUIURI reports whether uri is a ui:// URI with something after the
+// IsURI reports whether uri is a ui:// URI with something after the
 // scheme: the only kind of URI the extension lets name an interface.
-func IsUIURI(uri string) bool {
+func IsURI(uri string) bool {
 	const scheme = "ui://"
 	return len(uri) > len(scheme) && strings.EqualFold(uri[:len(scheme)], scheme)
 }

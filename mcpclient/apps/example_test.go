@@ -1,15 +1,16 @@
-package mcpclient_test
+package apps_test
 
 import (
 	"encoding/json"
 	"fmt"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/apps"
 )
 
 // A tool's MCP Apps metadata: the interface that renders its results, and
 // whom it is visible to. An app-only tool must not be offered to a model.
-func ExampleTool_UI() {
+func ExampleToolUIOf() {
 	tools := []*mcpclient.Tool{
 		{Name: "get_weather", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://weather/dashboard"}}`)},
 		{Name: "refresh", Meta: json.RawMessage(`{"ui":{"resourceUri":"ui://weather/dashboard","visibility":["app"]}}`)},
@@ -17,7 +18,7 @@ func ExampleTool_UI() {
 		{Name: "plain"},
 	}
 	for _, t := range tools {
-		ui := t.UI()
+		ui := apps.ToolUIOf(t)
 		fmt.Printf("%s: interface %q, model %v, app %v\n", t.Name, ui.ResourceURI, ui.ModelVisible(), ui.AppVisible())
 	}
 	// Output:
@@ -30,8 +31,8 @@ func ExampleTool_UI() {
 // The Content-Security-Policy an interface runs under: nothing external
 // unless its _meta.ui.csp names it, and never a source that is not a
 // plain https origin.
-func ExampleUICSP_Policy() {
-	meta := mcpclient.DecodeUIMeta(nil, json.RawMessage(`{"ui":{"csp":{"connectDomains":["https://api.example.com","*"]}}}`))
+func ExampleCSP_Policy() {
+	meta := apps.DecodeMeta(nil, json.RawMessage(`{"ui":{"csp":{"connectDomains":["https://api.example.com","*"]}}}`))
 	fmt.Println(meta.CSP.Policy())
 	fmt.Println("left out:", meta.CSP.Invalid())
 	// Output:
