@@ -234,6 +234,16 @@ func (h *streamable) refused(resp *http.Response, m *outgoing, sentSession strin
 		Body: redactedExcerpt(h.b, body), RetryAfter: retryAfterOf(resp)}
 }
 
+// failedPost is refused for a message sent with Write: an error response
+// goes to Read.
+func (h *streamable) failedPost(resp *http.Response, m *outgoing, sentSession string) error {
+	answer, err := h.refused(resp, m, sentSession)
+	if answer != nil {
+		h.deliver(answer)
+	}
+	return err
+}
+
 // errorInBody returns the JSON-RPC error object in body, if it holds one.
 func errorInBody(body []byte) *jsonrpc.Error {
 	var env struct {

@@ -180,14 +180,9 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 		owned.MaxIdleConnsPerHost = idleConnsPerHost
 		base = owned
 	}
-	b := &httpBase{
-		owned:       owned,
-		endpoint:    u,
-		endpointURL: u.String(),
-		client:      client,
-		maxMessage:  orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
-		log:         cfg.Logger,
-		secrets:     newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
+	b := &httpBase{owned: owned, endpoint: u, endpointURL: u.String(), client: client, log: cfg.Logger,
+		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
+		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
 	}
 	home := homeOrigin{origin: origin(u), scheme: u.Scheme, host: u.Host}
 	// Outermost first: configured headers and the bearer token, then the

@@ -86,8 +86,7 @@ func (h *streamable) postMessage(ctx context.Context, m *outgoing) error {
 		return err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		_, err := h.refused(resp, m, sentSession)
-		return err
+		return h.failedPost(resp, m, sentSession)
 	}
 	closeShort(resp)
 	return nil
@@ -122,11 +121,7 @@ func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
 		return err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		answer, err := h.refused(resp, m, sentSession)
-		if answer != nil {
-			h.deliver(answer)
-		}
-		return err
+		return h.failedPost(resp, m, sentSession)
 	}
 	if resp.StatusCode == http.StatusAccepted {
 		closeShort(resp)
