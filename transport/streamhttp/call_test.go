@@ -3,6 +3,7 @@ package streamhttp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -116,5 +117,49 @@ func TestTraceSeesDirectAnswers(t *testing.T) {
 	}
 	if strings.Count(out.String(), "<-") != 1 {
 		t.Error("the answer was printed more than once")
+	}
+}
+
+// A stream that hides Call (a wrapper of the caller's that knows only
+// jsonrpc.Stream) still gets every answer, through Write and Read, with
+// the same checks.
+func TestAnswersThroughWriteAndRead(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func(w http.ResponseWriter, m *jsonrpc.Message)
+		err    error // nil: the call gets n 7
+	}{
+		{"json", func(w http.ResponseWriter, m *jsonrpc.Message) { jsonAnswer(w, m, `{"n":7}`) }, nil},
+		{"sse", func(w http.ResponseWriter, m *jsonrpc.Message) {
+			sseHeader(w)
+			sseEvent(w, "", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
+			sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"n":7}`))))
+		}, nil},
+		{"another request's response", func(w http.ResponseWriter, m *jsonrpc.Message) {
+			jsonAnswer(w, &jsonrpc.Message{ID: jsonrpc.Int64ID(99)}, `{"n":7}`)
+		}, jsonrpc.ErrBadResponse},
+		{"stream ends first", func(w http.ResponseWriter, m *jsonrpc.Message) { sseHeader(w) }, jsonrpc.ErrResponseLost},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			f := newMCPHTTP(t)
+			f.answer = func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) { tc.answer(w, m) }
+			stream, err := Dial(ctx5(t), Config{URL: f.srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stream.SetProtocol(transport.Protocol{Version: "2026-07-28", Stateless: true})
+			plain := struct{ jsonrpc.Stream }{stream}
+			c := jsonrpc.NewConn(plain, nil)
+			defer c.Close()
+			var res struct{ N int }
+			err = c.Call(ctx5(t), "tools/call", map[string]any{"name": "x"}, &res)
+			switch {
+			case tc.err == nil && (err != nil || res.N != 7):
+				t.Errorf("got %+v, %v; want n 7", res, err)
+			case tc.err != nil && !errors.Is(err, tc.err):
+				t.Errorf("got %v, want %v", err, tc.err)
+			}
+		})
 	}
 }
