@@ -97,8 +97,8 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 // and retry delay across reconnects. With d set, the response is left in
 // d instead, unless a message went to Read ahead of it (d.ahead).
 func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration, onAnswer func(), d *directAnswer) (bool, error) {
-	r := newSSEReader(body, h.b.maxMessage)
-	defer r.release() // runs after the defer below: the reader is read there
+	r := getSSEReader(body, h.b.maxMessage)
+	defer putSSEReader(r) // runs after the defer below: the reader is read there
 	defer func() {
 		if id := r.LastEventID(); id != "" {
 			*last = id

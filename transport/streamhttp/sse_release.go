@@ -1,5 +1,13 @@
 package streamhttp
 
+import (
+	"bufio"
+	"io"
+	"sync"
+
+	"github.com/plainmcp/plainmcp/transport"
+)
+
 // An sseReader's buffers come from a pool and go back to it once the
 // reader is released — but not under a Next still running on another
 // goroutine: the busy and released bits of its state decide who frees.
@@ -38,4 +46,27 @@ func (r *sseReader) free() {
 		br.Reset(nil) // drop the body
 		sseBufs.Put(br)
 	}
+}
+
+// sseReaders recycles the readers of streams that one goroutine reads
+// from start to end (the answers to POSTs, the GET stream): no other
+// goroutine can release such a reader, so it may be used again once its
+// stream is done with.
+var sseReaders = sync.Pool{New: func() any { return new(sseReader) }}
+
+// getSSEReader is newSSEReader, with a recycled reader.
+func getSSEReader(r io.Reader, maxEvent int) *sseReader {
+	sr := sseReaders.Get().(*sseReader)
+	br := sseBufs.Get().(*bufio.Reader)
+	br.Reset(r)
+	sr.br, sr.max = br, orDefault(maxEvent, transport.DefaultMaxLine)
+	return sr
+}
+
+// putSSEReader releases a reader from getSSEReader and recycles it. The
+// caller must be its only user, and must not use it afterwards.
+func putSSEReader(r *sseReader) {
+	r.release()
+	*r = sseReader{}
+	sseReaders.Put(r)
 }
