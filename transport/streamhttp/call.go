@@ -121,12 +121,11 @@ func (h *streamable) ended(ctx context.Context, err error) error {
 // the background. The response is returned if nothing went to Read ahead
 // of it; so is the loss of the response.
 func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadCloser, id jsonrpc.ID) ([]byte, error) {
-	d := new(directAnswer)
+	var d directAnswer
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
-		d.body = eofReader{r: body}
-		got, err := h.consume(&d.body, id, &last, &retry, x.detach, d)
+		got, err := h.consume(body, id, &last, &retry, x.detach, &d)
 		if got && d.atEnd {
 			body.Close() // read to its end: the connection is free
 			x.end()
@@ -147,7 +146,7 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 		}
 		if h.stateless() || last == "" || attempt >= maxResumes {
 			x.end()
-			return nil, h.lostDirect(id, reason, d)
+			return nil, h.lostDirect(id, reason, &d)
 		}
 		t := time.NewTimer(max(retry, minRetry))
 		select {
@@ -162,7 +161,7 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 			if e := h.ended(ctx, nil); e != nil {
 				return nil, e
 			}
-			return nil, h.lostDirect(id, fmt.Sprintf("%s, and resuming it failed: %v", reason, err), d)
+			return nil, h.lostDirect(id, fmt.Sprintf("%s, and resuming it failed: %v", reason, err), &d)
 		}
 	}
 }
@@ -172,13 +171,12 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 type directAnswer struct {
 	answer []byte
 	ahead  bool // a message went to Read before the response
-	body   eofReader
 	atEnd  bool // the stream ended with the response: nothing is left to read
 }
 
 // eofReader reads r and remembers whether r said it was at its end: an
-// HTTP body says so with the last bytes, when the end of the body came
-// with them, so a stream that ended with its response needs no more reads.
+// HTTP body says so with its last bytes when the end came with them, and
+// a stream that ended with its response needs no more reads.
 type eofReader struct {
 	r   io.Reader
 	eof bool

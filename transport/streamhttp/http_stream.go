@@ -150,7 +150,7 @@ func nextMessage(r *sseReader) ([]byte, error) {
 func (h *streamable) hand(r *sseReader, data []byte, answer bool, d *directAnswer) (got, stop bool) {
 	if answer && d != nil && !d.ahead {
 		d.answer = data // the caller checks it whole
-		d.atEnd = r.br.Buffered() == 0 && d.body.eof
+		d.atEnd = r.atEnd()
 		return true, true
 	}
 	if !h.deliver(data) {

@@ -99,6 +99,7 @@ const (
 // its methods from one goroutine at a time.
 type sseReader struct {
 	br    *bufio.Reader // from sseBufs; nil once released
+	src   eofReader     // what br reads, for a reader from getSSEReader
 	max   int
 	state atomic.Int32 // sseBusy | sseReleased
 	err   error        // sticky: after an over-limit event nothing can be trusted

@@ -54,11 +54,13 @@ func (r *sseReader) free() {
 // stream is done with.
 var sseReaders = sync.Pool{New: func() any { return new(sseReader) }}
 
-// getSSEReader is newSSEReader, with a recycled reader.
+// getSSEReader is newSSEReader, with a recycled reader, which notes
+// whether r said it was at its end (atEnd).
 func getSSEReader(r io.Reader, maxEvent int) *sseReader {
 	sr := sseReaders.Get().(*sseReader)
+	sr.src = eofReader{r: r}
 	br := sseBufs.Get().(*bufio.Reader)
-	br.Reset(r)
+	br.Reset(&sr.src)
 	sr.br, sr.max = br, orDefault(maxEvent, transport.DefaultMaxLine)
 	return sr
 }
@@ -70,3 +72,9 @@ func putSSEReader(r *sseReader) {
 	*r = sseReader{}
 	sseReaders.Put(r)
 }
+
+// atEnd reports whether the stream is read to its end: nothing is left
+// in the buffer, and the body said it had no more. (An HTTP body says so
+// with its last bytes when the end came with them.) Only a reader from
+// getSSEReader knows.
+func (r *sseReader) atEnd() bool { return r.br != nil && r.br.Buffered() == 0 && r.src.eof }
