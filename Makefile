@@ -41,6 +41,9 @@ demo: build
 	@echo "== read a resource from one server"
 	$(DEMO_MCPC) read demo:demo://docs/readme
 	@echo
+	@echo "== watch a resource that changes: a demo server with a clock (-tick), three updates, each read again"
+	$(MCPC) --stdio '$(SERVER) -tick 200ms' --name clock --read --count 3 watch demo://data/counter
+	@echo
 	@echo "== a server's skills, then one loaded: its SKILL.md verified against the listing"
 	$(DEMO_MCPC) --server demo skills
 	$(DEMO_MCPC) skill mcp__demo__haiku
@@ -101,6 +104,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient
+	$(GO) test -run '^$$' -fuzz FuzzURLElicitations -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzMeta -fuzztime $(FUZZTIME) ./mcpclient/apps
 	$(GO) test -run '^$$' -fuzz FuzzMimeType -fuzztime $(FUZZTIME) ./mcpclient/apps
 	$(GO) test -run '^$$' -fuzz FuzzFrontmatter -fuzztime $(FUZZTIME) ./mcpclient/skill

@@ -173,48 +173,84 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 // handleNotification dispatches the server's other notifications, in order,
 // on the conn's notification goroutine.
 func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
+	handled := false // by a callback of its own; else OnNotification hears it
 	switch n.Method {
 	case "notifications/progress":
-		var p struct {
-			Token json.RawMessage `json:"progressToken"`
-			Progress
-		}
-		if s.opts.OnProgress != nil && json.Unmarshal(n.Params, &p) == nil {
-			s.opts.OnProgress(p.Token, p.Progress)
-		} else {
-			s.log.Debug("mcpclient: progress for no call in flight", "token", string(p.Token))
-		}
-		return
+		handled = s.lateProgress(n.Params)
 	case "notifications/message":
-		if s.opts.OnLog != nil {
-			var m LogMessage
-			if json.Unmarshal(n.Params, &m) == nil {
-				s.opts.OnLog(m)
-			}
-			return
-		}
+		handled = s.logMessage(n.Params)
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
-		if s.listChanged(n.Method[len("notifications/") : len(n.Method)-len("/list_changed")]) {
-			return
-		}
+		handled = s.listChanged(n.Method)
 	case "notifications/tasks/status":
 		s.taskNotice(n.Params)
 	case "notifications/subscriptions/acknowledged":
 		s.acknowledged(n.Params)
+	case "notifications/elicitation/complete":
+		handled = s.elicitationComplete(n.Params)
 	case "notifications/resources/updated":
-		if s.opts.OnResourceUpdated != nil {
-			var p struct {
-				URI string `json:"uri"`
-			}
-			if json.Unmarshal(n.Params, &p) == nil {
-				s.opts.OnResourceUpdated(p.URI)
-			}
-			return
-		}
+		handled = s.resourceUpdated(n.Params)
 	}
-	if s.opts.OnNotification != nil {
+	if !handled && s.opts.OnNotification != nil {
 		s.opts.OnNotification(n.Method, n.Params)
 	}
+}
+
+// lateProgress hands OnProgress the progress that belongs to no call in
+// flight. It never reaches OnNotification.
+func (s *Session) lateProgress(params json.RawMessage) bool {
+	var p struct {
+		Token json.RawMessage `json:"progressToken"`
+		Progress
+	}
+	if s.opts.OnProgress != nil && json.Unmarshal(params, &p) == nil {
+		s.opts.OnProgress(p.Token, p.Progress)
+	} else {
+		s.log.Debug("mcpclient: progress for no call in flight", "token", string(p.Token))
+	}
+	return true
+}
+
+// logMessage hands notifications/message to OnLog, reporting whether
+// there was one.
+func (s *Session) logMessage(params json.RawMessage) bool {
+	if s.opts.OnLog == nil {
+		return false
+	}
+	var m LogMessage
+	if json.Unmarshal(params, &m) == nil {
+		s.opts.OnLog(m)
+	}
+	return true
+}
+
+// listChanged forgets the cached list a */list_changed names and tells
+// OnListChanged, reporting whether there was one to tell.
+func (s *Session) listChanged(method string) bool {
+	kind := method[len("notifications/") : len(method)-len("/list_changed")]
+	s.cache.forget(kind + "/list")
+	if kind == "resources" {
+		s.cache.forget("resources/templates/list")
+	}
+	if s.opts.OnListChanged == nil {
+		return false
+	}
+	s.opts.OnListChanged(kind)
+	return true
+}
+
+// resourceUpdated hands notifications/resources/updated to
+// OnResourceUpdated, reporting whether there was one.
+func (s *Session) resourceUpdated(params json.RawMessage) bool {
+	if s.opts.OnResourceUpdated == nil {
+		return false
+	}
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if json.Unmarshal(params, &p) == nil {
+		s.opts.OnResourceUpdated(p.URI)
+	}
+	return true
 }
 
 // progressTokenKey normalizes a token as it came back: the server echoes
@@ -237,19 +273,4 @@ func (s *Session) NotifyRootsChanged(ctx context.Context) error {
 		return fmt.Errorf("mcpclient: NotifyRootsChanged: no Roots handler, so the roots capability was not declared")
 	}
 	return s.conn.Notify(ctx, "notifications/roots/list_changed", nil)
-}
-
-// listChanged drops the cached pages of a list that changed ("tools",
-// "prompts", "resources" and with it the templates) and tells
-// OnListChanged, reporting whether there was one to tell.
-func (s *Session) listChanged(kind string) bool {
-	s.cache.forget(kind + "/list")
-	if kind == "resources" {
-		s.cache.forget("resources/templates/list")
-	}
-	if s.opts.OnListChanged == nil {
-		return false
-	}
-	s.opts.OnListChanged(kind)
-	return true
 }

@@ -98,6 +98,12 @@ type Options struct {
 	// OnResourceUpdated receives the URI of a subscribed resource that
 	// changed.
 	OnResourceUpdated func(uri string)
+	// OnElicitationComplete receives the elicitationId of a URL-mode
+	// elicitation the server says is finished
+	// (notifications/elicitation/complete, handshake era). The id is the
+	// server's: one the host never saw, or saw finish already, is to be
+	// ignored.
+	OnElicitationComplete func(elicitationID string)
 	// OnProgress receives the progress updates that belong to no call in
 	// flight: late ones (over HTTP, progress may travel on another stream
 	// and arrive after the response) or ones for a token this session

@@ -71,8 +71,7 @@ func (a *asker) elicit(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclie
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if p.Mode == "url" {
-		fmt.Fprintf(a.out, "\nThe server asks you to visit: %s\n(%s)\nmcpc cannot open it for you; declining.\n", clean(p.URL), clean(p.Message))
-		return &mcpclient.ElicitResult{Action: "decline"}, nil
+		return &mcpclient.ElicitResult{Action: "decline"}, nil // pages go to visits.elicit
 	}
 	fields, err := formFields(p.RequestedSchema)
 	if err != nil {

@@ -214,8 +214,8 @@ func (e *env) resourceTarget(arg string) (server, uri string, err error) {
 	if s := e.single(); s != "" {
 		return s, arg, nil
 	}
-	return "", "", usagef("read: %d servers are selected (%s): say which, as read SERVER:URI, or with --server NAME",
-		len(e.conf.Servers), strings.Join(serverNames(e.conf), ", "))
+	return "", "", usagef("%q: %d servers are selected (%s): say which, as in read SERVER:URI, or with --server NAME",
+		arg, len(e.conf.Servers), strings.Join(serverNames(e.conf), ", "))
 }
 
 // hasScheme reports whether s starts with a URI scheme and its ':' (RFC

@@ -29,11 +29,15 @@ type env struct {
 	stdin  io.Reader
 	stderr io.Writer
 	ask    *asker // the person at the terminal; nil when there is none
+	visits *visits
 
 	openLine bool // ask: stdout has model text that does not end a line
 	// interactive: a person at a terminal can answer (a form, a login)
 	interactive bool
 }
+
+// maxWatched bounds the resources one watch subscribes to.
+const maxWatched = 64
 
 type command struct {
 	usage            string
@@ -58,6 +62,7 @@ var commands = map[string]command{
 	"login":     {"[--force] [--scope S] <server>", 1, 1, cmdLogin},
 	"logout":    {"<server>", 1, 1, cmdLogout},
 	"web":       {"[--addr 127.0.0.1:0] [--open] [--yes]", 0, 0, cmdWeb},
+	"watch":     {"[--lists] [--read] [--count N] [server:]<uri>…", 0, maxWatched, cmdWatch},
 }
 
 func commandNames() []string {
@@ -94,7 +99,8 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	if c.interactive {
 		ask = newAsker(c.stdin, c.stderr) // a person is there to answer forms and to consent
 	}
-	opts, dialer, err := registryOptions(cfg, c.stderr, ask)
+	v := &visits{out: c.stderr, ask: ask, open: cfg.openURLs}
+	opts, dialer, err := registryOptions(cfg, c.stderr, ask, v)
 	if err != nil {
 		return err
 	}
@@ -104,13 +110,14 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
 	eras := loadEraCache(eraCacheFile())
 	eras.pin(conf, cfg.protocol)
-	e := &env{conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
+	e := &env{visits: v, conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
 	defer func() {
 		if e.reg != nil {
 			eras.record(e.reg, conf)
 			eras.save()
 		}
 		e.close(ctx)
+		v.unfinished()
 	}()
 	return cmd.run(ctx, e, args[1:])
 }

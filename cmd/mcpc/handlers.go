@@ -72,7 +72,8 @@ func echoSampling(ctx context.Context, p *mcpclient.CreateMessageParams) (*mcpcl
 }
 
 // acceptDefaults accepts a form with the default of every field that has
-// one, and declines URL-mode requests (mcpc cannot open a browser) and
+// one, and declines URL-mode requests (which withVisits takes first when
+// a person or --open-urls can open the page) and
 // forms with a required field that has no default: such a field is never
 // sent missing.
 func acceptDefaults(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {

@@ -55,6 +55,7 @@
 //	                          the tokens go to plainmcp/tokens.json (mode 0600) in the
 //	                          user config directory, where the other commands find them
 //	logout <server>           revoke the server's stored tokens where it can, and forget them
+//	watch [server:]<uri>…     print what the servers say changed, as it comes (see Watching)
 //	web                       a local page over the servers, its URL (with a random token)
 //	                          the first line of stdout: tools with forms, resources, prompts,
 //	                          skills, results, the wire, and tools' MCP Apps in a sandbox
@@ -74,6 +75,41 @@
 // model told why. At most 16 calls of one model turn run, 4 at once; each
 // result the model reads is capped at 64 KiB. An OpenAI-compatible server
 // on this machine (OPENAI_BASE_URL on loopback) needs no OPENAI_API_KEY.
+//
+// # Watching
+//
+// watch subscribes to the resources it is given (resources/subscribe in
+// the handshake era; in the stateless era the session's
+// subscriptions/listen request, once the server acknowledged it) and,
+// with --lists or when no resource is named, hears every selected
+// server's tools, prompts and resources list changes. Each event is one
+// line on stdout, "[server] updated URI" or "[server] tools list
+// changed", or with --json one JSON object per line ({"server", "kind":
+// "resource_updated" or "list_changed", "uri" or "list"}); with --read a
+// changed resource is read again and its contents follow (in "contents").
+// It runs until Ctrl-C (exit 130), --count N events, or --timeout D when
+// given (exit 0); a server lost meanwhile ends it with exit 1. At most
+// 256 events wait to be printed: beyond that the oldest go, and stderr
+// says how many.
+//
+// # Pages servers ask you to open
+//
+// A server may ask the person to open one of its pages (URL-mode
+// elicitation): to sign in to a third party, pay, or enter a key mcpc
+// must not see. mcpc prints the server's name, its message (control
+// characters made inert) and the page's host and whole URL, and asks
+// whether to open it: y opens it in the browser and accepts, n declines,
+// c cancels. Only an https URL, or http on a loopback host, of at most
+// 4 KiB, in printable ASCII and without user info, is shown or opened;
+// any other is declined, saying why. Without a terminal the page is declined unless --open-urls
+// is given (with --elicitation defaults, or --open-urls, URL mode is
+// offered without one; --elicitation decline offers none). A
+// handshake-era server may then say the page is done, which mcpc
+// reports. A tool call answered with error -32042 (the server needs
+// pages visited first) is handled the same way: mcpc shows the pages,
+// opens them on yes, waits up to --timeout for the server to say they
+// are done (a completion is optional, so the wait ending is no failure),
+// and makes the call once more.
 //
 // # Flags
 //
@@ -104,7 +140,11 @@
 //	--max-tokens-field F  openai models: max_completion_tokens (default) or max_tokens
 //	--elicitation M  answer elicitation requests: "defaults" accepts with the schema's defaults,
 //	                 "decline" declines; default: elicitation is not offered
+//	--open-urls      open the pages servers ask the person to visit without asking (see below)
 //	--root URI       offer a root to the servers (repeatable)
+//	--lists          watch: the lists too, besides the resources named
+//	--read           watch: read a resource again when it changes
+//	--count N        watch: end after N events
 //	--addr A         web: the page's loopback address (default 127.0.0.1:0, a free port)
 //	--open           web: open the page in the browser
 //	--yes            web: calls from apps and ?call= links run without asking

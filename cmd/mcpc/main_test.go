@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/demoserver/pages"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
@@ -57,11 +58,13 @@ func serveDemo(args []string) int {
 	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
 	fs.StringVar(&opts.Instructions, "instructions", "", "")
 	fs.BoolVar(&opts.Stateless, "stateless", false, "")
+	fs.DurationVar(&opts.Tick, "tick", 0, "")
 	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
 	pidFile := fs.String("pid-file", "", "write the process id here")
 	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")
 	hang := fs.Bool("hang", false, "read requests and answer none")
 	deaf := fs.Bool("ignore-discover", false, "never answer server/discover, as some handshake-era servers do")
+	withPages := fs.Bool("pages", false, "offer the visit tool")
 	if fs.Parse(args) != nil {
 		return 2
 	}
@@ -79,6 +82,11 @@ func serveDemo(args []string) int {
 		opts.Skills = demoserver.DemoSkills()
 		md := opts.Skills[0].Files["SKILL.md"]
 		opts.Skills[0].Served = map[string]string{"SKILL.md": strings.Replace(md, "echo", "ECHO", 1)}
+	}
+	if *withPages {
+		p := &pages.Server{}
+		defer p.Close()
+		opts.VisitPage = p.Page
 	}
 	var stream jsonrpc.Stream = transport.NewLineStream(os.Stdin, os.Stdout, nil)
 	if *deaf {

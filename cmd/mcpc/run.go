@@ -43,6 +43,10 @@ type config struct {
 	ask         askConfig
 	addr        string // --addr, for web
 	open        bool   // --open, for web
+	openURLs    bool   // --open-urls: open the pages servers ask to show, without asking
+	lists       bool   // watch --lists
+	read        bool   // watch --read
+	count       int    // watch --count: the events to print before ending; 0 is no end
 	getenv      func(string) string
 }
 
@@ -153,6 +157,10 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "web: the page's loopback address")
 	fs.BoolVar(&cfg.open, "open", false, "web: open the page in the browser")
 	fs.StringVar(&cfg.elicitation, "elicitation", "", `answer elicitation: "defaults" or "decline"`)
+	fs.BoolVar(&cfg.lists, "lists", false, "watch: the servers' tools, prompts and resources lists too")
+	fs.BoolVar(&cfg.read, "read", false, "watch: read a resource again when it changes")
+	fs.IntVar(&cfg.count, "count", 0, "watch: end after this many events")
+	fs.BoolVar(&cfg.openURLs, "open-urls", false, "open the pages servers ask the user to visit (URL-mode elicitation) without asking")
 	fs.BoolVar(&cfg.force, "force", false, "login: authorize anew even with a token that works")
 	fs.StringVar(&cfg.scope, "scope", "", "login: more scopes to ask for, space-separated")
 	fs.Var((*listFlag)(&cfg.roots), "root", "a root URI to offer (repeatable)")

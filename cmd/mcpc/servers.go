@@ -253,7 +253,7 @@ func adHocHTTP(sc *toolreg.ServerConfig, cfg *config) error {
 // registryOptions are the registry's options: the session handlers the
 // flags ask for, every transport dialed by the Dialer returned (with the
 // token file) and, with --trace, every server's stream traced.
-func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Options, *remote.Dialer, error) {
+func registryOptions(cfg *config, stderr io.Writer, ask *asker, v *visits) (*toolreg.Options, *remote.Dialer, error) {
 	session := &mcpclient.Options{
 		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
 		RequestTimeout: cfg.timeout,
@@ -268,7 +268,8 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker) (*toolreg.Option
 	if store := tokenStore(); store != nil {
 		dialer.TokenStore = store
 	}
-	opts := &toolreg.Options{Session: session, Dial: dialer.Dial}
+	opts := &toolreg.Options{Session: session, Dial: withVisits(cfg, dialer.Dial, v)}
+	opts.OnToolCall = func(c toolreg.Call, _ time.Duration, _ error) { v.called(c.Server) }
 	// Claude Code's variables for the timeouts its configs leave out;
 	// --timeout, given, bounds the starts instead.
 	opts.StartupTimeout = envMillis(cfg.getenv, "MCP_TIMEOUT")

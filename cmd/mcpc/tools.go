@@ -172,9 +172,9 @@ func callToolStepUp(ctx context.Context, e *env, reg *toolreg.Registry, name str
 	if again, serr := e.stepUp(ctx, reg, err); serr != nil {
 		return nil, serr
 	} else if again {
-		return callTool(ctx, e, reg, name, params)
+		res, err = callTool(ctx, e, reg, name, params)
 	}
-	return res, err
+	return e.visitAndRetry(ctx, reg, name, params, res, err)
 }
 
 // printCallResult prints a call's result, or returns why there is none.

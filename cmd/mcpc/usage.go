@@ -33,6 +33,11 @@ Commands:
                              plainmcp/tokens.json in the user config directory. A token that works is
                              kept unless --force; --scope S asks for more scopes
   logout <server>            revoke the server's stored tokens where it can, and forget them
+  watch [server:]<uri>...    print what the servers say changed, a line (--json: a JSON line) per
+                             event: the resources named (subscribed, both eras) and, with --lists
+                             or no resource named, every server's tools/prompts/resources lists;
+                             --read reads a resource again when it changes; ends at Ctrl-C (130),
+                             after --count N events or at --timeout D, if given (0)
   web                        a local page over the servers (URL on the first line of stdout): tools
                              with forms, resources, prompts, skills, results, the wire, and tools'
                              MCP Apps; --addr 127.0.0.1:PORT, --open (a browser), --yes (calls from
@@ -73,7 +78,10 @@ Output and behaviour:
                              (default) or max_tokens (what many compatible servers read)
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
                              (default: ask at the terminal, field by field, when there is one)
+  --open-urls                open the pages servers ask you to visit (URL-mode elicitation) without
+                             asking; at a terminal you are asked, elsewhere they are declined
   --root URI                 offer a root to the servers (repeatable)
+  --lists, --read, --count N watch: the lists too, read a changed resource, end after N events
   --addr ADDR, --open, --yes web: the page's loopback address (default 127.0.0.1:0), open it
                              in the browser, run calls from apps and links without asking
 

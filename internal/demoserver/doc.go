@@ -80,6 +80,22 @@
 //     Result text "report on <topic> (<reading> reading) after N steps";
 //     with fail, the task fails with -32603 instead.
 //
+// With Options.VisitPage set (mcp-demo-server -pages), then:
+//
+//   - visit {message: string, required: boolean, waitMs: integer = 30000}:
+//     asks the user to open a page (URL-mode elicitation; the client must
+//     declare elicitation.url). Each page is a new elicitation id, visit-1,
+//     visit-2, … within the session, with a page of its own from
+//     VisitPage; loading it sends notifications/elicitation/complete
+//     (handshake era). Handshake era: an elicitation/create of mode "url";
+//     on accept the tool waits up to waitMs for the page, then answers
+//     "the page of visit-N was visited" (or a tool error); on decline or
+//     cancel, "action: <action>". With required, it answers the error
+//     -32042 listing the page instead, until a later call finds that page
+//     loaded. Stateless era: an input_required result whose input request
+//     "visit" is the URL elicitation (no id; the request state names the
+//     page), and the retry is answered as above.
+//
 // Then, with Options.ExtraTools = n, tools tool-0001 … tool-n that take an
 // optional {value: string} and answer "<name>: <value>". The tools sample,
 // elicit and roots answer a tool error when the client did not declare the
@@ -134,6 +150,22 @@
 //     gives text/plain "Hello, Bob!".
 //
 // resources/subscribe and resources/unsubscribe take a readable URI.
+//
+// # Watching
+//
+// With Options.Tick (mcp-demo-server -tick d) every session runs a clock:
+// each tick the resource demo://data/counter (text/plain, the number of
+// ticks so far; listed and readable only then) counts up and the tool
+// "dynamic" comes or goes, as the change tool makes it. A handshake-era
+// client is sent notifications/tools/list_changed, and
+// notifications/resources/updated for the counter if it subscribed to
+// it. In the stateless era, subscriptions/listen is held open until the
+// client cancels it: it is acknowledged first
+// (notifications/subscriptions/acknowledged with what the server agreed
+// to: the lists it asked for but prompts, which never change, and the
+// resources that exist), then each tick sends what it asked for, every
+// notification carrying the request's id in
+// _meta["io.modelcontextprotocol/subscriptionId"].
 //
 // # Skills
 //

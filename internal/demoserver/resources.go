@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -90,7 +91,11 @@ func notFound(method, uri string) error {
 }
 
 func (ss *session) listResources(ctx context.Context, params json.RawMessage) (any, error) {
-	return ss.listPage("resources/list", "resources", params, resourceItems)
+	items := resourceItems
+	if ss.srv.tick > 0 {
+		items = append(slices.Clip(items), counterItem)
+	}
+	return ss.listPage("resources/list", "resources", params, items)
 }
 
 func (ss *session) listTemplates(ctx context.Context, params json.RawMessage) (any, error) {
@@ -106,10 +111,7 @@ func (ss *session) readResource(ctx context.Context, params json.RawMessage) (an
 	if err := decodeParams("resources/read", params, &p); err != nil {
 		return nil, err
 	}
-	c := contents(p.URI)
-	if c == nil {
-		c = ss.srv.skills.contents(p.URI)
-	}
+	c := ss.readable(p.URI)
 	if c == nil {
 		return nil, notFound("resources/read", p.URI)
 	}
@@ -123,7 +125,7 @@ func (ss *session) subscribe(ctx context.Context, params json.RawMessage) (any, 
 	if err := decodeParams("resources/subscribe", params, &p); err != nil {
 		return nil, err
 	}
-	if contents(p.URI) == nil {
+	if ss.readable(p.URI) == nil {
 		return nil, notFound("resources/subscribe", p.URI)
 	}
 	ss.mu.Lock()

@@ -66,6 +66,18 @@ type Options struct {
 	// fall back to the handshake.
 	Stateless bool
 
+	// VisitPage, if set, serves the pages of the visit tool, which is
+	// listed (after the others) only then: it returns the URL of a page
+	// for the elicitation id that calls visited when it is loaded. Package
+	// demoserver/pages serves them on loopback.
+	VisitPage func(id string, visited func()) (string, error)
+
+	// Tick, if positive, runs a clock in every session: each tick the
+	// resource demo://data/counter (listed only then) counts up and the
+	// dynamic tool comes or goes, and the client is told as its era says
+	// (see the package doc's Watching).
+	Tick time.Duration
+
 	// Logger receives what the server and its connections report: dropped
 	// frames, handler panics, and at debug level each request and tool
 	// call. Nil is silent.
@@ -91,6 +103,8 @@ type Server struct {
 	tools     []*tool          // the demo tools, then the generated ones
 	toolIndex map[string]*tool // every tool in tools, by name
 	skills    *skillSet
+	visitPage func(id string, visited func()) (string, error) // Options.VisitPage
+	tick      time.Duration                                   // Options.Tick
 }
 
 // New returns a Server configured by opts. A nil opts means defaults.
@@ -105,6 +119,7 @@ func New(opts *Options) *Server {
 		pageSize:     o.PageSize,
 		linger:       o.Linger,
 		stateless:    o.Stateless,
+		tick:         o.Tick,
 		log:          o.Logger,
 	}
 	if s.name == "" {
@@ -124,6 +139,10 @@ func New(opts *Options) *Server {
 	}
 	s.skills = newSkillSet(o.Skills)
 	s.tools = append(demoTools(), generatedTools(o.ExtraTools)...)
+	if o.VisitPage != nil {
+		s.visitPage = o.VisitPage
+		s.tools = append(s.tools, visitTool)
+	}
 	s.toolIndex = make(map[string]*tool, len(s.tools))
 	for _, t := range s.tools {
 		s.toolIndex[t.def.Name] = t
@@ -152,6 +171,9 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc.Stream) error {
 	})
 	// Let the read loop go only now, so no handler can see ss.conn unset.
 	close(rs.start)
+	if s.tick > 0 && ss.enter() {
+		go ss.tick(s.tick)
+	}
 
 	select {
 	case <-ss.conn.Done():
@@ -197,7 +219,11 @@ type session struct {
 	subscriptions map[string]bool // resource URIs the client subscribed to
 	dynamicTool   bool            // whether the change tool has added the "dynamic" tool
 
-	tasks taskStore // the tasks this session made
+	counter int // the clock's ticks (Options.Tick)
+
+	tasks     taskStore // the tasks this session made
+	visits    visits    // the pages of the visit tool
+	listeners listeners // the open subscriptions/listen requests
 }
 
 func newSession(s *Server) *session {

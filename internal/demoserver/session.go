@@ -40,6 +40,7 @@ var methods = map[string]func(ss *session, ctx context.Context, params json.RawM
 	"tasks/cancel":             (*session).cancelTask,
 	"tasks/update":             (*session).updateTask,
 	"server/discover":          (*session).discover,
+	"subscriptions/listen":     nil, // needs the request's id: see handle
 }
 
 // handle is the session's jsonrpc.Handler. Each request runs in its own
@@ -51,11 +52,16 @@ func (ss *session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	defer ss.handlers.Done()
 	ss.srv.log.Debug("demoserver: request", "method", req.Method, "id", req.ID)
 	fn := methods[req.Method]
-	if fn == nil || (req.Method == "server/discover" && !ss.srv.stateless) {
+	_, known := methods[req.Method]
+	stateless := req.Method == "server/discover" || req.Method == "subscriptions/listen"
+	if !known || (stateless && !ss.stateless(req)) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
 	}
 	if req.Method != "initialize" && req.Method != "ping" && !ss.stateless(req) && !ss.awaitInitialize(ctx) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "not initialized: send initialize before %s", req.Method)
+	}
+	if req.Method == "subscriptions/listen" {
+		return ss.listen(ctx, req.ID, req.Params)
 	}
 	return fn(ss, ctx, req.Params)
 }

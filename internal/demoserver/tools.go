@@ -38,6 +38,7 @@ type call struct {
 	name          string
 	args          json.RawMessage
 	progressToken json.RawMessage // absent unless the client asked for progress
+	params        json.RawMessage // the whole request's params
 }
 
 // Annotations and schemas shared by several tools.
@@ -202,7 +203,7 @@ func (ss *session) callTool(ctx context.Context, params json.RawMessage) (any, e
 	if t.task {
 		return ss.callTaskTool(params)
 	}
-	c := &call{ss: ss, name: p.Name, args: p.Arguments, progressToken: p.Meta.ProgressToken}
+	c := &call{ss: ss, name: p.Name, args: p.Arguments, progressToken: p.Meta.ProgressToken, params: params}
 	res, err := t.run(ctx, c)
 	ss.srv.log.Debug("demoserver: tool call ended", "tool", p.Name, "error", err)
 	switch {

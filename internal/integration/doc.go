@@ -31,6 +31,11 @@
 // mcpc_test.go builds cmd/mcpc and runs it against the same config file,
 // checking its --json output and its exit codes (0 done, 1 failed, 2 usage,
 // 4 a server unavailable or needing a login, 5 a tool error).
+// watch_test.go runs mcpc watch over server-everything 2025.9.25, whose
+// subscribed resources are updated every ten seconds, and mcpc's URL-mode
+// elicitation over the current server-everything's trigger-url-elicitation
+// (the request path and the -32042 error path), with a stand-in xdg-open
+// that writes down the pages it is given.
 //
 // claudecode_test.go lays out a Claude Code user's files in a home of its
 // own: ~/.claude.json with app state, a user-scope stdio server and, under
