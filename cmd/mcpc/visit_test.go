@@ -131,7 +131,7 @@ func TestVisitAskedAtTheTerminal(t *testing.T) {
 func TestVisitWithoutATerminal(t *testing.T) {
 	b := useBrowser(t, loadNow)
 	r := runVisit(t, false, "", "call", "mcp__visit__visit", `{}`)
-	r.want(t, exitFailure, "needs the client's elicitation.url capability")
+	r.want(t, exitToolError, "needs the client's elicitation.url capability")
 	r = runVisit(t, false, "", "--elicitation", "defaults", "call", "mcp__visit__visit", `{}`)
 	r.want(t, exitOK)
 	if !strings.Contains(r.stdout, "action: decline") || !strings.Contains(r.stderr, "no terminal to ask at (--open-urls opens such pages)") || b.count() != 0 {
@@ -144,7 +144,7 @@ func TestVisitWithoutATerminal(t *testing.T) {
 	}
 	// --elicitation decline declines pages too, and does not offer them.
 	r = runVisit(t, false, "", "--open-urls", "--elicitation", "decline", "call", "mcp__visit__visit", `{}`)
-	r.want(t, exitFailure, "needs the client's elicitation.url capability")
+	r.want(t, exitToolError, "needs the client's elicitation.url capability")
 	if b.count() != 1 {
 		t.Errorf("--elicitation decline: opened %d", b.count())
 	}
@@ -155,7 +155,7 @@ func TestVisitWithoutATerminal(t *testing.T) {
 func TestVisitNeverCompleted(t *testing.T) {
 	useBrowser(t, loadNever)
 	r := runVisit(t, true, "y\n", "call", "mcp__visit__visit", `{"waitMs": 200}`)
-	r.want(t, exitFailure)
+	r.want(t, exitToolError) // the tool answers isError
 	if !strings.Contains(r.stdout+r.stderr, "was not loaded within") || !strings.Contains(r.stderr, `Server "visit" never said the page on 127.0.0.1:`) {
 		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
 	}
