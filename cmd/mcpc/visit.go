@@ -226,7 +226,9 @@ func (v *visits) required(ctx context.Context, err error, bound time.Duration) (
 	ids := make([]string, 0, len(pages))
 	for i := range pages {
 		if action := v.offer(server, &pages[i]); action != "accept" {
-			return false, fmt.Errorf("the call needs a page visited first, and it was not (%s): %w", action, err)
+			// The person (or the rules for no terminal) said no: a refusal
+			// for the exit code, not the server's failure.
+			return false, refusedError{msg: fmt.Sprintf("the call needs a page visited first, and it was not (%s): %v", action, err)}
 		}
 		ids = append(ids, pages[i].ElicitationID)
 	}

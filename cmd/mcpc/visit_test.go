@@ -155,7 +155,7 @@ func TestVisitWithoutATerminal(t *testing.T) {
 func TestVisitNeverCompleted(t *testing.T) {
 	useBrowser(t, loadNever)
 	r := runVisit(t, true, "y\n", "call", "mcp__visit__visit", `{"waitMs": 200}`)
-	r.want(t, exitToolError) // the tool answers isError
+	r.want(t, exitToolError)
 	if !strings.Contains(r.stdout+r.stderr, "was not loaded within") || !strings.Contains(r.stderr, `Server "visit" never said the page on 127.0.0.1:`) {
 		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
 	}
@@ -175,7 +175,7 @@ func TestVisitRequiredErrorRetriesOnce(t *testing.T) {
 		t.Errorf("stderr %q", r.stderr)
 	}
 	r = runVisit(t, true, "n\n", "call", "mcp__visit__visit", `{"required": true}`)
-	if r.code != exitFailure || !strings.Contains(r.stderr, "mcpc: the call needs a page visited first, and it was not (decline)") {
+	if r.code != exitRefused || !strings.Contains(r.stderr, "mcpc: the call needs a page visited first, and it was not (decline)") {
 		t.Errorf("declined: exit %d, stderr %q", r.code, r.stderr)
 	}
 
