@@ -106,6 +106,7 @@ bench-http:
 FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
+	$(GO) test -run '^$$' -fuzz FuzzPeekResponseID -fuzztime $(FUZZTIME) ./jsonrpc
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient
@@ -118,6 +119,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzPrintable -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzWriter -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzSSE -fuzztime $(FUZZTIME) ./transport/streamhttp
+	$(GO) test -run '^$$' -fuzz FuzzUTF8Pieces -fuzztime $(FUZZTIME) ./transport/streamhttp
 	$(GO) test -run '^$$' -fuzz FuzzWWWAuthenticate -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzMetadata -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzTokenFile -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth

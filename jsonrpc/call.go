@@ -7,6 +7,29 @@ import (
 	"fmt"
 )
 
+// How a response finds its call — the route map:
+//
+//   - Over most streams (stdio, pipes): call registers a 1-buffered channel
+//     under the id in the pending map, then Writes the frame. The read loop,
+//     the stream's only reader, Decodes each frame, and deliver takes the
+//     id out of pending and sends the message on the channel.
+//   - Over a Caller (Streamable HTTP: each POST is answered on its own
+//     response): call registers just the same, then hands the frame to
+//     Caller.Call, which returns the answer on the calling goroutine;
+//     direct checks it (a response, with this id) and the call completes
+//     without the read loop, the map lookup or the channel.
+//   - When messages came ahead of the response on that answer (progress,
+//     the peer's requests), the Caller sends them and the response through
+//     Read instead and returns nil: they reach the read loop in order, and
+//     the response comes through deliver as on any stream. That is why the
+//     entry is registered even for a Caller.
+//   - A failure of one call that the stream reports (a lost or unusable
+//     answer) comes back from Call as its error, or from Read beside the
+//     frames (callFailure); either way it ends that call alone.
+//
+// Every way out removes the entry (forget), so an abandoned call leaves
+// nothing behind.
+
 // Call sends a request and waits for its response, decoding the result into
 // result (a pointer, or nil to discard it; a *json.RawMessage receives the
 // exact bytes). It returns an *Error (wrapped) when the peer answered with
@@ -47,6 +70,8 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	ch := c.replies.Get().(chan reply)
 
 	// Register before writing: the response may arrive before Write returns.
+	// A Caller's answer comes back from Call instead, unless messages came
+	// ahead of it; then it too arrives through the read loop.
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
@@ -59,21 +84,12 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 	received := false
 	defer func() { c.forget(n, ch, received) }()
 
-	f := getFrame()
-	frame, err := f.request(id, method, params)
-	if err == nil {
-		err = c.stream.Write(ctx, frame)
-	}
-	putFrame(f)
-	if err != nil {
-		if ctx.Err() != nil && c.opts.OnAbandon != nil {
-			// The context ended while the frame was on its way: part or all
-			// of it may have reached the peer (an HTTP body is sent before
-			// the answer's headers come), so tell the protocol layer as if
-			// it had. A cancellation the peer never needed is harmless.
-			c.opts.OnAbandon(id, method)
-		}
-		return nil, fmt.Errorf("calling %s: %w", method, c.writeError(err))
+	answer, err := c.send(ctx, id, method, params)
+	switch {
+	case err != nil:
+		return nil, err
+	case answer != nil:
+		return c.direct(id, method, answer)
 	}
 
 	select {
@@ -95,6 +111,37 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 		}
 		return nil, fmt.Errorf("calling %s: %w", method, c.Err())
 	}
+}
+
+// send writes the request: through the stream's Call if it is a Caller,
+// which may return the response itself, else through Write.
+func (c *Conn) send(ctx context.Context, id ID, method string, params any) ([]byte, error) {
+	var answer []byte
+	f := getFrame()
+	frame, err := f.request(id, method, params)
+	if err == nil {
+		if c.caller != nil {
+			answer, err = c.caller.Call(ctx, id, method, frame)
+		} else {
+			err = c.stream.Write(ctx, frame)
+		}
+	}
+	putFrame(f)
+	if err == nil {
+		return answer, nil
+	}
+	if fid, failure, ok := callFailure(err); ok && fid == id {
+		return nil, fmt.Errorf("calling %s: %w", method, failure) // one call fails; the stream lives on
+	}
+	if ctx.Err() != nil && c.opts.OnAbandon != nil {
+		// The context ended while the frame was on its way, or while its
+		// answer was read: part or all of it may have reached the peer (an
+		// HTTP body is sent before the answer's headers come), so tell the
+		// protocol layer as if it had. A cancellation the peer never
+		// needed is harmless.
+		c.opts.OnAbandon(id, method)
+	}
+	return nil, fmt.Errorf("calling %s: %w", method, c.writeError(err))
 }
 
 func response(method string, r reply) (json.RawMessage, error) {

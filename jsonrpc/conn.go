@@ -19,6 +19,7 @@ import (
 // All methods are safe for concurrent use.
 type Conn struct {
 	stream Stream
+	caller Caller // stream, if it can carry a request to its answer
 	opts   Options
 	log    *slog.Logger
 
@@ -59,6 +60,7 @@ func NewConn(s Stream, opts *Options) *Conn {
 		done:     make(chan struct{}),
 		readDone: make(chan struct{}),
 	}
+	c.caller, _ = s.(Caller)
 	if opts != nil {
 		c.opts = *opts
 	}

@@ -39,6 +39,14 @@
 // answered twice) is reported to the logger and dropped. Every way out of
 // Call removes the entry, so an abandoned call leaves nothing behind.
 //
+// A Stream that knows which answer belongs to which request (an HTTP POST
+// is answered on its own response) may also be a [Caller]: then the
+// calling goroutine sends the request and reads its answer itself, and
+// the read loop keeps only what is unsolicited — the peer's requests and
+// notifications, and any messages that came ahead of a response, which
+// the Caller leaves, with the response, to Read so that they arrive in
+// order. call.go's route map follows each path.
+//
 // When the stream ends, every waiting call fails at once with an error
 // wrapping [ErrDisconnected] and the stream's own reason (for a stdio server,
 // its exit status and stderr). After [Conn.Close] they fail with [ErrClosed].

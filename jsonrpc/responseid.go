@@ -10,8 +10,8 @@ import "bytes"
 func responseID(frame []byte) (ID, bool) {
 	var id ID
 	found, method := false, false
-	whole := flatMembers(frame, func(key string, value []byte) bool {
-		switch key {
+	whole := flatMembers(frame, func(key, value []byte) bool {
+		switch string(key) {
 		case `"method"`:
 			method = true
 			return false
@@ -31,7 +31,7 @@ func responseID(frame []byte) (ID, bool) {
 // flatMembers hands fn each top-level member of the object frame, key as
 // written, until fn returns false, and reports whether frame is one whole
 // object, as far as a walk that does not descend into values can tell.
-func flatMembers(frame []byte, fn func(key string, value []byte) bool) bool {
+func flatMembers(frame []byte, fn func(key, value []byte) bool) bool {
 	i := skipSpace(frame, 0)
 	if i >= len(frame) || frame[i] != '{' {
 		return false
@@ -41,7 +41,7 @@ func flatMembers(frame []byte, fn func(key string, value []byte) bool) bool {
 		if err != nil {
 			return false
 		}
-		key := string(frame[i:kEnd])
+		key := frame[i:kEnd]
 		if i = skipSpace(frame, kEnd); i >= len(frame) || frame[i] != ':' {
 			return false
 		}

@@ -25,3 +25,32 @@ type Stream interface {
 	// Close ends the stream and releases what it holds. It is idempotent.
 	Close() error
 }
+
+// A Caller is a Stream that can carry a request to its response by itself:
+// the transport knows which answer belongs to which request (an HTTP POST
+// is answered on its own response), so the calling goroutine can read that
+// answer and complete the call, with no trip through Read, the read loop
+// and the pending map. A Conn looks for it with a type assertion; a Stream
+// without it (stdio, a pipe, a wrapper that does not pass it on) works as
+// before, through Write and Read.
+//
+// Call sends frame, a request with the given id and method, as Write does,
+// and may be called from many goroutines at once. It returns one of:
+//
+//   - the frame the transport holds to be the response to this request.
+//     The slice belongs to the caller. The Conn checks it (a response, with
+//     this id) and completes the call with it; it never reaches Read.
+//   - nil and a nil error: the request went out and its response comes
+//     through Read, as after Write. A transport answers so when messages
+//     arrived ahead of the response (progress, the peer's own requests),
+//     so that they reach the Conn before the response does, in order.
+//   - an error, as Write's: ctx.Err() when ctx ended (the request may have
+//     reached the peer), or a *ResponseLostError or *BadResponseError for
+//     this id, which fails the call and leaves the stream running.
+//
+// A Call whose ctx ends returns promptly; so does one in progress when
+// Close is called.
+type Caller interface {
+	Stream
+	Call(ctx context.Context, id ID, method string, frame []byte) ([]byte, error)
+}

@@ -35,8 +35,17 @@ func (s *Stdio) Close() error {
 // there. A Close already waiting hurries too. Like Close, it is idempotent
 // and safe from any goroutine, and returns Close's result.
 func (s *Stdio) Terminate() error {
-	s.hurryOnce.Do(func() { close(s.hurry) })
+	s.Hurry()
 	return s.Close()
+}
+
+// Hurry makes the Close to come (or one already waiting) Terminate's: no
+// CloseDelay for the server to exit on its own. Unlike Terminate it
+// leaves the stream open, so that a host can still send what it must
+// before closing it — the cancellation of the request its user gave up
+// on. Idempotent and safe from any goroutine.
+func (s *Stdio) Hurry() {
+	s.hurryOnce.Do(func() { close(s.hurry) })
 }
 
 // hurriedGrace is how long a terminated server has to exit after SIGTERM

@@ -3,6 +3,7 @@
 package transport
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -139,4 +140,28 @@ func TestStdioTerminateHurries(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Errorf("Close after Terminate: %v", err)
 	}
+}
+
+// TestStdioHurryKeepsTheStreamOpen: after Hurry the stream still carries
+// frames (a host's last notices), and the Close that follows is
+// Terminate's, with no CloseDelay (a minute here) for a server that
+// ignores its stdin's end.
+func TestStdioHurryKeepsTheStreamOpen(t *testing.T) {
+	checkLeaks(t)
+	s := startFake(t, "sleep", StdioConfig{CloseDelay: time.Minute})
+	s.Hurry()
+	if err := s.Write(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)); err != nil {
+		t.Fatalf("Write after Hurry: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close after Hurry waited for the server as a plain Close does")
+	}
+	waitGone(t, s.Pid(), time.Second)
 }

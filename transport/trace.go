@@ -55,6 +55,28 @@ func (t *traced) Write(ctx context.Context, frame []byte) error {
 	return err
 }
 
+// Call passes a request to a stream that answers it directly
+// (jsonrpc.Caller) and prints the answer it returns; a response that
+// comes through Read instead is printed there.
+func (t *traced) Call(ctx context.Context, id jsonrpc.ID, method string, frame []byte) ([]byte, error) {
+	c, ok := t.s.(jsonrpc.Caller)
+	if !ok {
+		return nil, t.Write(ctx, frame)
+	}
+	t.print("-> ", frame)
+	answer, err := c.Call(ctx, id, method, frame)
+	var lost *jsonrpc.ResponseLostError
+	switch {
+	case answer != nil:
+		t.print("<- ", answer)
+	case errors.As(err, &lost):
+		t.print("<- ", []byte("(lost: "+lost.Error()+")"))
+	case err != nil && !errors.Is(err, jsonrpc.ErrBadResponse):
+		t.print("-> ", []byte("(no answer: "+err.Error()+")"))
+	}
+	return answer, err
+}
+
 func (t *traced) Close() error { return t.s.Close() }
 
 // SetProtocol passes the agreed protocol on to the stream under the trace,

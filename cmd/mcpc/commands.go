@@ -146,8 +146,12 @@ func (e *env) close(ctx context.Context) {
 		return
 	}
 	// The user is waiting: a server that ignores its stdin's end is sent
-	// SIGTERM now, not after its close delay.
-	e.stdio.terminate()
+	// SIGTERM as soon as its stream closes, not after its close delay.
+	// The stream closes only after the session's cancellation notices
+	// went out (Session.Close waits a moment for them): terminating it
+	// now would race them, and the server might never hear of the
+	// request the user gave up on.
+	e.stdio.hurry()
 	done := make(chan struct{})
 	go func() { e.reg.Close(); close(done) }()
 	t := time.NewTimer(interruptedCloseWait)
@@ -182,13 +186,13 @@ func trackStdio(opts *toolreg.Options) *stdioServers {
 	return set
 }
 
-// terminate hurries every server's shutdown (see transport.Stdio.Terminate).
-func (set *stdioServers) terminate() {
+// hurry hurries every server's shutdown to come (see transport.Stdio.Hurry).
+func (set *stdioServers) hurry() {
 	set.mu.Lock()
 	streams := set.streams
 	set.mu.Unlock()
 	for _, st := range streams {
-		go st.Terminate()
+		st.Hurry()
 	}
 }
 

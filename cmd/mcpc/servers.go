@@ -183,9 +183,8 @@ func adHocStdio(sc *toolreg.ServerConfig, cfg *config) error {
 	return nil
 }
 
-// adHocHTTP is the URL and headers of a --url server: a header given
-// twice is one with both values, and --bearer-env's token replaces any
-// Authorization header.
+// adHocHTTP is the URL and headers of a --url server: a header given twice
+// is one with both values; --bearer-env's replaces any Authorization.
 func adHocHTTP(sc *toolreg.ServerConfig, cfg *config) error {
 	sc.Type, sc.URL, sc.Headers = "http", cfg.url, map[string]secret.String{}
 	for _, h := range cfg.headers {

@@ -98,3 +98,22 @@ func (s *tracedStream) Write(ctx context.Context, frame []byte) error {
 	}
 	return s.Stream.Write(ctx, frame)
 }
+
+// Call keeps the direct path of a stream that answers a request on the
+// calling goroutine (jsonrpc.Caller: Streamable HTTP), recording the
+// request and the answer it returns; a stream without one gets the
+// request through Write, and its answer is recorded by Read.
+func (s *tracedStream) Call(ctx context.Context, id jsonrpc.ID, method string, frame []byte) ([]byte, error) {
+	c, ok := s.Stream.(jsonrpc.Caller)
+	if !ok {
+		return nil, s.Write(ctx, frame)
+	}
+	if json.Valid(frame) {
+		s.t.add(s.server, true, frame)
+	}
+	answer, err := c.Call(ctx, id, method, frame)
+	if answer != nil {
+		s.t.add(s.server, false, answer)
+	}
+	return answer, err
+}

@@ -27,7 +27,7 @@ type Stream struct {
 }
 
 var (
-	_ jsonrpc.Stream           = (*Stream)(nil)
+	_ jsonrpc.Caller           = (*Stream)(nil)
 	_ transport.ProtocolSetter = (*Stream)(nil)
 )
 
@@ -117,15 +117,47 @@ func (s *Stream) Write(ctx context.Context, frame []byte) error {
 	cur, settled := s.cur, s.settled
 	s.mu.Unlock()
 	err := cur.Write(ctx, frame)
-	switch {
-	case err == nil:
-		if !settled {
-			s.mu.Lock()
-			s.settled = true
-			s.mu.Unlock()
-		}
+	if err == nil {
+		s.settle(settled)
 		return nil
-	case settled || !refusedInitialize(err, frame):
+	}
+	return s.fallBack(ctx, err, settled, frame)
+}
+
+// Call sends a request and returns its response, read on the calling
+// goroutine (jsonrpc.Caller): see the Streamable HTTP transport. Over
+// HTTP+SSE, whose answers all come on one event stream, the response comes
+// through Read, and Call returns nil.
+func (s *Stream) Call(ctx context.Context, id jsonrpc.ID, method string, frame []byte) ([]byte, error) {
+	s.mu.Lock()
+	cur, settled := s.cur, s.settled
+	s.mu.Unlock()
+	c, ok := cur.(jsonrpc.Caller)
+	if !ok {
+		return nil, s.Write(ctx, frame)
+	}
+	answer, err := c.Call(ctx, id, method, frame)
+	if err == nil || errors.Is(err, jsonrpc.ErrBadResponse) || errors.Is(err, jsonrpc.ErrResponseLost) {
+		s.settle(settled) // an answer came: the server speaks Streamable HTTP
+		return answer, err
+	}
+	return nil, s.fallBack(ctx, err, settled, frame)
+}
+
+// settle records that a message got through, which rules out a fallback.
+func (s *Stream) settle(settled bool) {
+	if !settled {
+		s.mu.Lock()
+		s.settled = true
+		s.mu.Unlock()
+	}
+}
+
+// fallBack sends frame over HTTP+SSE if err is the refusal of the first
+// initialize that means the server predates Streamable HTTP, and returns
+// err otherwise.
+func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []byte) error {
+	if settled || !refusedInitialize(err, frame) {
 		return err
 	}
 	l, lerr := dialLegacy(ctx, s.cfg)

@@ -21,9 +21,12 @@
 //
 // Every message is its own POST to the MCP endpoint; a request is answered
 // with one JSON message or with an event stream that may carry the
-// server's notifications and requests before the response, all of which
-// Read hands on in order. What the session agreed (transport.Protocol,
-// through [Stream.SetProtocol]) shapes what follows:
+// server's notifications and requests before the response. [Stream.Call]
+// (the stream is a jsonrpc.Caller, which jsonrpc.Conn uses) reads that
+// answer on the calling goroutine and returns the response itself; what
+// comes ahead of it, and then the response, Read hands on in order, as it
+// does for answers to requests sent with Write. What the session agreed
+// (transport.Protocol, through [Stream.SetProtocol]) shapes what follows:
 //
 //   - Handshake era: the MCP-Protocol-Version header on every request, the
 //     server's Mcp-Session-Id kept and sent back, a GET stream opened for

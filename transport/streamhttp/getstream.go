@@ -64,7 +64,7 @@ func (h *streamable) listen(ready chan struct{}) {
 			failures++
 		} else {
 			got := time.Now()
-			h.consume(body, jsonrpc.ID{}, &last, &retry, nil)
+			h.consume(body, jsonrpc.ID{}, &last, &retry, nil, nil)
 			body.Close()
 			if time.Since(got) < healthyStream {
 				failures++

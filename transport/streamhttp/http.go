@@ -215,18 +215,33 @@ func (h *streamable) track() bool {
 	return true
 }
 
-// failedPost turns a non-2xx answer into what the client needs: a JSON-RPC
-// error in the body becomes the request's response (modern servers answer
-// 400 with -32022, -32020 …); anything else is an *HTTPError.
-func (h *streamable) failedPost(resp *http.Response, m *jsonrpc.Message, body []byte) error {
-	if m.IsRequest() {
+// refused turns a non-2xx answer into what the client needs: a session
+// the server ended is ErrSessionExpired; a JSON-RPC error in the body of
+// the answer to a request becomes that request's response, returned as a
+// frame (modern servers answer 400 with -32022, -32020 …); anything else
+// is an *HTTPError.
+func (h *streamable) refused(resp *http.Response, m *outgoing, sentSession string) ([]byte, error) {
+	body, _ := readBody(resp.Body, errorBodyLimit)
+	if h.expired(resp, sentSession, body) {
+		return nil, fmt.Errorf("%w (POST answered %d %s)", transport.ErrSessionExpired, resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	if m.isRequest() {
 		if e := errorInBody(body); e != nil {
-			h.deliver(jsonrpc.AppendError(nil, m.ID, e))
-			return nil
+			return jsonrpc.AppendError(nil, m.id, e), nil
 		}
 	}
-	return &HTTPError{Method: http.MethodPost, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode,
+	return nil, &HTTPError{Method: http.MethodPost, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode,
 		Body: redactedExcerpt(h.b, body), RetryAfter: retryAfterOf(resp)}
+}
+
+// failedPost is refused for a message sent with Write: an error response
+// goes to Read.
+func (h *streamable) failedPost(resp *http.Response, m *outgoing, sentSession string) error {
+	answer, err := h.refused(resp, m, sentSession)
+	if answer != nil {
+		h.deliver(answer)
+	}
+	return err
 }
 
 // errorInBody returns the JSON-RPC error object in body, if it holds one.
@@ -241,7 +256,12 @@ func errorInBody(body []byte) *jsonrpc.Error {
 }
 
 func mediaType(resp *http.Response) string {
-	t, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := resp.Header.Get("Content-Type")
+	switch ct {
+	case "application/json", "text/event-stream": // as nearly every server sends them
+		return ct
+	}
+	t, _, err := mime.ParseMediaType(ct)
 	if err != nil {
 		return ""
 	}

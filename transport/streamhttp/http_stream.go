@@ -3,7 +3,6 @@ package streamhttp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 const (
@@ -24,41 +22,6 @@ const (
 	postTimeout    = 30 * time.Second       // a POST that carries no request
 )
 
-// newPost builds the POST for message m, and returns the session id it
-// carries. info, if not nil, is what the session said about the request.
-func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *jsonrpc.Message, frame []byte) (*http.Request, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpoint.String(), bytes.NewReader(frame))
-	if err != nil {
-		return nil, "", fmt.Errorf("transport: %w", err)
-	}
-	h.mu.Lock()
-	session, proto := h.session, h.proto
-	h.mu.Unlock()
-	h.setCommonHeaders(req, session)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if proto.Stateless && m.Method != "" {
-		req.Header.Set("Mcp-Method", m.Method)
-		// The session says what the request names; a bare stream user
-		// leaves it to us to find out.
-		name, ok := "", false
-		if info != nil {
-			name, ok = info.Name, info.Name != ""
-		} else {
-			name, ok = nameOf(m)
-		}
-		if ok {
-			req.Header.Set("Mcp-Name", encodeHeaderValue(name))
-		}
-		if info != nil {
-			for k, v := range info.Headers {
-				req.Header.Set(k, encodeHeaderValue(v))
-			}
-		}
-	}
-	return req, session, nil
-}
-
 // setCommonHeaders adds the session and protocol version headers.
 func (h *streamable) setCommonHeaders(req *http.Request, session string) {
 	h.mu.Lock()
@@ -70,26 +33,6 @@ func (h *streamable) setCommonHeaders(req *http.Request, session string) {
 	if version != "" {
 		req.Header.Set("MCP-Protocol-Version", version)
 	}
-}
-
-// nameOf returns what Mcp-Name mirrors: params.name of tools/call and
-// prompts/get, params.uri of resources/read.
-func nameOf(m *jsonrpc.Message) (string, bool) {
-	var p struct {
-		Name *string `json:"name"`
-		URI  *string `json:"uri"`
-	}
-	switch m.Method {
-	case "tools/call", "prompts/get":
-		if json.Unmarshal(m.Params, &p) == nil && p.Name != nil {
-			return *p.Name, true
-		}
-	case "resources/read":
-		if json.Unmarshal(m.Params, &p) == nil && p.URI != nil {
-			return *p.URI, true
-		}
-	}
-	return "", false
 }
 
 // forgetSession drops an expired session so the next initialize starts a
@@ -113,7 +56,7 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
-		got, err := h.consume(body, id, &last, &retry, func() { answered.Store(true) })
+		got, err := h.consume(body, id, &last, &retry, func() { answered.Store(true) }, nil)
 		if got {
 			t := time.AfterFunc(drainAfterAnswer, end)
 			io.Copy(io.Discard, io.LimitReader(body, drainLimit))
@@ -151,10 +94,11 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 // consume delivers the messages of one SSE stream until it ends or carries
 // the response to want (the zero ID waits for nothing); onAnswer, if set,
 // runs just before that response is handed on. It keeps the last event id
-// and retry delay across reconnects.
-func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration, onAnswer func()) (bool, error) {
-	r := newSSEReader(body, h.b.maxMessage)
-	defer r.release() // runs after the defer below: the reader is read there
+// and retry delay across reconnects. With d set, the response is left in
+// d instead, unless a message went to Read ahead of it (d.ahead).
+func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retry *time.Duration, onAnswer func(), d *directAnswer) (bool, error) {
+	r := getSSEReader(body, h.b.maxMessage)
+	defer putSSEReader(r) // runs after the defer below: the reader is read there
 	defer func() {
 		if id := r.LastEventID(); id != "" {
 			*last = id
@@ -164,37 +108,66 @@ func (h *streamable) consume(body io.Reader, want jsonrpc.ID, last *string, retr
 		}
 	}()
 	for {
-		ev, raw, err := r.NextBytes()
+		data, err := nextMessage(r)
 		if err == io.EOF {
 			return false, nil
 		}
 		if err != nil {
 			return false, err
 		}
-		if ev.Type != "" && ev.Type != "message" {
-			continue
-		}
-		data := bytes.TrimSpace(raw) // ours: handed on without a copy
-		if len(data) == 0 {
-			continue // a priming event: only an id and a retry delay
-		}
 		answer := want.IsValid() && isResponseTo(data, want)
 		if answer && onAnswer != nil {
 			onAnswer()
 		}
-		if !h.deliver(data) {
-			return false, nil
-		}
-		if answer {
-			return true, nil
+		if got, stop := h.hand(r, data, answer, d); stop {
+			return got, nil
 		}
 	}
 }
 
-// isResponseTo reports whether frame is the response to id.
+// nextMessage returns the data of the stream's next message event,
+// skipping events of other types and those without data.
+func nextMessage(r *sseReader) ([]byte, error) {
+	for {
+		ev, raw, err := r.NextBytes()
+		if err != nil {
+			return nil, err
+		}
+		if ev.Type != "" && ev.Type != "message" {
+			continue
+		}
+		if data := bytes.TrimSpace(raw); len(data) > 0 { // ours: handed on without a copy
+			return data, nil
+		}
+		// a priming event: only an id and a retry delay
+	}
+}
+
+// hand passes on one message of r: the response (answer) to d, if d is
+// set and nothing went to Read ahead of it; anything else to Read. It
+// reports whether the response was handed on, and whether to stop
+// reading: after the response, or once the transport is closed.
+func (h *streamable) hand(r *sseReader, data []byte, answer bool, d *directAnswer) (got, stop bool) {
+	if answer && d != nil && !d.ahead {
+		d.answer = data // the caller checks it whole
+		d.atEnd = r.atEnd()
+		return true, true
+	}
+	if !h.deliver(data) {
+		return false, true
+	}
+	if d != nil && !answer {
+		d.ahead = true
+	}
+	return answer, answer
+}
+
+// isResponseTo reports whether frame is the response to id, by its top
+// level: whoever takes the response decodes it whole, and fails the call
+// if it is malformed below.
 func isResponseTo(frame []byte, id jsonrpc.ID) bool {
-	m, err := jsonrpc.Decode(frame)
-	return err == nil && m.IsResponse() && m.ID == id
+	got, ok := jsonrpc.PeekResponseID(frame)
+	return ok && got == id
 }
 
 // lost tells the conn, beside the frames, that the response to id cannot
@@ -207,10 +180,16 @@ func (h *streamable) lost(id jsonrpc.ID, reason string) {
 // badAnswer tells the conn, beside the frames, that the answer to id came
 // and cannot be used: the call ends at once.
 func (h *streamable) badAnswer(id jsonrpc.ID, reason string) {
+	h.failCall(h.unusable(id, reason))
+}
+
+// unusable reports, and returns, the failure of the call id whose answer
+// came and cannot be used.
+func (h *streamable) unusable(id jsonrpc.ID, reason string) error {
 	if h.b.log != nil {
 		h.b.log.Warn("transport: unusable answer", "id", id, "reason", reason)
 	}
-	h.failCall(&jsonrpc.BadResponseError{ID: id, Reason: reason})
+	return &jsonrpc.BadResponseError{ID: id, Reason: reason}
 }
 
 func (h *streamable) failCall(err error) {
@@ -218,6 +197,25 @@ func (h *streamable) failCall(err error) {
 	case h.in <- inbound{fail: err}:
 	case <-h.done:
 	}
+}
+
+// readAnswer reads the body of an answer, of at most limit bytes, and
+// closes it. A body of known length is read into a buffer of its size at
+// once; one of unknown length grows as it comes.
+func readAnswer(resp *http.Response, limit int) ([]byte, error) {
+	n := resp.ContentLength
+	if n < 0 {
+		return readBody(resp.Body, limit)
+	}
+	defer resp.Body.Close()
+	if n > int64(limit) {
+		return nil, fmt.Errorf("message of %d bytes, larger than %d", n, limit)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(resp.Body, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // readBody reads at most limit bytes of body and closes it.

@@ -125,12 +125,13 @@ func validHeaderName(s string) bool {
 // httpBase is what both HTTP transports share: the endpoint, the client
 // whose round-tripper adds configured headers and credentials, and limits.
 type httpBase struct {
-	owned      *http.Transport // nil when the caller supplied the client
-	endpoint   *url.URL
-	client     *http.Client
-	maxMessage int
-	log        *slog.Logger
-	secrets    *secretSet // what errors and logs must never quote
+	owned       *http.Transport // nil when the caller supplied the client
+	endpoint    *url.URL
+	endpointURL string // endpoint.String(), made once
+	client      *http.Client
+	maxMessage  int
+	log         *slog.Logger
+	secrets     *secretSet // what errors and logs must never quote
 }
 
 // idleConnsPerHost is how many idle connections the pool the transport
@@ -189,15 +190,11 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 		owned.MaxIdleConnsPerHost = idleConnsPerHost
 		base = owned
 	}
-	b := &httpBase{
-		owned:      owned,
-		endpoint:   u,
-		client:     client,
+	b := &httpBase{owned: owned, endpoint: u, endpointURL: u.String(), client: client, log: cfg.Logger,
 		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
-		log:        cfg.Logger,
 		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
 	}
-	home := origin(u)
+	home := homeOrigin{origin: origin(u), scheme: u.Scheme, host: u.Host}
 	// Outermost first: configured headers and the bearer token, then the
 	// caller's authorization layer, then a guard that learns what that
 	// layer added (to redact it) and strips credentials from anything

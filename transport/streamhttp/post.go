@@ -41,12 +41,8 @@ func (h *streamable) Write(ctx context.Context, frame []byte) error {
 	if err != nil {
 		return fmt.Errorf("transport: message to send: %w", err)
 	}
-	select {
-	case <-h.done:
-		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
-	case <-h.gone:
-		return h.goneErr
-	default:
+	if err := h.usable(); err != nil {
+		return err
 	}
 	if m.Method == "notifications/cancelled" && h.stateless() {
 		// On the stateless wire, closing a request's stream is its
@@ -54,34 +50,43 @@ func (h *streamable) Write(ctx context.Context, frame []byte) error {
 		// is not sent.
 		return nil
 	}
+	out := &outgoing{id: m.ID, method: m.Method, frame: frame, params: m.Params, decoded: true}
 	if !m.IsRequest() {
-		return h.postMessage(ctx, m, frame)
+		return h.postMessage(ctx, out)
 	}
-	return h.postRequest(ctx, m, frame)
+	return h.postRequest(ctx, out)
+}
+
+// usable returns why nothing can be sent any more, or nil.
+func (h *streamable) usable() error {
+	select {
+	case <-h.done:
+		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+	case <-h.gone:
+		return h.goneErr
+	default:
+		return nil
+	}
 }
 
 // postMessage POSTs a notification or a response: the server answers 202,
 // and nothing more is waited for.
-func (h *streamable) postMessage(ctx context.Context, m *jsonrpc.Message, frame []byte) error {
+func (h *streamable) postMessage(ctx context.Context, m *outgoing) error {
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)
 	defer cancel()
 	defer context.AfterFunc(h.ctx, cancel)()
-	resp, sentSession, err := h.do(ctx, ctx, m, frame)
+	resp, sentSession, err := h.do(ctx, ctx, m)
 	if err != nil && ctx.Err() == nil && !isUnreachable(errors.Unwrap(err)) {
 		// A connection that broke under the POST (one the server had just
 		// closed, say): a notification or a response may safely go twice,
 		// and one that is lost (a cancellation) costs the server work.
-		resp, sentSession, err = h.do(ctx, ctx, m, frame)
+		resp, sentSession, err = h.do(ctx, ctx, m)
 	}
 	if err != nil {
 		return err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := readBody(resp.Body, errorBodyLimit)
-		if h.expired(resp, sentSession, body) {
-			return fmt.Errorf("%w (POST answered %d %s)", transport.ErrSessionExpired, resp.StatusCode, http.StatusText(resp.StatusCode))
-		}
-		return h.failedPost(resp, m, body)
+		return h.failedPost(resp, m, sentSession)
 	}
 	closeShort(resp)
 	return nil
@@ -93,7 +98,7 @@ func (h *streamable) postMessage(ctx context.Context, m *jsonrpc.Message, frame 
 // context ends it only until the answer is in. Ending it later would cut
 // short reading the answer to its end, which is what lets the connection
 // serve the next call.
-func (h *streamable) postRequest(ctx context.Context, m *jsonrpc.Message, frame []byte) error {
+func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
 	xctx, cancel := context.WithCancel(h.ctx)
 	var answered atomic.Bool
 	stopWatch := context.AfterFunc(ctx, func() {
@@ -108,7 +113,7 @@ func (h *streamable) postRequest(ctx context.Context, m *jsonrpc.Message, frame 
 			cancel()
 		}
 	}()
-	resp, sentSession, err := h.do(xctx, ctx, m, frame)
+	resp, sentSession, err := h.do(xctx, ctx, m)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err() // the frame may have reached the server: the caller tells it
@@ -116,29 +121,27 @@ func (h *streamable) postRequest(ctx context.Context, m *jsonrpc.Message, frame 
 		return err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := readBody(resp.Body, errorBodyLimit)
-		if h.expired(resp, sentSession, body) {
-			return fmt.Errorf("%w (POST answered %d %s)", transport.ErrSessionExpired, resp.StatusCode, http.StatusText(resp.StatusCode))
-		}
-		return h.failedPost(resp, m, body)
+		return h.failedPost(resp, m, sentSession)
 	}
 	if resp.StatusCode == http.StatusAccepted {
 		closeShort(resp)
-		h.badAnswer(m.ID, "the server accepted the request (202) but answers no request that way")
+		h.badAnswer(m.id, "the server accepted the request (202) but answers no request that way")
 		return nil
 	}
 	switch mediaType(resp) {
 	case "application/json":
-		body, err := readBody(resp.Body, h.b.maxMessage)
+		body, err := readAnswer(resp, h.b.maxMessage)
 		answered.Store(true)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			h.badAnswer(m.ID, fmt.Sprintf("reading the answer: %v", err))
+			h.badAnswer(m.id, fmt.Sprintf("reading the answer: %v", err))
 			return nil
 		}
-		h.answerJSON(m, body)
+		if _, fail := h.jsonAnswer(m.id, body, false); fail != nil {
+			h.failCall(fail)
+		}
 		return nil
 	case "text/event-stream":
 		if !h.track() {
@@ -150,12 +153,12 @@ func (h *streamable) postRequest(ctx context.Context, m *jsonrpc.Message, frame 
 			defer h.wg.Done()
 			defer cancel()
 			defer stopWatch()
-			h.followStream(xctx, resp.Body, m.ID, &answered, cancel)
+			h.followStream(xctx, resp.Body, m.id, &answered, cancel)
 		}()
 		return nil
 	default:
 		closeShort(resp)
-		h.badAnswer(m.ID, fmt.Sprintf("the answer has Content-Type %q, which is neither JSON nor an event stream", truncateHeader(resp.Header.Get("Content-Type"))))
+		h.badAnswer(m.id, fmt.Sprintf("the answer has Content-Type %q, which is neither JSON nor an event stream", truncateHeader(resp.Header.Get("Content-Type"))))
 		return nil
 	}
 }
@@ -164,10 +167,10 @@ func (h *streamable) postRequest(ctx context.Context, m *jsonrpc.Message, frame 
 // busy (429, 503) and advised a short Retry-After that fits the caller's
 // deadline: such a request was not processed. It returns the session id
 // the POST carried.
-func (h *streamable) do(xctx, ctx context.Context, m *jsonrpc.Message, frame []byte) (*http.Response, string, error) {
-	info := transport.RequestInfoFrom(ctx, m.Method)
+func (h *streamable) do(xctx, ctx context.Context, m *outgoing) (*http.Response, string, error) {
+	info := transport.RequestInfoFrom(ctx, m.method)
 	for attempt := 0; ; attempt++ {
-		req, sentSession, err := h.newPost(xctx, info, m, frame)
+		req, sentSession, err := h.newPost(xctx, info, m)
 		if err != nil {
 			return nil, "", err
 		}
@@ -201,36 +204,41 @@ func (h *streamable) do(xctx, ctx context.Context, m *jsonrpc.Message, frame []b
 	}
 }
 
-// answerJSON hands on the JSON answer to the request m, if it is one: the
-// answer to a POST must be the response to the request that POST carried.
-func (h *streamable) answerJSON(m *jsonrpc.Message, body []byte) {
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		h.badAnswer(m.ID, "the server answered with an empty body")
-		return
+// jsonAnswer sees to the JSON answer to request id: the answer to a POST
+// must be the response to the request that POST carried. A batch
+// (2025-03-26) must hold that response, and goes to Read whole. A single
+// message is returned as it is when direct is set, for the Conn to check
+// on the calling goroutine; otherwise it is checked here and goes to Read.
+// The error is the failure of the call.
+func (h *streamable) jsonAnswer(id jsonrpc.ID, body []byte, direct bool) ([]byte, error) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return nil, h.unusable(id, "the server answered with an empty body")
 	}
-	if body[0] == '[' { // a batch (2025-03-26): it must hold our response
-		msgs, _, err := jsonrpc.DecodeBatch(body)
+	if trimmed[0] == '[' {
+		msgs, _, err := jsonrpc.DecodeBatch(trimmed)
 		for _, r := range msgs {
-			if err == nil && r.IsResponse() && r.ID == m.ID {
-				h.deliver(body)
-				return
+			if err == nil && r != nil && r.IsResponse() && r.ID == id {
+				h.deliver(trimmed)
+				return nil, nil
 			}
 		}
-		h.badAnswer(m.ID, "the batch the server answered with holds no response to it")
-		return
+		return nil, h.unusable(id, "the batch the server answered with holds no response to it")
 	}
-	r, err := jsonrpc.Decode(body)
+	if direct {
+		return body, nil
+	}
+	r, err := jsonrpc.Decode(trimmed)
 	switch {
 	case err != nil:
-		h.badAnswer(m.ID, fmt.Sprintf("the answer is no JSON-RPC message: %v", err))
+		return nil, h.unusable(id, fmt.Sprintf("the answer is no JSON-RPC message: %v", err))
 	case !r.IsResponse():
-		h.badAnswer(m.ID, fmt.Sprintf("the answer is a %s message, not a response", r.Method))
-	case r.ID != m.ID:
-		h.badAnswer(m.ID, fmt.Sprintf("the answer is the response to another request (id %s)", r.ID))
-	default:
-		h.deliver(body)
+		return nil, h.unusable(id, fmt.Sprintf("the answer is a %s message, not a response", r.Method))
+	case r.ID != id:
+		return nil, h.unusable(id, fmt.Sprintf("the answer is the response to another request (id %s)", r.ID))
 	}
+	h.deliver(trimmed)
+	return nil, nil
 }
 
 // noteSession keeps the session id a handshake-era server assigns, after

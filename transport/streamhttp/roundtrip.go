@@ -17,7 +17,7 @@ import (
 // request to another origin goes out without them.
 type headerRoundTripper struct {
 	next    http.RoundTripper
-	origin  string
+	origin  homeOrigin
 	headers http.Header
 	authz   string // the Authorization value, from BearerToken or Authorization
 	hooked  bool   // an Authorize layer follows: tell it what we sent
@@ -29,7 +29,7 @@ type headerRoundTripper struct {
 type preHookKey struct{}
 
 func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if origin(req.URL) != h.origin || (len(h.headers) == 0 && h.authz == "" && !h.hooked) {
+	if !h.origin.has(req.URL) || (len(h.headers) == 0 && h.authz == "" && !h.hooked) {
 		return h.next.RoundTrip(req)
 	}
 	r := req
@@ -59,13 +59,13 @@ func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 // layer added, Mcp-Session-Id and Mcp-Param-*.
 type originGuard struct {
 	next    http.RoundTripper
-	origin  string
+	origin  homeOrigin
 	secrets *secretSet
 	hooked  bool
 }
 
 func (g *originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
-	if origin(req.URL) == g.origin {
+	if g.origin.has(req.URL) {
 		g.secrets.learnRequest(req, g.hooked)
 		return g.next.RoundTrip(req)
 	}
@@ -83,6 +83,23 @@ func (g *originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 		delete(r.Header, name) // as spelled in the map, canonical or not
 	}
 	return g.next.RoundTrip(r)
+}
+
+// homeOrigin is the server's origin, and the scheme and host of the URL
+// it came from.
+type homeOrigin struct {
+	origin       string
+	scheme, host string
+}
+
+// has reports whether u has the server's origin. A URL with the very
+// scheme and host of the server's (every request the transport builds) is
+// answered without building its origin.
+func (o homeOrigin) has(u *url.URL) bool {
+	if o.scheme != "" && u.Scheme == o.scheme && u.Host == o.host {
+		return true
+	}
+	return origin(u) == o.origin
 }
 
 // origin is scheme://host:port with the default port made explicit (an

@@ -80,12 +80,13 @@ const (
 // by maxField as well.
 //
 // Memory: a data line's value is copied from the read buffer straight into
-// the event's data buffer, with no line buffer between, and that buffer
-// grows in steps that end exactly at the limit (powers of two while it is
-// small beside the limit, then a quarter of the limit, then the limit). So
-// an event of the full limit costs about 1.4 times the limit in all, and
-// never more than the limit at once plus the buffer it grew from (a
-// quarter); NextBytes hands that buffer to the caller without a copy.
+// the event's data buffer, with no line buffer between. That buffer grows
+// by doubling up to 32 KiB; larger data is gathered in parts of 32 KiB
+// and joined into one buffer of its exact size when the event is
+// dispatched. So a large
+// event costs about twice its size in all (at worst twice at once), where
+// doubling a buffer costs three times on average; NextBytes hands the
+// joined buffer to the caller without a copy.
 // Comments and unknown fields are not kept at all. Events of many MiB on
 // one line are read in linear time.
 //
@@ -98,6 +99,7 @@ const (
 // its methods from one goroutine at a time.
 type sseReader struct {
 	br    *bufio.Reader // from sseBufs; nil once released
+	src   eofReader     // what br reads, for a reader from getSSEReader
 	max   int
 	state atomic.Int32 // sseBusy | sseReleased
 	err   error        // sticky: after an over-limit event nothing can be trusted
@@ -115,14 +117,16 @@ type sseReader struct {
 	field    []byte // the value of an id, event or retry line
 
 	// The event being built, and what outlives it.
-	data    []byte // the data values joined with "\n"
-	hasData bool   // there was a data line (data may still be empty)
-	typ     string // the event type buffer
-	idBuf   string // the last event ID buffer
-	hasID   bool   // the event being built had a valid id field
-	lastID  string // the last event ID as of the last dispatch
-	retry   time.Duration
-	hasRet  bool
+	data     []byte   // the data values joined with "\n"
+	parts    [][]byte // the data of a large line beyond data, until the line ends
+	partsLen int
+	hasData  bool   // there was a data line (data may still be empty)
+	typ      string // the event type buffer
+	idBuf    string // the last event ID buffer
+	hasID    bool   // the event being built had a valid id field
+	lastID   string // the last event ID as of the last dispatch
+	retry    time.Duration
+	hasRet   bool
 }
 
 // newSSEReader returns a reader of the event stream r. maxEvent bounds one

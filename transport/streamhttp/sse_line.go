@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"time"
-	"unicode/utf8"
 )
 
 // The line-level half of the event stream reader: a line's field name and
@@ -121,7 +120,7 @@ func (r *sseReader) startData() {
 	if r.hasData {
 		r.appendData([]byte{'\n'})
 	}
-	r.valStart = len(r.data)
+	r.valStart = len(r.data) + r.partsLen // where it will be once joined
 }
 
 // endData ends a data line, replacing invalid UTF-8 in its value.
@@ -129,8 +128,9 @@ func (r *sseReader) endData() {
 	if r.err != nil {
 		return
 	}
-	if v := r.data[r.valStart:]; !utf8.Valid(v) {
-		fixed := validUTF8(v)
+	if !r.validFrom(r.valStart) {
+		r.join()
+		fixed := validUTF8(r.data[r.valStart:])
 		r.data = r.data[:r.valStart]
 		r.appendData(fixed)
 	}
@@ -142,32 +142,30 @@ func (r *sseReader) appendData(p []byte) {
 	if r.err != nil || len(p) == 0 {
 		return
 	}
-	need := len(r.data) + len(p)
+	need := len(r.data) + r.partsLen + len(p)
 	if need > r.max {
 		r.err = fmt.Errorf("%w: data over the %d-byte limit", ErrEventTooLarge, r.max)
 		return
 	}
-	if need > cap(r.data) {
-		r.grow(need)
+	if r.partsLen == 0 && need <= cap(r.data) {
+		r.data = append(r.data, p...)
+		return
 	}
-	r.data = append(r.data, p...)
+	if r.partsLen == 0 && (cap(r.data) == 0 || need <= dataPart) {
+		r.grow(need)
+		r.data = append(r.data, p...)
+		return
+	}
+	r.appendPart(p)
 }
 
-// grow gives the data buffer room for need bytes (need <= r.max): exactly
-// need for a first piece, which is often the whole event; then powers of
-// two up to a sixteenth of the limit, then a quarter of it, then the
-// limit. The buffers an event of the full limit grows through add up to
-// less than half of it, and the last is never larger than the limit.
+// grow gives the data buffer room for need bytes (need <= r.max):
+// exactly need for a first piece, which is often the whole event; then
+// powers of two up to dataPart.
 func (r *sseReader) grow(need int) {
 	c := need
 	if cap(r.data) > 0 {
 		c = 1 << bits.Len(uint(max(2*cap(r.data), need, 64)-1)) // a power of two, at least twice the last
-		if c > r.max/16 {
-			c = max(r.max/4, need)
-		}
-		if c > r.max/4 {
-			c = r.max
-		}
 	}
 	c = min(c, r.max)
 	b := make([]byte, len(r.data), c)
@@ -180,6 +178,7 @@ func (r *sseReader) grow(need int) {
 func (r *sseReader) dispatch() (ev event, ok bool) {
 	r.lastID = r.idBuf
 	if r.hasData {
+		r.join()
 		ev, ok = event{Type: r.typ, HasID: r.hasID}, true
 		if r.hasID {
 			ev.ID = r.idBuf
@@ -193,6 +192,7 @@ func (r *sseReader) dispatch() (ev event, ok bool) {
 // off.
 func (r *sseReader) endOfStream() {
 	r.newLine()
+	r.parts, r.partsLen = nil, 0
 	r.typ, r.hasID, r.hasData = "", false, false
 	if cap(r.data) > keepBuf {
 		r.data = nil

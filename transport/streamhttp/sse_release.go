@@ -1,5 +1,13 @@
 package streamhttp
 
+import (
+	"bufio"
+	"io"
+	"sync"
+
+	"github.com/plainmcp/plainmcp/transport"
+)
+
 // An sseReader's buffers come from a pool and go back to it once the
 // reader is released — but not under a Next still running on another
 // goroutine: the busy and released bits of its state decide who frees.
@@ -33,9 +41,40 @@ func (r *sseReader) exit() {
 
 func (r *sseReader) free() {
 	br := r.br
-	r.br, r.data, r.field = nil, nil, nil
+	r.br, r.data, r.field, r.parts = nil, nil, nil, nil
 	if br != nil {
 		br.Reset(nil) // drop the body
 		sseBufs.Put(br)
 	}
 }
+
+// sseReaders recycles the readers of streams that one goroutine reads
+// from start to end (the answers to POSTs, the GET stream): no other
+// goroutine can release such a reader, so it may be used again once its
+// stream is done with.
+var sseReaders = sync.Pool{New: func() any { return new(sseReader) }}
+
+// getSSEReader is newSSEReader, with a recycled reader, which notes
+// whether r said it was at its end (atEnd).
+func getSSEReader(r io.Reader, maxEvent int) *sseReader {
+	sr := sseReaders.Get().(*sseReader)
+	sr.src = eofReader{r: r}
+	br := sseBufs.Get().(*bufio.Reader)
+	br.Reset(&sr.src)
+	sr.br, sr.max = br, orDefault(maxEvent, transport.DefaultMaxLine)
+	return sr
+}
+
+// putSSEReader releases a reader from getSSEReader and recycles it. The
+// caller must be its only user, and must not use it afterwards.
+func putSSEReader(r *sseReader) {
+	r.release()
+	*r = sseReader{}
+	sseReaders.Put(r)
+}
+
+// atEnd reports whether the stream is read to its end: nothing is left
+// in the buffer, and the body said it had no more. (An HTTP body says so
+// with its last bytes when the end came with them.) Only a reader from
+// getSSEReader knows.
+func (r *sseReader) atEnd() bool { return r.br != nil && r.br.Buffered() == 0 && r.src.eof }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -293,11 +294,14 @@ func FuzzSSE(f *testing.F) {
 	})
 }
 
-// An event near the limit costs about the limit, not several times it:
-// data lines go straight from the read buffer into the event's buffer,
-// which grows in steps that end at the limit, and NextBytes hands it over
-// without a copy. (Before, one line of 8 MiB cost 8× the limit: the line
-// buffer grown by append, the data buffer, the string.)
+// An event near the limit costs about twice the limit, not several times
+// it: data lines go straight from the read buffer into the event's
+// buffer, a large event in parts joined once into a buffer of its size,
+// and NextBytes hands that over without a copy. (Before, one line of 8 MiB
+// cost 8× the limit: the line buffer grown by append, the data buffer, the
+// string. A buffer grown to the limit in steps cost 1.4× at the limit, but
+// four times the size of an event far below it: see
+// TestSSEReaderMemoryFarBelowTheLimit.)
 func TestSSEReaderMemory(t *testing.T) {
 	const limit = 8 << 20
 	big := strings.Repeat("x", limit-16)
@@ -317,11 +321,11 @@ func TestSSEReaderMemory(t *testing.T) {
 				most float64 // TotalAlloc of one event over the limit
 				next func(r *sseReader) (int, error)
 			}{
-				{"NextBytes", 1.5, func(r *sseReader) (int, error) {
+				{"NextBytes", 2.1, func(r *sseReader) (int, error) {
 					_, data, err := r.NextBytes()
 					return len(data), err
 				}},
-				{"Next", 2.5, func(r *sseReader) (int, error) { // Data is a copy
+				{"Next", 3.1, func(r *sseReader) (int, error) { // Data is a copy
 					ev, err := r.Next()
 					return len(ev.Data), err
 				}},
@@ -356,6 +360,56 @@ func TestSSEReaderMemory(t *testing.T) {
 					}
 					r.release()
 				}
+			}
+		})
+	}
+}
+
+// An event far below the limit, as a large tool result is under the
+// default limit, costs about twice its size too: a buffer that doubles
+// would cost three to four times.
+func TestSSEReaderMemoryFarBelowTheLimit(t *testing.T) {
+	for _, size := range []int{100 << 10, 1 << 20, 1<<20 + 1<<19} {
+		data := strings.Repeat("é", size/2) // two bytes a character: parts split some
+		r := newSSEReader(strings.NewReader("data: "+data+"\n\n"), 128<<20)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, got, err := r.NextBytes()
+		runtime.ReadMemStats(&after)
+		r.release()
+		if err != nil || string(got) != data {
+			t.Fatalf("%d bytes: got %d bytes, %v", size, len(got), err)
+		}
+		most := 2.2
+		if size < 4*dataPart {
+			most = 2.5 // the buffer doubled up to dataPart, and the waste of the last part
+		}
+		if cost := float64(after.TotalAlloc-before.TotalAlloc) / float64(size); cost > most {
+			t.Errorf("%d bytes: reading the event allocated %.2f× its size, want at most %.1f×", size, cost, most)
+		}
+	}
+}
+
+// Data in parts is checked for UTF-8 as a whole: a character split
+// between two parts is kept, an invalid byte anywhere is replaced.
+func TestSSEReaderPartsUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data string
+		want string
+	}{
+		{"split characters", strings.Repeat("x", dataPart-1) + strings.Repeat("€", dataPart), strings.Repeat("x", dataPart-1) + strings.Repeat("€", dataPart)},
+		{"invalid byte in a later part", strings.Repeat("y", 3*dataPart) + "\xff" + "z", strings.Repeat("y", 3*dataPart) + "\uFFFDz"},
+		{"cut character at the end", strings.Repeat("y", 2*dataPart) + "\xe2\x82", strings.Repeat("y", 2*dataPart) + "\uFFFD"},
+		{"two lines", strings.Repeat("a", dataPart) + "\ndata: " + strings.Repeat("b", dataPart) + "\xff", strings.Repeat("a", dataPart) + "\n" + strings.Repeat("b", dataPart) + "\uFFFD"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newSSEReader(iotest.HalfReader(strings.NewReader("data: "+tc.data+"\n\n")), 0)
+			defer r.release()
+			_, got, err := r.NextBytes()
+			if err != nil || string(got) != tc.want {
+				t.Errorf("got %d bytes (%v), want %d; equal: %v", len(got), err, len(tc.want), string(got) == tc.want)
 			}
 		})
 	}
@@ -607,4 +661,26 @@ func refSSE(in []byte, max int) (res sseResult, over bool) {
 		over = true
 	}
 	return res, over
+}
+
+// FuzzUTF8Pieces checks utf8Check, which validates UTF-8 that comes in
+// pieces, against utf8.Valid on the whole: the input is cut where the
+// fuzzer says.
+func FuzzUTF8Pieces(f *testing.F) {
+	for _, s := range []string{"héllo€𝄞", "\xe2\x82", "a\xffb", "€€€", "\xf0\x9d\x84\x9e\xed\xa0\x80"} {
+		f.Add([]byte(s), []byte{1, 2, 3})
+	}
+	f.Fuzz(func(t *testing.T, in, cuts []byte) {
+		var c utf8Check
+		rest := in
+		for _, n := range cuts {
+			k := min(int(n)%8, len(rest))
+			c.add(rest[:k])
+			rest = rest[k:]
+		}
+		c.add(rest)
+		if got, want := c.valid(), utf8.Valid(in); got != want {
+			t.Fatalf("%q cut by %v: valid %v, want %v", in, cuts, got, want)
+		}
+	})
 }

@@ -1,0 +1,57 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// This file is the direct path of a response: the answer a Caller stream
+// hands back from Call, checked and decoded on the calling goroutine.
+
+// direct completes a call with the answer its Caller returned. The answer
+// was sent for this request, so anything else in its place (not JSON-RPC,
+// not a response, another request's response) is a bad response that ends
+// the call at once.
+func (c *Conn) direct(id ID, method string, answer []byte) (json.RawMessage, error) {
+	m, err := Decode(answer)
+	reason := ""
+	switch {
+	case err != nil:
+		reason = fmt.Sprintf("the answer is no JSON-RPC message: %v", err)
+	case !m.IsResponse():
+		reason = fmt.Sprintf("the answer is a %s message, not a response", m.Method)
+	case m.ID != id:
+		reason = fmt.Sprintf("the answer is the response to another request (id %s)", m.ID)
+	default:
+		return response(method, reply{m: m})
+	}
+	c.log.Warn("jsonrpc: unusable answer", "id", id, "reason", reason, "frame", preview(answer))
+	return nil, fmt.Errorf("calling %s: %w", method, &BadResponseError{ID: id, Reason: reason})
+}
+
+// PeekResponseID returns the id of frame if frame looks like a response:
+// a whole object with an "id" member and no "method". It reads only the
+// top level and checks nothing below it, so it is cheap; a transport uses
+// it to tell the response to a request from the messages that come ahead
+// of it on the same answer, and the Conn still decodes the frame whole.
+func PeekResponseID(frame []byte) (ID, bool) {
+	var id ID
+	found, method := false, false
+	whole := flatMembers(frame, func(key, value []byte) bool {
+		switch string(key) {
+		case `"method"`:
+			method = true
+			return false
+		case `"id"`:
+			v, err := parseID(value)
+			if err == nil && v.IsValid() {
+				id, found = v, true
+			}
+		}
+		return true
+	})
+	if !whole || !found || method {
+		return ID{}, false
+	}
+	return id, true
+}

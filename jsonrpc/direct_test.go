@@ -1,0 +1,204 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+)
+
+// callerStream is a memStream that is also a Caller: each Call is
+// answered by answer, given the request's id.
+type callerStream struct {
+	*memStream
+	answer func(ctx context.Context, id ID) ([]byte, error)
+	calls  atomic.Int32
+}
+
+func (s *callerStream) Call(ctx context.Context, id ID, method string, frame []byte) ([]byte, error) {
+	s.calls.Add(1)
+	if !strings.Contains(string(frame), `"method":"`+method+`"`) || !strings.Contains(string(frame), `"id":`+id.String()) {
+		return nil, fmt.Errorf("frame %s is not the request %s %s", frame, id, method)
+	}
+	return s.answer(ctx, id)
+}
+
+func TestCallerAnswersDirectly(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answer  func(id ID) string
+		err     error  // matched with errors.Is; nil: the call succeeds
+		mention string // in the error
+	}{
+		{"the response", func(id ID) string { return `{"jsonrpc":"2.0","id":` + id.String() + `,"result":{"n":7}}` }, nil, ""},
+		{"an error response", func(id ID) string {
+			return `{"jsonrpc":"2.0","id":` + id.String() + `,"error":{"code":-32601,"message":"no such method"}}`
+		}, ErrMethodNotFound, "no such method"},
+		{"another request's response", func(ID) string { return `{"jsonrpc":"2.0","id":99,"result":{}}` }, ErrBadResponse, "another request (id 99)"},
+		{"a notification", func(ID) string { return `{"jsonrpc":"2.0","method":"notifications/progress","params":{}}` }, ErrBadResponse, "not a response"},
+		{"no JSON-RPC", func(ID) string { return `{"id":1}` }, ErrBadResponse, "no JSON-RPC message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			leakcheck.Check(t)
+			a, _ := memPipe()
+			s := &callerStream{memStream: a, answer: func(_ context.Context, id ID) ([]byte, error) { return []byte(tc.answer(id)), nil }}
+			c := NewConn(s, nil)
+			defer c.Close()
+			var res struct{ N int }
+			err := c.Call(context.Background(), "m", map[string]int{"x": 1}, &res)
+			switch {
+			case tc.err == nil && (err != nil || res.N != 7):
+				t.Errorf("got %+v, %v; want n 7", res, err)
+			case tc.err != nil && (!errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.mention)):
+				t.Errorf("got %v, want %v mentioning %q", err, tc.err, tc.mention)
+			}
+			if s.calls.Load() != 1 {
+				t.Errorf("%d calls of Call, want 1", s.calls.Load())
+			}
+		})
+	}
+}
+
+// A Caller that hands the response to Read instead (messages came ahead
+// of it) leaves the call waiting for the read loop, which delivers it.
+func TestCallerMayLeaveTheAnswerToRead(t *testing.T) {
+	leakcheck.Check(t)
+	a, b := memPipe()
+	peer := rawPeer{t, b}
+	var seen atomic.Bool
+	s := &callerStream{memStream: a, answer: func(_ context.Context, id ID) ([]byte, error) {
+		peer.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
+		peer.send(`{"jsonrpc":"2.0","id":` + id.String() + `,"result":{"n":7}}`)
+		return nil, nil
+	}}
+	c := NewConn(s, &Options{Intercept: func(n *Request) bool { seen.Store(true); return true }})
+	defer c.Close()
+	var res struct{ N int }
+	if err := c.Call(context.Background(), "m", nil, &res); err != nil || res.N != 7 {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+	if !seen.Load() {
+		t.Error("the notification ahead of the response had not reached Intercept when the call returned")
+	}
+}
+
+// The failures a Caller returns for its request end that call alone;
+// the end of the caller's context is reported to OnAbandon; Close ends a
+// Call in progress.
+func TestCallerFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		answer    func(ctx context.Context, id ID) ([]byte, error)
+		cancel    bool // cancel the call's context after a moment
+		close     bool // close the Conn after a moment
+		err       error
+		abandoned bool
+	}{
+		{"lost", func(_ context.Context, id ID) ([]byte, error) {
+			return nil, &ResponseLostError{ID: id, Reason: "the stream broke"}
+		}, false, false, ErrResponseLost, false},
+		{"bad", func(_ context.Context, id ID) ([]byte, error) {
+			return nil, &BadResponseError{ID: id, Reason: "202"}
+		}, false, false, ErrBadResponse, false},
+		{"cancelled", func(ctx context.Context, id ID) ([]byte, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}, true, false, context.Canceled, true},
+		{"closed", func(ctx context.Context, id ID) ([]byte, error) {
+			time.Sleep(20 * time.Millisecond)
+			return nil, fmt.Errorf("transport: %w", ErrClosed)
+		}, false, true, ErrClosed, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			leakcheck.Check(t)
+			a, _ := memPipe()
+			var abandoned atomic.Bool
+			c := NewConn(&callerStream{memStream: a, answer: tc.answer}, &Options{OnAbandon: func(ID, string) { abandoned.Store(true) }})
+			defer c.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.cancel {
+				time.AfterFunc(10*time.Millisecond, cancel)
+			}
+			if tc.close {
+				go c.Close()
+			}
+			err := c.Call(ctx, "m", nil, nil)
+			if !errors.Is(err, tc.err) {
+				t.Errorf("got %v, want %v", err, tc.err)
+			}
+			if abandoned.Load() != tc.abandoned {
+				t.Errorf("abandoned: %v, want %v", abandoned.Load(), tc.abandoned)
+			}
+			if !tc.close && c.Err() != nil {
+				t.Errorf("the connection stopped: %v", c.Err())
+			}
+		})
+	}
+}
+
+func TestPeekResponseID(t *testing.T) {
+	for _, tc := range []struct {
+		frame string
+		id    ID
+		ok    bool
+	}{
+		{`{"jsonrpc":"2.0","id":7,"result":{}}`, Int64ID(7), true},
+		{` {"id":"a","error":{"code":1,"message":"x"},"jsonrpc":"2.0"} `, StringID("a"), true},
+		{`{"jsonrpc":"2.0","id":7,"result":{"deep":[[[` + strings.Repeat("[", 20000) + strings.Repeat("]", 20003) + `}}`, Int64ID(7), true},
+		{`{"jsonrpc":"2.0","id":7,"method":"x"}`, ID{}, false},
+		{`{"jsonrpc":"2.0","method":"x"}`, ID{}, false},
+		{`{"jsonrpc":"2.0","id":null,"error":{}}`, ID{}, false},
+		{`{"jsonrpc":"2.0","id":7,"result":{}`, ID{}, false},
+		{`[{"jsonrpc":"2.0","id":7,"result":{}}]`, ID{}, false},
+		{`{"jsonrpc":"2.0","id":7,"result":{}} x`, ID{}, false},
+	} {
+		id, ok := PeekResponseID([]byte(tc.frame))
+		if id != tc.id || ok != tc.ok {
+			t.Errorf("PeekResponseID(%.40q) = %v, %v; want %v, %v", tc.frame, id, ok, tc.id, tc.ok)
+		}
+	}
+}
+
+// FuzzPeekResponseID checks PeekResponseID against Decode: an id it
+// reads from a frame Decode takes is that response's id, and it never
+// panics on anything.
+func FuzzPeekResponseID(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":7,"result":{}}`,
+		`{"jsonrpc":"2.0","id":"x","error":{"code":1,"message":"m"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"a"}`,
+		`{"jsonrpc":"2.0","id":1.50,"result":[{"a":"]}"}]}`,
+		`{"id":1,"id":2,"jsonrpc":"2.0","result":null}`,
+		`{"a":`, `[]`, `{"id":"\u0031"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		id, ok := PeekResponseID(frame)
+		if !ok {
+			if id.IsValid() {
+				t.Fatalf("no response, yet id %v", id)
+			}
+			return
+		}
+		m, err := Decode(frame)
+		if err != nil {
+			return // malformed below the top level: the Conn fails the call
+		}
+		if !m.IsResponse() {
+			t.Fatalf("PeekResponseID took a %q message for a response", m.Method)
+		}
+		if m.ID != id && !strings.Contains(string(frame), `"\`) {
+			// Decode reads escaped keys and the last of repeated ones.
+			if strings.Count(string(frame), `"id"`) == 1 {
+				t.Fatalf("PeekResponseID read id %v, Decode %v", id, m.ID)
+			}
+		}
+	})
+}
