@@ -45,7 +45,10 @@ func useBrowser(t *testing.T, load time.Duration) *browser {
 				t.Errorf("loading the page: %v", err)
 				return
 			}
-			io.Copy(io.Discard, resp.Body)
+			// The whole page arrives, however soon the server's call ends.
+			if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+				t.Errorf("reading the page: %v", err)
+			}
 			resp.Body.Close()
 		}
 		switch {

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -84,6 +85,8 @@ func (s *Server) listen() error {
 	return nil
 }
 
+const donePage = "<!doctype html><title>Done</title><p>Done: the demo server knows you were here. You can close this page.</p>\n"
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	const prefix = "/visit/"
 	if r.Method != http.MethodGet || len(r.URL.Path) <= len(prefix) || r.URL.Path[:len(prefix)] != prefix {
@@ -97,9 +100,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	visited()
+	// The page goes out before the visit counts: once it counts, the tool
+	// that waited for it answers, and a client done with its call may end
+	// this server before a page written afterwards reached the browser.
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write([]byte("<!doctype html><title>Done</title><p>Done: the demo server knows you were here. You can close this page.</p>\n"))
+	w.Header().Set("Content-Length", strconv.Itoa(len(donePage))) // whole once flushed
+	w.Write([]byte(donePage))
+	http.NewResponseController(w).Flush()
+	visited()
 }
 
 // Close stops serving and waits for the listener to stop. It is
