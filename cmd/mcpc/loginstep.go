@@ -50,8 +50,21 @@ func newLoopbackStep(name string, port int, stdin io.Reader, stderr io.Writer) (
 // redirectURL is where the authorization server sends the browser.
 func (s *loopbackStep) redirectURL() string { return "http://" + s.ln.Addr().String() + "/callback" }
 
-// Close stops the listener.
-func (s *loopbackStep) Close() error { return s.srv.Close() }
+// closeGrace bounds how long Close lets a page being written finish.
+const closeGrace = time.Second
+
+// Close stops the listener. The page that answered the redirect may
+// still be on its way when the login it completed ends: it gets a moment
+// to reach the browser (which would show a reset connection otherwise),
+// and no more.
+func (s *loopbackStep) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		return s.srv.Close()
+	}
+	return nil
+}
 
 // page writes a small HTML page.
 func page(w http.ResponseWriter, status int, text string) {

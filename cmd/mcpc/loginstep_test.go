@@ -24,13 +24,19 @@ func stepFor(t *testing.T, stdin io.Reader, open func(string) error) *loopbackSt
 	return s
 }
 
+// status loads u, as a browser would, and returns its status (0 when it
+// failed, which fails the test). It may run on a goroutine of its own.
 func status(t *testing.T, u string) int {
 	t.Helper()
 	resp, err := http.Get(u)
 	if err != nil {
-		t.Fatal(err)
+		t.Error(err)
+		return 0
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		t.Errorf("%s: reading the page: %v", u, err)
+	}
 	return resp.StatusCode
 }
 
@@ -39,8 +45,10 @@ func status(t *testing.T, u string) int {
 // with the state does.
 func TestLoopbackIgnoresStrayRequests(t *testing.T) {
 	var s *loopbackStep
+	browsed := make(chan struct{})
 	s = stepFor(t, nil, func(string) error {
 		go func() {
+			defer close(browsed)
 			base := s.redirectURL()
 			for _, u := range []string{base, base + "?code=x&state=forged", s.redirectURL()[:len(base)-len("/callback")] + "/other?state=s1"} {
 				if got := status(t, u); got == http.StatusOK {
@@ -62,6 +70,7 @@ func TestLoopbackIgnoresStrayRequests(t *testing.T) {
 	if got := status(t, s.redirectURL()+"?code=c2&state=s1"); got == http.StatusOK {
 		t.Errorf("a second redirect with the state: got 200, want it ignored")
 	}
+	<-browsed // the browser has its pages before the test ends
 }
 
 // With no browser that reaches the loopback (SSH), the user pastes the
