@@ -30,7 +30,7 @@ func (h *streamable) get(ctx context.Context, lastEventID string) (io.ReadCloser
 		return nil, urlErrorCause(err)
 	}
 	if resp.StatusCode != http.StatusOK || mediaType(resp) != "text/event-stream" {
-		body, _ := readBody(resp.Body, 4<<10)
+		body := bodyHead(resp.Body, 4<<10)
 		return nil, &HTTPError{Method: http.MethodGet, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode, Body: redactedExcerpt(h.b, body)}
 	}
 	return resp.Body, nil

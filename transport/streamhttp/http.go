@@ -221,7 +221,7 @@ func (h *streamable) track() bool {
 // frame (modern servers answer 400 with -32022, -32020 …); anything else
 // is an *HTTPError.
 func (h *streamable) refused(resp *http.Response, m *outgoing, sentSession string) ([]byte, error) {
-	body, _ := readBody(resp.Body, errorBodyLimit)
+	body := bodyHead(resp.Body, errorBodyLimit)
 	if h.expired(resp, sentSession, body) {
 		return nil, fmt.Errorf("%w (POST answered %d %s)", transport.ErrSessionExpired, resp.StatusCode, http.StatusText(resp.StatusCode))
 	}

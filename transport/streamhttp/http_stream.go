@@ -231,6 +231,15 @@ func readBody(body io.ReadCloser, limit int) ([]byte, error) {
 	return b, nil
 }
 
+// bodyHead reads at most limit bytes of an error answer's body and closes
+// it: enough to quote or to find a JSON-RPC error in. A longer body is
+// cut, not refused, so that the error still says what came.
+func bodyHead(body io.ReadCloser, limit int) []byte {
+	defer body.Close()
+	b, _ := io.ReadAll(io.LimitReader(body, int64(limit)))
+	return b
+}
+
 // drain reads a little of body, so the connection can be reused, and
 // closes it.
 func drain(body io.ReadCloser) {

@@ -301,6 +301,8 @@ func TestHTTPErrorBodies(t *testing.T) {
 			w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}`))
 		case "plain":
 			http.Error(w, "no such endpoint\nat all", http.StatusMethodNotAllowed)
+		case "long":
+			http.Error(w, "upstream down"+strings.Repeat(" and more", 20000), http.StatusBadGateway)
 		case "html":
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<html>"))
@@ -316,6 +318,11 @@ func TestHTTPErrorBodies(t *testing.T) {
 	var he *HTTPError
 	if !errors.As(err, &he) || he.StatusCode != 405 || he.Body != "no such endpoint at all" {
 		t.Errorf("plain: %v", err)
+	}
+	// A body past the limit is quoted from its start, not dropped.
+	err = c.Call(ctx5(t), "long", nil, nil)
+	if !errors.As(err, &he) || he.StatusCode != 502 || !strings.HasPrefix(he.Body, "upstream down and more") {
+		t.Errorf("long: %v", err)
 	}
 	if err := c.Call(ctx5(t), "html", nil, nil); err == nil || !strings.Contains(err.Error(), "text/html") {
 		t.Errorf("html: %v", err)
