@@ -8,24 +8,11 @@ import "bytes"
 // (skipFlat counts brackets instead of recursing), so an answer nested too
 // deep to decode still ends its call at once, on every transport.
 func responseID(frame []byte) (ID, bool) {
-	var id ID
-	found, method := false, false
-	whole := flatMembers(frame, func(key, value []byte) bool {
-		switch string(key) {
-		case `"method"`:
-			method = true
-			return false
-		case `"id"`:
-			v, err := parseID(value)
-			if _, isInt := v.Int64(); err == nil && isInt {
-				id, found = v, true
-			}
-		}
-		return true
-	})
-	// Only a whole object counts: a truncated frame's id is not one to
-	// trust.
-	return id, whole && found && !method
+	id, ok := PeekResponseID(frame)
+	if _, isInt := id.Int64(); !ok || !isInt {
+		return ID{}, false
+	}
+	return id, true
 }
 
 // flatMembers hands fn each top-level member of the object frame, key as
