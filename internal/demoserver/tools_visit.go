@@ -64,10 +64,12 @@ func (ss *session) openVisit(complete bool) (id, url string, err error) {
 	var once sync.Once
 	url, err = ss.srv.visitPage(id, func() {
 		once.Do(func() {
-			close(done)
+			// The notice goes out before the waiting tool may answer, so
+			// the client hears it before the call it belongs to ends.
 			if complete {
 				ss.notifyClient(context.Background(), "notifications/elicitation/complete", map[string]string{"elicitationId": id})
 			}
+			close(done)
 		})
 	})
 	return id, url, err
