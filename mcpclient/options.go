@@ -93,7 +93,9 @@ type Options struct {
 	// OnLog receives notifications/message.
 	OnLog func(LogMessage)
 	// OnListChanged receives "tools", "prompts" or "resources" when the
-	// server says that list changed.
+	// server says that list changed. In the stateless era the session
+	// listens (subscriptions/listen) for the lists the server declared
+	// listChanged for, and for no other.
 	OnListChanged func(kind string)
 	// OnResourceUpdated receives the URI of a subscribed resource that
 	// changed.
