@@ -11,14 +11,14 @@ import (
 
 // handleRequest answers the server's requests (handshake era). Each runs in
 // its own goroutine, so a sampling request that waits a minute for a model
-// stalls nothing else. The answer to a request that belongs to a task
-// carries the task's related-task metadata back.
+// stalls nothing else. Options.Tasks adds to the answer of a request
+// that belongs to a task what the task requires.
 func (s *Session) handleRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	res, err := s.answerRequest(ctx, req)
-	if err != nil {
-		return nil, err
+	if err != nil || s.tasks == nil {
+		return res, err
 	}
-	return withRelatedTask(req, res), nil
+	return s.tasks.Answered(req, res), nil
 }
 
 func (s *Session) answerRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
@@ -182,7 +182,9 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
 		handled = s.listChanged(n.Method)
 	case "notifications/tasks/status":
-		s.taskNotice(n.Params)
+		if s.tasks != nil {
+			s.tasks.StatusNotice(n.Params)
+		}
 	case "notifications/subscriptions/acknowledged":
 		s.acknowledged(n.Params)
 	case "notifications/elicitation/complete":

@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"context"
@@ -9,14 +9,19 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // A client that takes part in tasks MUST declare the tasks capability;
 // one whose host did not opt in declares nothing of tasks.
 func TestLegacyTasksCapabilityDeclaredOnlyWhenEnabled(t *testing.T) {
-	for _, tasks := range []*TaskOptions{nil, {}} {
+	for _, tasks := range []*Options{nil, {}} {
 		f := legacyTaskServer(t, tasksCaps, `[]`)
-		connect(t, f, &Options{Tasks: tasks})
+		opts := &mcpclient.Options{}
+		if tasks != nil { // a nil *Options in the interface would still be a runner
+			opts.Tasks = tasks
+		}
+		connect(t, f, opts)
 		caps, _ := f.paramsOf("initialize")[0]["capabilities"].(map[string]any)
 		_, declared := caps["tasks"]
 		if _, ext := caps["extensions"]; declared != (tasks != nil) || ext {
@@ -36,9 +41,9 @@ func TestLegacyTaskListPagination(t *testing.T) {
 		}
 		return json.RawMessage(`{"tasks":[` + legacyTask("a", "working", "") + `],"nextCursor":"` + cursor + `"}`), nil
 	})
-	s := connect(t, f, &Options{Tasks: fastTasks()})
-	tasks, err := Collect(s.Tasks(ctx5s(t)))
-	if !errors.Is(err, ErrPagination) || len(tasks) != 2 || tasks[0].ID != "a" || tasks[1].Status != TaskCompleted {
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
+	tasks, err := mcpclient.Collect(All(ctx5s(t), s))
+	if !errors.Is(err, mcpclient.ErrPagination) || len(tasks) != 2 || tasks[0].ID != "a" || tasks[1].Status != Completed {
 		t.Fatalf("%v %v", tasks, err)
 	}
 	if got := f.paramsOf("tasks/list")[1]["cursor"]; got != cursor {
@@ -54,8 +59,8 @@ func TestLegacyTaskExpires(t *testing.T) {
 	f.result("tools/call", `{"task":`+stuck+`}`)
 	f.result("tasks/get", stuck)
 	f.result("tasks/cancel", stuck)
-	s := connect(t, f, &Options{Tasks: fastTasks()})
-	if _, err := s.CallTool(ctx5s(t), "slow", nil); !errors.Is(err, ErrTaskExpired) {
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
+	if _, err := s.CallTool(ctx5s(t), "slow", nil); !errors.Is(err, ErrExpired) {
 		t.Fatalf("got %v", err)
 	}
 	s.Close()
@@ -68,15 +73,15 @@ func TestLegacyTaskExpires(t *testing.T) {
 func TestTaskPollIntervalIsCapped(t *testing.T) {
 	for _, tc := range []struct {
 		server, want time.Duration
-		opts         TaskOptions
+		opts         Options
 	}{
-		{0, time.Second, TaskOptions{}},
-		{time.Nanosecond, 100 * time.Millisecond, TaskOptions{}},
-		{2 * time.Second, 2 * time.Second, TaskOptions{}},
-		{1000 * time.Hour, 30 * time.Second, TaskOptions{}},
-		{time.Hour, 5 * time.Second, TaskOptions{MaxPollInterval: 5 * time.Second}},
+		{0, time.Second, Options{}},
+		{time.Nanosecond, 100 * time.Millisecond, Options{}},
+		{2 * time.Second, 2 * time.Second, Options{}},
+		{1000 * time.Hour, 30 * time.Second, Options{}},
+		{time.Hour, 5 * time.Second, Options{MaxPollInterval: 5 * time.Second}},
 	} {
-		d := &taskDriver{s: &Session{opts: Options{Tasks: &tc.opts}}, task: Task{PollInterval: tc.server}}
+		d := &taskDriver{st: &sessionTasks{opts: tc.opts}, task: Task{PollInterval: tc.server}}
 		if got := d.pollDelay(); got != tc.want {
 			t.Errorf("server %v: polls every %v, want %v", tc.server, got, tc.want)
 		}

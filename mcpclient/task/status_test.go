@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // A notifications/tasks/status that says the task ended is taken at once:
@@ -26,27 +27,28 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 	})
 	var seen atomic.Int64
 	var statuses []string
-	opts := &Options{Tasks: &TaskOptions{}, OnNotification: func(method string, _ json.RawMessage) {
+	opts := &mcpclient.Options{Tasks: &Options{}, OnNotification: func(method string, _ json.RawMessage) {
 		if method == "notifications/tasks/status" {
 			seen.Add(1)
 		}
 	}}
 	s := connect(t, f, opts)
-	if _, err := Collect(s.Tools(ctx5s(t))); err != nil {
+	st, _ := of(s)
+	if _, err := mcpclient.Collect(s.Tools(ctx5s(t))); err != nil {
 		t.Fatal(err)
 	}
 	go func() {
 		waitFor(t, "the driver watches t1", func() bool {
-			s.tasks.mu.Lock()
-			defer s.tasks.mu.Unlock()
-			return s.tasks.watching["t1"] != nil
+			st.mu.Lock()
+			defer st.mu.Unlock()
+			return st.watching["t1"] != nil
 		})
 		ctx := context.Background()
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("other", "completed", "")))
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(`{"taskId":"t1","status":"bogus"}`))
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("t1", "completed", `,"statusMessage":"finished"`)))
 	}()
-	ctx := WithTaskStatus(ctx5s(t), func(task Task) { statuses = append(statuses, task.Status+":"+task.StatusMessage) })
+	ctx := WithStatus(ctx5s(t), func(task Task) { statuses = append(statuses, task.Status+":"+task.StatusMessage) })
 	res, err := s.CallTool(ctx, "slow", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -58,9 +60,9 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 		t.Errorf("statuses reported: %q", statuses)
 	}
 	waitFor(t, "every notice reaches OnNotification", func() bool { return seen.Load() == 3 })
-	s.tasks.mu.Lock()
-	defer s.tasks.mu.Unlock()
-	if len(s.tasks.watching) != 0 {
-		t.Errorf("still watching %d tasks after the call", len(s.tasks.watching))
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.watching) != 0 {
+		t.Errorf("still watching %d tasks after the call", len(st.watching))
 	}
 }

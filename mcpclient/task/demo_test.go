@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"context"
@@ -8,14 +8,16 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
 // demoTasks connects, in era, to the demo server, which speaks both.
-func demoTasks(t *testing.T, era Era, opts *Options) *Session {
+func demoTasks(t *testing.T, era mcpclient.Era, opts *mcpclient.Options) *mcpclient.Session {
 	t.Helper()
-	checkGoroutines(t)
+	leakcheck.Check(t)
 	a, b := transport.Pipe()
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan struct{})
@@ -24,7 +26,7 @@ func demoTasks(t *testing.T, era Era, opts *Options) *Session {
 		close(served)
 	}()
 	opts.Era = era
-	s, err := Connect(ctx5s(t), a, opts)
+	s, err := mcpclient.Connect(ctx5s(t), a, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,20 +37,20 @@ func demoTasks(t *testing.T, era Era, opts *Options) *Session {
 // The demo server's research tool, as a task in each era: to its result,
 // through a question to the user, to a failure, and cancelled.
 func TestDemoServerTaskBothEras(t *testing.T) {
-	for _, era := range []Era{EraHandshake, EraStateless} {
+	for _, era := range []mcpclient.Era{mcpclient.EraHandshake, mcpclient.EraStateless} {
 		t.Run(era.String(), func(t *testing.T) {
 			asked := 0
-			s := demoTasks(t, era, &Options{Tasks: fastTasks(), Elicitation: func(context.Context, *ElicitParams) (*ElicitResult, error) {
+			s := demoTasks(t, era, &mcpclient.Options{Tasks: fastTasks(), Elicitation: func(context.Context, *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
 				asked++
-				return &ElicitResult{Action: "accept", Content: map[string]any{"reading": "narrow"}}, nil
+				return &mcpclient.ElicitResult{Action: "accept", Content: map[string]any{"reading": "narrow"}}, nil
 			}})
 			var seen []string
-			ctx := WithTaskStatus(ctx5s(t), func(t Task) { seen = append(seen, t.Status) })
+			ctx := WithStatus(ctx5s(t), func(t Task) { seen = append(seen, t.Status) })
 			res, err := s.CallTool(ctx, "research", map[string]any{"topic": "pipes", "steps": 2, "delayMs": 1})
 			if err != nil || res.Text() != "report on pipes (broad reading) after 2 steps" {
 				t.Fatalf("%+v %v", res, err)
 			}
-			if seen[0] != TaskWorking || seen[len(seen)-1] != TaskCompleted {
+			if seen[0] != Working || seen[len(seen)-1] != Completed {
 				t.Errorf("statuses %v", seen)
 			}
 			res, err = s.CallTool(ctx5s(t), "research", map[string]any{"topic": "pipes", "steps": 2, "delayMs": 1, "ask": true})
@@ -60,28 +62,28 @@ func TestDemoServerTaskBothEras(t *testing.T) {
 			if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError {
 				t.Errorf("failed task: %v", err)
 			}
-			started, _, err := s.StartTool(ctx5s(t), "research", map[string]any{"topic": "later", "steps": 1, "delayMs": 1})
+			started, _, err := Start(ctx5s(t), s, "research", map[string]any{"topic": "later", "steps": 1, "delayMs": 1})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res, err := s.AwaitTask(ctx5s(t), started.ID); err != nil || !strings.Contains(res.Text(), "report on later") {
+			if res, err := Await(ctx5s(t), s, started.ID); err != nil || !strings.Contains(res.Text(), "report on later") {
 				t.Fatalf("AwaitTask: %+v %v", res, err)
 			}
-			if era == EraHandshake {
-				all, err := Collect(s.Tasks(ctx5s(t)))
-				if err != nil || len(all) != 4 || all[3].ID != started.ID || all[2].Status != TaskFailed {
+			if era == mcpclient.EraHandshake {
+				all, err := mcpclient.Collect(All(ctx5s(t), s))
+				if err != nil || len(all) != 4 || all[3].ID != started.ID || all[2].Status != Failed {
 					t.Errorf("Tasks: %v %v", all, err)
 				}
 			}
-			task, _, err := s.StartTool(ctx5s(t), "research", map[string]any{"topic": "y", "steps": 100, "delayMs": 10000})
+			task, _, err := Start(ctx5s(t), s, "research", map[string]any{"topic": "y", "steps": 100, "delayMs": 10000})
 			if err != nil || task == nil {
 				t.Fatalf("StartTool: %v %v", task, err)
 			}
-			if err := s.CancelTask(ctx5s(t), task.ID); err != nil {
+			if err := Cancel(ctx5s(t), s, task.ID); err != nil {
 				t.Fatal(err)
 			}
-			st, err := s.TaskStatus(ctx5s(t), task.ID)
-			if err != nil || st.Status != TaskCancelled {
+			st, err := Get(ctx5s(t), s, task.ID)
+			if err != nil || st.Status != Cancelled {
 				t.Errorf("after tasks/cancel: %+v %v", st, err)
 			}
 		})
@@ -91,8 +93,8 @@ func TestDemoServerTaskBothEras(t *testing.T) {
 // Without Options.Tasks the server refuses the call (a handshake-era
 // -32601, the extension's -32021) and no task is made.
 func TestDemoServerTaskToolNeedsTasks(t *testing.T) {
-	for era, code := range map[Era]int64{EraHandshake: jsonrpc.CodeMethodNotFound, EraStateless: -32021} {
-		s := demoTasks(t, era, &Options{})
+	for era, code := range map[mcpclient.Era]int64{mcpclient.EraHandshake: jsonrpc.CodeMethodNotFound, mcpclient.EraStateless: -32021} {
+		s := demoTasks(t, era, &mcpclient.Options{})
 		_, err := s.CallTool(ctx5s(t), "research", map[string]any{"topic": "x"})
 		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) || rpcErr.Code != code {
@@ -102,19 +104,19 @@ func TestDemoServerTaskToolNeedsTasks(t *testing.T) {
 }
 
 // A caller that gives up cancels the task at the server.
-func TestDemoServerTaskCancelledByTheCaller(t *testing.T) {
-	for _, era := range []Era{EraHandshake, EraStateless} {
-		s := demoTasks(t, era, &Options{Tasks: fastTasks()})
+func TestDemoServerCancelledByTheCaller(t *testing.T) {
+	for _, era := range []mcpclient.Era{mcpclient.EraHandshake, mcpclient.EraStateless} {
+		s := demoTasks(t, era, &mcpclient.Options{Tasks: fastTasks()})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		var id string
-		_, err := s.CallTool(WithTaskStatus(ctx, func(t Task) { id = t.ID }), "research", map[string]any{"topic": "z", "steps": 100, "delayMs": 10000})
+		_, err := s.CallTool(WithStatus(ctx, func(t Task) { id = t.ID }), "research", map[string]any{"topic": "z", "steps": 100, "delayMs": 10000})
 		cancel()
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("%v: %v", era, err)
 		}
 		for end := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-			st, err := s.TaskStatus(ctx5s(t), id)
-			if err == nil && st.Status == TaskCancelled {
+			st, err := Get(ctx5s(t), s, id)
+			if err == nil && st.Status == Cancelled {
 				break
 			}
 			if time.Now().After(end) {
