@@ -226,12 +226,14 @@ func (s *Session) logMessage(params json.RawMessage) bool {
 }
 
 // listChanged forgets the cached list a */list_changed names and tells
-// OnListChanged, reporting whether there was one to tell.
+// OnListChanged, reporting whether there was one to tell. Skills are
+// resources, so the skills extension's listing goes with them.
 func (s *Session) listChanged(method string) bool {
 	kind := method[len("notifications/") : len(method)-len("/list_changed")]
 	s.cache.forget(kind + "/list")
 	if kind == "resources" {
 		s.cache.forget("resources/templates/list")
+		s.cache.forget("skills/list")
 	}
 	if s.opts.OnListChanged == nil {
 		return false
