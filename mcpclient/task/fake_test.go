@@ -144,15 +144,3 @@ func sequence(results ...string) jsonrpc.Handler {
 }
 
 func fastTasks() *Options { return &Options{MinPollInterval: time.Millisecond} }
-
-// waitFor polls cond for up to 5s: for what the session sends in the
-// background (a tasks/cancel).
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("never happened: %s", what)
-}

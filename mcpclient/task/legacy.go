@@ -91,9 +91,6 @@ type taskParams struct {
 // while it needs input and sends its requests (elicitation, sampling) for
 // the task meanwhile; the session's handlers answer them as any other.
 func (d *taskDriver) runLegacy(ctx context.Context) (json.RawMessage, error) {
-	notices, stop := d.st.watchTask(d.task.ID)
-	defer stop()
-	d.notices = notices
 	for {
 		switch d.task.Status {
 		case Cancelled:

@@ -184,7 +184,7 @@ func TestLegacyTaskFailures(t *testing.T) {
 
 // When the caller gives up, the task is cancelled with tasks/cancel — if
 // the server declared tasks.cancel — and the caller gets ctx's error.
-func TestLegacyCancelledWithTheCaller(t *testing.T) {
+func TestLegacyTaskCancelledWithTheCaller(t *testing.T) {
 	for _, caps := range []string{tasksCaps, `{"tasks":{"requests":{"tools":{"call":{}}}}}`} {
 		f := legacyTaskServer(t, caps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
 		f.result("tools/call", `{"task":`+legacyTask("t2", "working", "")+`}`)

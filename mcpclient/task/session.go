@@ -102,12 +102,19 @@ func (st *sessionTasks) Drive(ctx context.Context, raw json.RawMessage) (*mcpcli
 // drive follows a task to its outcome, in the session's era. A task only
 // known by its id (Await) is polled at once.
 func (st *sessionTasks) drive(ctx context.Context, t *Task, pollFirst bool) (*mcpclient.CallToolResult, error) {
-	d := st.newDriver(ctx, t, pollFirst)
 	var raw json.RawMessage
 	var err error
+	var d *taskDriver
 	if st.s.Era() == mcpclient.EraStateless {
+		d = st.newDriver(ctx, t, pollFirst)
 		raw, err = d.runStateless(ctx)
 	} else {
+		// Notices are watched for before the first state is reported, so
+		// none that follows it is missed.
+		notices, stop := st.watchTask(t.ID)
+		defer stop()
+		d = st.newDriver(ctx, t, pollFirst)
+		d.notices = notices
 		raw, err = d.runLegacy(ctx)
 	}
 	if err != nil {

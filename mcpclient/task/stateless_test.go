@@ -193,7 +193,7 @@ func TestStatelessTaskOutcomes(t *testing.T) {
 
 // Cancellation: when the caller gives up the client sends tasks/cancel
 // for the task; notifications/cancelled MUST NOT be used to cancel a task.
-func TestStatelessCancelledWithTheCaller(t *testing.T) {
+func TestStatelessTaskCancelledWithTheCaller(t *testing.T) {
 	f := modernServer(t)
 	f.result("tools/call", created("m5"))
 	f.result("tasks/get", polled("m5", "working", ""))

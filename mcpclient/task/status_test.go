@@ -25,11 +25,11 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 		gets.Add(1)
 		return json.RawMessage(legacyTask("t1", "working", "")), nil
 	})
-	var seen atomic.Int64
+	seen := make(chan struct{}, 3)
 	var statuses []string
 	opts := &mcpclient.Options{Tasks: &Options{}, OnNotification: func(method string, _ json.RawMessage) {
 		if method == "notifications/tasks/status" {
-			seen.Add(1)
+			seen <- struct{}{}
 		}
 	}}
 	s := connect(t, f, opts)
@@ -37,29 +37,39 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 	if _, err := mcpclient.Collect(s.Tools(ctx5s(t))); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		waitFor(t, "the driver watches t1", func() bool {
-			st.mu.Lock()
-			defer st.mu.Unlock()
-			return st.watching["t1"] != nil
-		})
+	// The driver watches for notices before it reports the task's first
+	// state: the server sends them once the client has seen it created.
+	sent := make(chan struct{})
+	notify := func() {
+		defer close(sent)
 		ctx := context.Background()
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("other", "completed", "")))
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(`{"taskId":"t1","status":"bogus"}`))
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("t1", "completed", `,"statusMessage":"finished"`)))
-	}()
-	ctx := WithStatus(ctx5s(t), func(task Task) { statuses = append(statuses, task.Status+":"+task.StatusMessage) })
+	}
+	ctx := WithStatus(ctx5s(t), func(task Task) {
+		if statuses = append(statuses, task.Status+":"+task.StatusMessage); len(statuses) == 1 {
+			go notify()
+		}
+	})
 	res, err := s.CallTool(ctx, "slow", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	<-sent
 	if res.Text() != "done early" || gets.Load() != 0 {
 		t.Errorf("result %q after %d tasks/get; want the result at the notice, with no poll", res.Text(), gets.Load())
 	}
 	if len(statuses) != 2 || statuses[1] != "completed:finished" {
 		t.Errorf("statuses reported: %q", statuses)
 	}
-	waitFor(t, "every notice reaches OnNotification", func() bool { return seen.Load() == 3 })
+	for range 3 { // every notice reaches OnNotification
+		select {
+		case <-seen:
+		case <-ctx.Done():
+			t.Fatal("not every notice reached OnNotification")
+		}
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if len(st.watching) != 0 {
