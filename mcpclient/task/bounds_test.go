@@ -51,24 +51,6 @@ func TestLegacyTaskListPagination(t *testing.T) {
 	}
 }
 
-// The TTL is a backstop: a task not done when it has passed is given up
-// (and cancelled), however the server answers its polls.
-func TestLegacyTaskExpires(t *testing.T) {
-	f := legacyTaskServer(t, tasksCaps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
-	stuck := `{"taskId":"t3","status":"working","createdAt":"","lastUpdatedAt":"","ttl":30,"pollInterval":1}`
-	f.result("tools/call", `{"task":`+stuck+`}`)
-	f.result("tasks/get", stuck)
-	f.result("tasks/cancel", stuck)
-	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
-	if _, err := s.CallTool(ctx5s(t), "slow", nil); !errors.Is(err, ErrExpired) {
-		t.Fatalf("got %v", err)
-	}
-	s.Close()
-	if f.count("tasks/cancel") != 1 {
-		t.Error("the expired task was not cancelled")
-	}
-}
-
 // The server's polling interval is honoured within bounds, both ways.
 func TestTaskPollIntervalIsCapped(t *testing.T) {
 	for _, tc := range []struct {
