@@ -73,3 +73,22 @@ func TestTaskPollIntervalIsCapped(t *testing.T) {
 		t.Errorf("an absurd interval became %v", got)
 	}
 }
+
+// The handle API needs the session's task state: without Options.Tasks
+// Await, Cancel and List send nothing and say why.
+func TestHandleAPINeedsTasks(t *testing.T) {
+	f := legacyTaskServer(t, tasksCaps, `[]`)
+	s := connect(t, f, &mcpclient.Options{})
+	_, awaitErr := Await(ctx5s(t), s, "t1")
+	_, listErr := List(ctx5s(t), s, "")
+	for _, err := range []error{awaitErr, Cancel(ctx5s(t), s, "t1"), listErr} {
+		if !errors.Is(err, ErrNotEnabled) {
+			t.Errorf("got %v, want ErrNotEnabled", err)
+		}
+	}
+	for _, m := range []string{"tasks/get", "tasks/cancel", "tasks/list"} {
+		if n := f.count(m); n != 0 {
+			t.Errorf("%d %s sent", n, m)
+		}
+	}
+}

@@ -107,7 +107,7 @@ type taskDriver struct {
 	ownLimit bool // the caller set no deadline: MaxWait applies
 	report   func(Task)
 	reported bool
-	// pollFirst skips the wait before the first poll: AwaitTask on a
+	// pollFirst skips the wait before the first poll: Await on a
 	// task the session has not seen.
 	pollFirst bool
 	// notices carries the task's notifications/tasks/status, if the
