@@ -23,8 +23,9 @@ const TasksExtension = "io.modelcontextprotocol/tasks"
 // TaskRunner runs tool calls as tasks: see Options.Tasks. Package
 // mcpclient/task provides one (*task.Options).
 type TaskRunner interface {
-	// Attach is called once for each session, as Connect creates it, and
-	// returns what follows that session's tasks.
+	// Attach is called once for each session, as Connect creates it and
+	// before it sends anything (Attach must not send either), and returns
+	// what follows that session's tasks.
 	Attach(s *Session) SessionTasks
 }
 
