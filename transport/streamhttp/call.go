@@ -31,7 +31,6 @@ func (h *streamable) Call(ctx context.Context, id jsonrpc.ID, method string, fra
 	if err := h.usable(); err != nil {
 		return nil, err
 	}
-	h.awaitListen(ctx)
 	m := &outgoing{id: id, method: method, frame: frame}
 	x := h.exchange(ctx)
 	resp, sentSession, err := h.do(x.ctx, ctx, m)

@@ -72,8 +72,6 @@ type streamable struct {
 	listening bool
 	closed    bool // set by Close before it waits for wg
 
-	listenReady atomic.Pointer[listenGate] // until the GET stream answered
-
 	closeOnce sync.Once
 }
 
@@ -100,11 +98,10 @@ func newStreamable(cfg Config) (*streamable, error) {
 
 // SetProtocol records what the session agreed on. In the handshake era,
 // once a version is agreed it also opens the GET stream on which the
-// server may send requests and notifications; a server without one
-// answers 405 and nothing more is tried. It does not wait for the GET:
-// the session's next request does (see awaitListen), so the initialized
-// notification travels while the server answers the GET. The zero
-// Protocol resets the transport for a handshake (no version header yet).
+// server may send requests and notifications, waiting up to a second for
+// the server's answer; a server without one answers 405 and nothing more
+// is tried. The zero Protocol resets the transport
+// for a handshake (no version header yet).
 func (h *streamable) SetProtocol(p transport.Protocol) {
 	h.mu.Lock()
 	h.proto = p
@@ -118,39 +115,17 @@ func (h *streamable) SetProtocol(p transport.Protocol) {
 	}
 	h.mu.Unlock()
 	if listen {
+		// Wait, briefly, for the server to answer the GET: then the stream
+		// is in place before the session's next request, and a server
+		// that sends on it at once is not missed.
 		ready := make(chan struct{})
-		h.listenReady.Store(&listenGate{ready: ready, until: time.Now().Add(listenWait)})
 		go h.listen(ready)
+		select {
+		case <-ready:
+		case <-time.After(listenWait):
+		case <-h.done:
+		}
 	}
-}
-
-// listenGate is the GET stream's first answer, which the next request
-// waits for until a deadline.
-type listenGate struct {
-	ready chan struct{} // closed once the server answered the GET
-	until time.Time
-}
-
-// awaitListen waits, briefly, for the server to answer the GET stream
-// opened by SetProtocol: then the stream is in place before the request
-// goes, and a server that sends on it at once (a notification the request
-// causes) is not missed. Only the first request after SetProtocol waits.
-func (h *streamable) awaitListen(ctx context.Context) {
-	g := h.listenReady.Load()
-	if g == nil {
-		return
-	}
-	t := time.NewTimer(time.Until(g.until))
-	defer t.Stop()
-	select {
-	case <-g.ready:
-	case <-t.C:
-	case <-ctx.Done():
-		return
-	case <-h.done:
-		return
-	}
-	h.listenReady.CompareAndSwap(g, nil)
 }
 
 func (h *streamable) stateless() bool {

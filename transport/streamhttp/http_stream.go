@@ -17,7 +17,7 @@ const (
 	defaultRetry   = time.Second // when a server gave no retry: field
 	maxResumes     = 10          // reconnects for one request's stream
 	maxListenRetry = 30 * time.Second
-	listenWait     = time.Second            // the first request's wait for the GET stream
+	listenWait     = time.Second            // SetProtocol's wait for the GET stream
 	minRetry       = 100 * time.Millisecond // the least a reconnect waits, whatever retry: says
 	postTimeout    = 30 * time.Second       // a POST that carries no request
 )

@@ -99,7 +99,6 @@ func (h *streamable) postMessage(ctx context.Context, m *outgoing) error {
 // short reading the answer to its end, which is what lets the connection
 // serve the next call.
 func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
-	h.awaitListen(ctx)
 	xctx, cancel := context.WithCancel(h.ctx)
 	var answered atomic.Bool
 	stopWatch := context.AfterFunc(ctx, func() {
