@@ -252,7 +252,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	s.stateMu.Unlock()
 	// An HTTP transport sends the version on every later request and, in
 	// this era, opens its stream for server-initiated messages.
-	s.setProtocol(transport.Protocol{Version: got})
+	s.setProtocol(transport.Protocol{Version: got, Quiet: s.opts.quiet(res.Capabilities)})
 	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}

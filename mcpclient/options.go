@@ -225,6 +225,19 @@ func (o *Options) capabilities(era Era) map[string]any {
 	return caps
 }
 
+// quiet reports whether, in the handshake era, nothing may come from a
+// server with capabilities c outside its answers (transport.Protocol.Quiet):
+// it declared nothing it would send unasked, the client nothing a server
+// may ask of it, and no callback wants whatever comes. A ping may still
+// come on a request's own stream.
+func (o *Options) quiet(c ServerCapabilities) bool {
+	clientAnswers := o.Sampling != nil || o.Elicitation != nil || o.Roots != nil || o.Tasks != nil || o.OnNotification != nil
+	serverSends := c.Tools != nil && c.Tools.ListChanged || c.Prompts != nil && c.Prompts.ListChanged ||
+		c.Resources != nil && (c.Resources.ListChanged || c.Resources.Subscribe) ||
+		len(c.Logging) > 0 || len(c.Tasks) > 0 || len(c.Experimental) > 0
+	return !clientAnswers && !serverSends
+}
+
 func (o *Options) discoverTimeout() time.Duration {
 	if o.DiscoverTimeout <= 0 {
 		return defaultDiscoverTimeout

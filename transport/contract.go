@@ -54,6 +54,12 @@ type Protocol struct {
 	// Stateless selects the wire of 2026-07-28: no session, every request
 	// self-contained.
 	Stateless bool
+	// Quiet says, in the handshake era, that nothing may come from the
+	// server outside its answers: it declared nothing it would send (no
+	// listChanged, subscribe, logging or tasks) and the client nothing it
+	// would answer (no sampling, elicitation or roots). An HTTP transport
+	// then opens no stream for server-initiated messages.
+	Quiet bool
 }
 
 // ProtocolSetter is implemented by streams that shape their messages by

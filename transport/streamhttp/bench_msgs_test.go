@@ -175,10 +175,12 @@ func dialOurs(ctx context.Context, url string, stateless bool) (*oursClient, err
 		"capabilities":    map[string]any{},
 		"clientInfo":      map[string]any{"name": "bench", "version": "1"},
 	}
-	var res json.RawMessage
+	var res struct {
+		Capabilities map[string]map[string]any `json:"capabilities"`
+	}
 	err = c.conn.Call(ctx, "initialize", init, &res)
 	if err == nil {
-		stream.SetProtocol(transport.Protocol{Version: benchHandshake})
+		stream.SetProtocol(transport.Protocol{Version: benchHandshake, Quiet: quietServer(res.Capabilities)})
 		err = c.conn.Notify(ctx, "notifications/initialized", nil)
 	}
 	if err != nil {
@@ -186,6 +188,21 @@ func dialOurs(ctx context.Context, url string, stateless bool) (*oursClient, err
 		return nil, err
 	}
 	return c, nil
+}
+
+// quietServer is mcpclient's rule for transport.Protocol.Quiet, for a
+// client that declares no capabilities (as here): the server declared
+// nothing it would send unasked.
+func quietServer(caps map[string]map[string]any) bool {
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		if caps[kind]["listChanged"] == true {
+			return false
+		}
+	}
+	_, logging := caps["logging"]
+	_, tasks := caps["tasks"]
+	_, experimental := caps["experimental"]
+	return caps["resources"]["subscribe"] != true && !logging && !tasks && !experimental
 }
 
 // benchParams is the params of an echo call in the handshake era.

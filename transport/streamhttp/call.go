@@ -132,7 +132,7 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 			return d.answer, nil
 		}
 		if got {
-			h.drainLater(body, x)
+			h.drainLater(body, x, h.drainWait)
 			return d.answer, nil // nil: the response went to Read, after what came ahead
 		}
 		body.Close()
@@ -202,15 +202,24 @@ func (h *streamable) lostDirect(id jsonrpc.ID, reason string, d *directAnswer) e
 	return nil
 }
 
+// defaultDrainWait is how long a call waits for the end of its event
+// stream after the response: a server that ends the stream with the
+// response is done within it, and the connection is back in the pool
+// before the next request (without the wait, a next request at once dials
+// another). A server that keeps the stream open costs the call no more.
+const defaultDrainWait = 500 * time.Microsecond
+
 // drainLater reads the rest of an event stream after its response, in
 // the background and within drainAfterAnswer, so that its connection can
-// serve another request; then it ends the exchange.
-func (h *streamable) drainLater(body io.ReadCloser, x exchange) {
+// serve another request; then it ends the exchange. It waits up to wait
+// for that to be done.
+func (h *streamable) drainLater(body io.ReadCloser, x exchange, wait time.Duration) {
 	if !h.track() {
 		body.Close()
 		x.end()
 		return
 	}
+	drained := make(chan struct{})
 	go func() {
 		defer h.wg.Done()
 		t := time.AfterFunc(drainAfterAnswer, func() { body.Close() })
@@ -218,5 +227,12 @@ func (h *streamable) drainLater(body io.ReadCloser, x exchange) {
 		t.Stop()
 		body.Close()
 		x.end()
+		close(drained)
 	}()
+	t := time.NewTimer(wait)
+	select {
+	case <-drained:
+	case <-t.C:
+	}
+	t.Stop()
 }

@@ -30,7 +30,8 @@
 //
 //   - Handshake era: the MCP-Protocol-Version header on every request, the
 //     server's Mcp-Session-Id kept and sent back, a GET stream opened for
-//     server-initiated messages (405 means the server has none), a stream
+//     server-initiated messages (405 means the server has none; none is
+//     opened when Protocol.Quiet says nothing may come on it), a stream
 //     that breaks before its response resumed with GET and Last-Event-ID
 //     after exactly the server's retry delay, a 404 on a live session
 //     reported as transport.ErrSessionExpired, and the session DELETEd on

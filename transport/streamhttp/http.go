@@ -64,7 +64,8 @@ type streamable struct {
 	gone         chan struct{}
 	goneErr      error
 	goneOnce     sync.Once
-	dialFailures atomic.Int32 // in a row
+	dialFailures atomic.Int32  // in a row
+	drainWait    time.Duration // see defaultDrainWait
 
 	mu        sync.Mutex
 	session   string
@@ -93,12 +94,14 @@ func newStreamable(cfg Config) (*streamable, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &streamable{b: b, in: make(chan inbound, 64), done: make(chan struct{}), gone: make(chan struct{}), ctx: ctx, cancel: cancel}, nil
+	return &streamable{b: b, in: make(chan inbound, 64), done: make(chan struct{}), gone: make(chan struct{}), ctx: ctx, cancel: cancel,
+		drainWait: defaultDrainWait}, nil
 }
 
 // SetProtocol records what the session agreed on. In the handshake era,
 // once a version is agreed it also opens the GET stream on which the
-// server may send requests and notifications, waiting up to a second for
+// server may send requests and notifications (unless p.Quiet says none
+// may come), waiting up to a second for
 // the server's answer; a server without one answers 405 and nothing more
 // is tried. The zero Protocol resets the transport
 // for a handshake (no version header yet).
@@ -108,7 +111,7 @@ func (h *streamable) SetProtocol(p transport.Protocol) {
 	if p.Stateless {
 		h.session = ""
 	}
-	listen := !p.Stateless && p.Version != "" && !h.listening && !h.closed
+	listen := !p.Stateless && !p.Quiet && p.Version != "" && !h.listening && !h.closed
 	if listen {
 		h.listening = true
 		h.wg.Add(1)
