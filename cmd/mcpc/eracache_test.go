@@ -7,6 +7,9 @@ import (
 
 // TestEraCacheSparesTheProbe: a server that never answers server/discover
 // costs the probe's timeout once; the next command initializes at once.
+// The probe's 5 s are real (the server is a process, which no synctest
+// bubble's clock can wait on), so the test runs in parallel with a few
+// others that use neither leakcheck nor the process's environment.
 func TestEraCacheSparesTheProbe(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
