@@ -17,7 +17,12 @@ func TestRegistryRefreshIsOneRequestForManyCallers(t *testing.T) {
 	m := &inMemory{}
 	// The registry marks the listing stale, then calls this.
 	changed := make(chan string, 1)
-	onChange := &mcpclient.Options{OnListChanged: func(kind string) { changed <- kind }}
+	onChange := &mcpclient.Options{OnListChanged: func(kind string) {
+		select { // the first change; a handler must not block the session
+		case changed <- kind:
+		default:
+		}
+	}}
 	r := newInMemory(t, m, &Options{Session: onChange}, "a", "b")
 	if _, err := r.Tools(ctx10(t)); err != nil {
 		t.Fatal(err)

@@ -69,7 +69,12 @@ func TestRegistryStatelessServerListChanged(t *testing.T) {
 	leakcheck.Check(t)
 	m := &modernServer{listening: make(chan struct{}, 1), grew: make(chan struct{}, 1)}
 	changed := make(chan string, 1) // after the registry marked the listing stale
-	onChange := &mcpclient.Options{OnListChanged: func(kind string) { changed <- kind }}
+	onChange := &mcpclient.Options{OnListChanged: func(kind string) {
+		select { // the first change; a handler must not block the session
+		case changed <- kind:
+		default:
+		}
+	}}
 	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{{Name: "modern", Type: "memory"}}}, &Options{Dial: m.dial, Session: onChange})
 	if err != nil {
 		t.Fatal(err)
