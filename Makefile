@@ -109,7 +109,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzPeekResponseID -fuzztime $(FUZZTIME) ./jsonrpc
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
-	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient
+	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient/task
+	$(GO) test -run '^$$' -fuzz FuzzDecodeToolResult -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzURLElicitations -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzMeta -fuzztime $(FUZZTIME) ./mcpclient/apps
 	$(GO) test -run '^$$' -fuzz FuzzMimeType -fuzztime $(FUZZTIME) ./mcpclient/apps

@@ -37,7 +37,7 @@ func (o *RunOptions) callTools(ctx context.Context, reg *toolreg.Registry, offer
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				res, err := reg.Call(ctx, uses[i].Name, json.RawMessage(objectOrEmpty(uses[i].Input)))
+				res, err := o.call(ctx, reg, byName[uses[i].Name], json.RawMessage(objectOrEmpty(uses[i].Input)))
 				results[i] = ToolResult(uses[i].ID, res, err, o.MaxResultBytes)
 			}
 		}()
@@ -48,6 +48,30 @@ func (o *RunOptions) callTools(ctx context.Context, reg *toolreg.Registry, offer
 	close(next)
 	wg.Wait()
 	return results
+}
+
+// call makes one call of an offered tool, and once more if it failed and
+// Retry says so.
+func (o *RunOptions) call(ctx context.Context, reg *toolreg.Registry, t *toolreg.Tool, args json.RawMessage) (*toolreg.Result, error) {
+	res, err := reg.Call(ctx, t.Name, args)
+	if err == nil || o.Retry == nil || ctx.Err() != nil {
+		return res, err
+	}
+	call := toolreg.Call{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Args: args, Annotations: t.Def.Annotations}
+	if !retry(ctx, o.Retry, call, err) {
+		return res, err
+	}
+	return reg.Call(ctx, t.Name, args)
+}
+
+// retry asks the host's Retry, a panic counting as no.
+func retry(ctx context.Context, f func(context.Context, toolreg.Call, error) bool, call toolreg.Call, err error) (again bool) {
+	defer func() {
+		if recover() != nil {
+			again = false
+		}
+	}()
+	return f(ctx, call, err)
 }
 
 // decide says why the i-th call of a turn may not run, or "" if it may.

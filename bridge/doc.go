@@ -72,6 +72,10 @@
 //     shape the server gave it (see [ToolResult]).
 //   - A call that is refused, over the bound or to a tool not offered goes
 //     back to the model as a failed result that says why.
+//   - What a server needs of a person before a call can succeed (pages to
+//     visit, -32042; more scope) is the host's to ask, never the model's:
+//     a failed call goes to [RunOptions].Retry, if set, before the model
+//     hears of it, and is made once more if the host says so.
 //
 // The adapters keep what they send with the provider: a redirect to
 // another origin is an error ([ErrRedirected]), never followed with the

@@ -19,6 +19,7 @@ import (
 type fakeTool struct {
 	def  string
 	call func(ctx context.Context, args json.RawMessage) string
+	fail func() error // if set and not nil, the call's JSON-RPC error
 }
 
 // fakeServer is an MCP server of the handshake era with the tools given,
@@ -55,6 +56,11 @@ func (s *fakeServer) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 		n := s.inFlight.Add(1)
 		defer s.inFlight.Add(-1)
 		for m := s.maxIn.Load(); n > m && !s.maxIn.CompareAndSwap(m, n); m = s.maxIn.Load() {
+		}
+		if tool.fail != nil {
+			if err := tool.fail(); err != nil {
+				return nil, err
+			}
 		}
 		return json.RawMessage(tool.call(ctx, p.Arguments)), nil
 	}

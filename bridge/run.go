@@ -37,6 +37,17 @@ type RunOptions struct {
 	// cut short) are answered as not run.
 	History []mcpclient.SamplingMessage
 
+	// Retry, if set, is asked about every call that failed, before the
+	// model hears of it: true makes the call once more, with the same
+	// arguments, and the model gets the second answer. It is how a host
+	// does what the server needs of a person first — pages to visit
+	// (a -32042 answer: [mcpclient.URLElicitations]), a step-up
+	// authorization — and never something the model may do: the failure's
+	// text is the server's, so the host asks the person, not the model.
+	// It runs on the call's goroutine; calls of one turn may fail at once,
+	// so a host serializes what it asks. A panic counts as false.
+	Retry func(ctx context.Context, call toolreg.Call, err error) bool
+
 	// Approve decides every tool call that needs consent, before it
 	// runs: nil lets it run, an error refuses it, and the model reads the
 	// error's text as the call's failed result. It has the shape of

@@ -27,6 +27,9 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 	if opts != nil {
 		s.opts = *opts
 	}
+	if s.opts.Tasks != nil {
+		s.tasks = s.opts.Tasks.Attach(s)
+	}
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = slog.New(discard{})

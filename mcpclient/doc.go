@@ -86,28 +86,20 @@
 // # Tasks
 //
 // A server may run a tool call as a task: it answers with a handle at
-// once and the client polls for the outcome. Set [Options].Tasks and both
-// generations work behind the same [Session.CallTool]: 2025-11-25's
-// experimental tasks (the client asks for a task where the server's tasks
-// capability and the tool's execution.taskSupport say it must or may —
-// [Tool.TaskSupport]) and the stateless era's tasks extension
-// ([TasksExtension], SEP-2663: the server decides). CallTool polls the task
-// at the server's interval, bounded both ways by [TaskOptions], answers
-// what the task asks of the user or the model through the same sampling,
-// elicitation and roots handlers (each request once, however often the
-// server repeats it), and returns the final result, or a [*TaskError]
-// whose cause is the server's JSON-RPC error, [ErrTaskCancelled] or
-// [ErrTaskExpired] (the task's TTL, or TaskOptions.MaxWait, passed). A
-// caller whose context ends cancels the task at the server (tasks/cancel).
-// [WithTaskStatus] reports each state on the way. Hosts that return to
-// the user meanwhile use [Session.StartTool], [Session.TaskStatus],
-// [Session.AwaitTask], [Session.CancelTask] and [Session.Tasks].
+// once and the client polls for the outcome. Package mcpclient/task
+// follows tasks in both generations (2025-11-25's experimental tasks and
+// the stateless era's extension, [TasksExtension]); set [Options].Tasks to
+// its runner and [Session.CallTool] drives a task to its final result as
+// if it were one call. The session itself only declares tasks, asks for
+// one where the runner says ([SessionTasks]) and hands over the task a
+// server answered with — [Session.StartTool] returns it undriven — so a
+// program that never sets Options.Tasks links none of the driving.
 //
 // Without Options.Tasks nothing of tasks is declared: a tool whose
-// taskSupport is "required" fails with [ErrTaskRequired], and a task
-// answer is a protocol error ([ErrMalformedResult]) — as is any tools/call
-// result without content, so that a task the client did not ask for
-// never reaches a model as an empty success.
+// taskSupport is "required" is called plainly (the server refuses it), and
+// a task answer is a protocol error ([ErrMalformedResult]) — as is any
+// tools/call result without content, so that a task the client did not
+// ask for never reaches a model as an empty success.
 //
 // # Skills
 //

@@ -11,14 +11,14 @@ import (
 
 // handleRequest answers the server's requests (handshake era). Each runs in
 // its own goroutine, so a sampling request that waits a minute for a model
-// stalls nothing else. The answer to a request that belongs to a task
-// carries the task's related-task metadata back.
+// stalls nothing else. Options.Tasks adds to the answer of a request
+// that belongs to a task what the task requires.
 func (s *Session) handleRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	res, err := s.answerRequest(ctx, req)
-	if err != nil {
-		return nil, err
+	if err != nil || s.tasks == nil {
+		return res, err
 	}
-	return withRelatedTask(req, res), nil
+	return s.tasks.Answered(req, res), nil
 }
 
 func (s *Session) answerRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
@@ -182,7 +182,9 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
 		handled = s.listChanged(n.Method)
 	case "notifications/tasks/status":
-		s.taskNotice(n.Params)
+		if s.tasks != nil {
+			s.tasks.StatusNotice(n.Params)
+		}
 	case "notifications/subscriptions/acknowledged":
 		s.acknowledged(n.Params)
 	case "notifications/elicitation/complete":
@@ -224,12 +226,14 @@ func (s *Session) logMessage(params json.RawMessage) bool {
 }
 
 // listChanged forgets the cached list a */list_changed names and tells
-// OnListChanged, reporting whether there was one to tell.
+// OnListChanged, reporting whether there was one to tell. Skills are
+// resources, so the skills extension's listing goes with them.
 func (s *Session) listChanged(method string) bool {
 	kind := method[len("notifications/") : len(method)-len("/list_changed")]
 	s.cache.forget(kind + "/list")
 	if kind == "resources" {
 		s.cache.forget("resources/templates/list")
+		s.cache.forget("skills/list")
 	}
 	if s.opts.OnListChanged == nil {
 		return false

@@ -73,8 +73,8 @@ func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResul
 	}
 	if s.Era() == EraStateless {
 		res.Tools = s.keepValidTools(res.Tools)
-	} else {
-		s.recordTaskSupport(cursor, res.Tools)
+	} else if s.tasks != nil {
+		s.tasks.ToolsListed(cursor, res.Tools)
 	}
 	return &res, nil
 }

@@ -41,8 +41,11 @@ type subscriptionFilter struct {
 }
 
 // relisten (re)opens the listen request for the current filter, or closes
-// it when nothing is wanted.
+// it when nothing is wanted. List changes are asked for only where the
+// server declared listChanged: a server that declared none costs no
+// long-lived request unless a resource is subscribed.
 func (s *Session) relisten() {
+	f := s.listChanges()
 	l := &s.listen
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -50,18 +53,28 @@ func (s *Session) relisten() {
 		l.cancel()
 		l.cancel = nil
 	}
-	wantLists := s.opts.OnListChanged != nil
-	if l.closed || (!wantLists && len(l.uris) == 0) {
+	if l.closed || (!f.ToolsListChanged && !f.PromptsListChanged && !f.ResourcesListChanged && len(l.uris) == 0) {
 		return
 	}
-	f := subscriptionFilter{
-		ToolsListChanged: wantLists, PromptsListChanged: wantLists, ResourcesListChanged: wantLists,
-		ResourceSubscriptions: slices.Clone(l.uris),
-	}
+	f.ResourceSubscriptions = slices.Clone(l.uris)
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), noTimeoutKey{}, true))
 	l.cancel = cancel
 	l.wg.Add(1)
 	go s.listenLoop(ctx, f)
+}
+
+// listChanges is the part of the filter a callback wants and the server
+// declared it sends (listChanged in its capabilities).
+func (s *Session) listChanges() subscriptionFilter {
+	if s.opts.OnListChanged == nil {
+		return subscriptionFilter{}
+	}
+	caps := s.Capabilities()
+	return subscriptionFilter{
+		ToolsListChanged:     caps.Tools != nil && caps.Tools.ListChanged,
+		PromptsListChanged:   caps.Prompts != nil && caps.Prompts.ListChanged,
+		ResourcesListChanged: caps.Resources != nil && caps.Resources.ListChanged,
+	}
 }
 
 // listenLoop keeps one listen request open until ctx ends, reopening it

@@ -11,9 +11,9 @@ import (
 )
 
 type callToolParams struct {
-	Name      string      `json:"name"`
-	Arguments any         `json:"arguments"`
-	Task      *taskParams `json:"task,omitempty"`
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments"`
+	Task      any    `json:"task,omitempty"` // from Options.Tasks
 }
 
 // callToolWire decodes a tools/call result in one pass (see contentWire),
@@ -56,49 +56,70 @@ var errHeaderMismatch = &jsonrpc.Error{Code: CodeHeaderMismatch}
 // lost connection, a result that is not a tool result.
 //
 // With Options.Tasks, a call the server runs as a task is still one call:
-// CallTool polls the task to its final result (see AwaitTask), reporting
-// its states to a WithTaskStatus callback.
+// CallTool hands the task to Options.Tasks, which follows it to its final
+// result.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
-	t, res, err := s.startTool(ctx, name, args)
-	if err != nil || t == nil {
+	task, res, err := s.StartTool(ctx, name, args)
+	if err != nil || task == nil {
 		return res, err
 	}
-	return s.driveTask(ctx, t, false)
+	return s.tasks.Drive(ctx, task)
 }
 
-// startTool sends tools/call, as a task where the era's rules say so, and
-// returns either the task the server made or the result.
-func (s *Session) startTool(ctx context.Context, name string, args any) (*Task, *CallToolResult, error) {
-	asTask, err := s.wantTask(ctx, name)
-	if err != nil {
-		return nil, nil, err
+// StartTool is the first half of CallTool: it sends tools/call (asking
+// for a task where Options.Tasks says so) and returns either the tool's
+// result or, when the server made a task of the call, that task as the
+// server sent it, undriven — package mcpclient/task reads it. Without
+// Options.Tasks no task comes back: a server makes one only when asked
+// (handshake era) or when the client declared the tasks extension
+// (stateless era), and any other task answer is an ErrMalformedResult.
+func (s *Session) StartTool(ctx context.Context, name string, args any) (task json.RawMessage, res *CallToolResult, err error) {
+	var taskParams any
+	if s.tasks != nil && s.Era() != EraStateless {
+		if taskParams, err = s.tasks.TaskParams(ctx, name); err != nil {
+			return nil, nil, err
+		}
 	}
 	w := getToolWire()
 	defer putToolWire(w)
-	raw, err := s.callTool(ctx, name, args, asTask, w)
+	raw, err := s.callTool(ctx, name, args, taskParams, w)
 	if err != nil && errors.Is(err, errHeaderMismatch) && s.Era() == EraStateless {
 		// The tool's annotations may have changed: list again, then retry
 		// with the headers the new schema asks for.
 		if _, lerr := Collect(s.Tools(ctx)); lerr == nil {
 			zero(w)
-			raw, err = s.callTool(ctx, name, args, asTask, w)
+			raw, err = s.callTool(ctx, name, args, taskParams, w)
 		}
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	var t *Task
 	switch {
+	case err != nil:
+		return nil, nil, err
 	case w.ResultType == "task": // stateless: the wire let it through only with Options.Tasks
-		t, err = statelessCreated(raw)
-	case asTask:
-		t, err = legacyCreated(raw)
+		return raw, nil, nil
+	case taskParams != nil:
+		// A server that does not make tasks of this tool ignores
+		// params.task and answers the call itself.
+		var c struct {
+			Task json.RawMessage `json:"task"`
+		}
+		if json.Unmarshal(raw, &c) == nil && len(c.Task) > 0 && string(c.Task) != "null" {
+			return c.Task, nil, nil
+		}
 	}
-	if err != nil || t != nil {
-		return t, nil, err
-	}
-	res, err := w.result(raw)
+	res, err = w.result(raw)
 	return nil, res, err
+}
+
+// DecodeToolResult decodes a tools/call result as CallTool does: for one
+// that came another way, a task's outcome, say, or a call sent again
+// through Session.Call with Options.ManualInput.
+func DecodeToolResult(raw json.RawMessage) (*CallToolResult, error) {
+	w := getToolWire()
+	defer putToolWire(w)
+	if err := decodeResult("tools/call", raw, w, false, nil); err != nil {
+		return nil, err
+	}
+	return w.result(raw)
 }
 
 // result converts the decoded wire into a CallToolResult. A result
@@ -123,11 +144,8 @@ func (w *callToolWire) result(raw json.RawMessage) (*CallToolResult, error) {
 
 // callTool sends one tools/call, with the Mcp-Name and Mcp-Param headers
 // the stateless HTTP wire mirrors.
-func (s *Session) callTool(ctx context.Context, name string, args any, asTask bool, w *callToolWire) (json.RawMessage, error) {
-	p := callToolParams{Name: name, Arguments: objectOrEmpty(args)}
-	if asTask {
-		p.Task = s.taskParams()
-	}
+func (s *Session) callTool(ctx context.Context, name string, args any, task any, w *callToolWire) (json.RawMessage, error) {
+	p := callToolParams{Name: name, Arguments: objectOrEmpty(args), Task: task}
 	r, err := newRequest("tools/call", p, true)
 	if err != nil {
 		return nil, err
@@ -143,10 +161,18 @@ func (s *Session) callTool(ctx context.Context, name string, args any, asTask bo
 	return r.raw, err
 }
 
-// callNamed sends a request whose target the stateless HTTP wire mirrors
-// into Mcp-Name: prompts/get's name, resources/read's uri.
-func (s *Session) callNamed(ctx context.Context, method, name string, params, result any) error {
-	r, err := newRequest(method, params, true)
+// CallNamed is Call for a request that names its target, which the
+// stateless HTTP wire mirrors into the Mcp-Name header so that
+// intermediaries can route it: prompts/get's name, resources/read's uri,
+// an extension's tasks/get's task id.
+func (s *Session) CallNamed(ctx context.Context, method, name string, params, result any) error {
+	return s.callNamed(ctx, method, name, params, result, false)
+}
+
+// callNamed is CallNamed; known says params is one of this package's own
+// types (see newRequest).
+func (s *Session) callNamed(ctx context.Context, method, name string, params, result any, known bool) error {
+	r, err := newRequest(method, params, known)
 	if err != nil {
 		return err
 	}
@@ -172,7 +198,7 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	if args == nil {
 		args = map[string]string{}
 	}
-	if err := s.callNamed(ctx, "prompts/get", name, getPromptParams{name, args}, &res); err != nil {
+	if err := s.callNamed(ctx, "prompts/get", name, getPromptParams{name, args}, &res, true); err != nil {
 		return nil, err
 	}
 	return &res.GetPromptResult, nil
@@ -192,7 +218,7 @@ type readResourceWire struct {
 // with code CodeResourceNotFound.
 func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
 	var w readResourceWire
-	if err := s.callNamed(ctx, "resources/read", uri, uriParams{uri}, &w); err != nil {
+	if err := s.callNamed(ctx, "resources/read", uri, uriParams{uri}, &w, true); err != nil {
 		return nil, err
 	}
 	res := &ReadResourceResult{Contents: make([]ResourceContents, len(w.Contents)), Meta: w.Meta}

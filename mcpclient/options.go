@@ -76,13 +76,14 @@ type Options struct {
 	// declare it.
 	Skills bool
 
-	// Tasks opts in to tasks, both generations: the tasks capability
-	// (handshake era) or the io.modelcontextprotocol/tasks extension
-	// (stateless era) is declared, tools that run as tasks can be called,
-	// and CallTool drives a task to its result within these bounds. Nil
-	// declares neither: a tool that requires a task fails with
-	// ErrTaskRequired, and a task answer is a protocol error.
-	Tasks *TaskOptions
+	// Tasks opts in to tasks, both generations, with the runner that
+	// follows them — &task.Options{} from package mcpclient/task: the
+	// tasks capability (handshake era) or the io.modelcontextprotocol/tasks
+	// extension (stateless era) is declared, tools that run as tasks can
+	// be called, and CallTool has the runner drive a task to its result.
+	// Nil declares neither: a tool that requires a task is called plainly
+	// (the server refuses it), and a task answer is a protocol error.
+	Tasks TaskRunner
 
 	// UI declares the MCP Apps extension (UIExtension, with UIMimeType):
 	// the host renders tools' interfaces. Servers may offer interfaces
@@ -93,7 +94,9 @@ type Options struct {
 	// OnLog receives notifications/message.
 	OnLog func(LogMessage)
 	// OnListChanged receives "tools", "prompts" or "resources" when the
-	// server says that list changed.
+	// server says that list changed. In the stateless era the session
+	// listens (subscriptions/listen) for the lists the server declared
+	// listChanged for, and for no other.
 	OnListChanged func(kind string)
 	// OnResourceUpdated receives the URI of a subscribed resource that
 	// changed.

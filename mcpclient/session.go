@@ -88,7 +88,7 @@ type Session struct {
 	listen  listener               // stateless era: the subscriptions/listen request
 	headers toolHeaders            // stateless era: Mcp-Param headers per tool
 	cache   listCache              // stateless era: list pages within their ttlMs
-	tasks   taskState              // tools' task support, task inputs answered
+	tasks   SessionTasks           // what Options.Tasks attached, or nil
 
 	// bgMu guards closed, so that no cancellation notice is started after
 	// Close began waiting for the ones in flight (background).
@@ -196,14 +196,7 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 	if method == "initialize" || method == "server/discover" {
 		return // never cancel the lifecycle (the probe may be a legacy server's first message)
 	}
-	s.bgMu.Lock()
-	defer s.bgMu.Unlock()
-	if s.closed {
-		return
-	}
-	s.background.Add(1)
-	go func() {
-		defer s.background.Done()
+	s.inBackground(func() {
 		// A storm of cancellations sends a few notices at a time (over
 		// HTTP each is a POST, maybe a connection); the others wait their
 		// turn, within a bound, or until the session ends.
@@ -224,6 +217,37 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 		if err := s.conn.Notify(ctx, "notifications/cancelled", params); err != nil {
 			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)
 		}
+	})
+}
+
+// CallDetached sends a request whose answer nobody waits for — an
+// extension's cancellation of work at the server (tasks/cancel), say —
+// detached from any caller's context and bounded on its own, as the
+// session's cancellation notices are; Close gives it the same moment to
+// go out. name is mirrored as CallNamed mirrors it; a failure is only
+// logged.
+func (s *Session) CallDetached(method, name string, params any) {
+	s.inBackground(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
+		defer cancel()
+		if err := s.CallNamed(ctx, method, name, params, nil); err != nil {
+			s.log.Debug("mcpclient: a detached request failed", "method", method, "error", err)
+		}
+	})
+}
+
+// inBackground runs fn on a goroutine that Close waits for (briefly),
+// unless the session is closing already.
+func (s *Session) inBackground(fn func()) {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	if s.closed {
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		fn()
 	}()
 }
 

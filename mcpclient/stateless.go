@@ -232,7 +232,7 @@ func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMess
 		if err := json.Unmarshal(requests[k], &r); err != nil {
 			return nil, fmt.Errorf("%w: input request %q: %v", ErrMalformedResult, k, err)
 		}
-		res, err := s.answerInput(ctx, &jsonrpc.Request{Method: r.Method, Params: r.Params})
+		res, err := s.AnswerInput(ctx, r.Method, r.Params)
 		if err != nil {
 			return nil, fmt.Errorf("input request %q (%s): %w", k, r.Method, err)
 		}
@@ -241,19 +241,24 @@ func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMess
 	return marshalPlain(answers)
 }
 
-// answerInput runs the host handler for one input request.
-func (s *Session) answerInput(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	switch req.Method {
+// AnswerInput answers one input request — method sampling/createMessage,
+// elicitation/create or roots/list, with its params — through the host's
+// handler for it (Options.Sampling, Elicitation, Roots), as the session
+// does in an input-required round: for a caller that fulfils input
+// requests itself (Options.ManualInput, or an extension's own, such as a
+// task's inputRequests).
+func (s *Session) AnswerInput(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
 	case "sampling/createMessage", "elicitation/create", "roots/list":
 	default:
-		return nil, fmt.Errorf("%w: unknown input request method %q", ErrMalformedResult, req.Method)
+		return nil, fmt.Errorf("%w: unknown input request method %q", ErrMalformedResult, method)
 	}
-	if len(req.Params) == 0 {
-		req.Params = json.RawMessage("{}")
+	if len(params) == 0 {
+		params = json.RawMessage("{}")
 	}
-	res, err := s.handleRequest(ctx, req)
+	res, err := s.handleRequest(ctx, &jsonrpc.Request{Method: method, Params: params})
 	if errors.Is(err, jsonrpc.ErrMethodNotFound) {
-		return nil, fmt.Errorf("the server asked for %s, but no handler for it is set (and its capability was not declared)", req.Method)
+		return nil, fmt.Errorf("the server asked for %s, but no handler for it is set (and its capability was not declared)", method)
 	}
 	return res, err
 }

@@ -5,7 +5,8 @@
 #     jsonrpc <- transport <- mcpclient <- toolreg/mcpjson <- toolreg
 #       <- toolreg/remote (with transport/streamhttp) <- bridge <- cmd
 #     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
-#     and transport, not the layers above them
+#     and transport, not the layers above them, nor the opt-in packages
+#     mcpclient/task, mcpclient/skill and mcpclient/apps
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
 #     secret, a leaf any layer may hold secrets in, and internal/safe, the
 #     checks on untrusted URLs and text, import none of them
@@ -41,7 +42,7 @@ check toolreg bridge cmd internal/webui
 check bridge cmd internal/webui
 check internal/demoserver mcpclient toolreg bridge cmd
 check internal/appserver mcpclient toolreg bridge cmd
-check examples/stdio toolreg bridge cmd internal/webui
+check examples/stdio toolreg bridge cmd internal/webui mcpclient/task mcpclient/skill mcpclient/apps
 # mcpc web's page (internal/webui) is linked by cmd/mcpc alone.
 for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
   [ "$p" = "$mod/cmd/mcpc" ] && continue

@@ -2,8 +2,8 @@
 # Checks that a stdio-only program links no network code: the non-test
 # dependencies of examples/stdio (one session), examples/stdiohost (a
 # registry of many stdio servers), and of the packages mcpclient,
-# transport, toolreg and toolreg/mcpjson themselves, must not include
-# net, net/..., crypto/tls... or crypto/x509... (the sign of TLS), save
+# mcpclient/task, transport, toolreg and toolreg/mcpjson themselves, must
+# not include net, net/..., crypto/tls... or crypto/x509... (the sign of TLS), save
 # net/url and net/netip, which parse strings and open nothing (the config
 # format checks a server's URL with net/url). The HTTP transports live in
 # a subpackage of transport, and the registry's HTTP dialing in
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=$(go list -m)
-pkgs=(./examples/stdio ./examples/stdiohost ./mcpclient ./transport ./toolreg ./toolreg/mcpjson)
+pkgs=(./examples/stdio ./examples/stdiohost ./mcpclient ./mcpclient/task ./transport ./toolreg ./toolreg/mcpjson)
 banned='^(net|crypto/tls|crypto/x509)(/|$)'
 allowed='net/url|net/netip'
 fail=0

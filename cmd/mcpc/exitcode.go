@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
-	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
@@ -40,7 +40,7 @@ func exitCode(ctx context.Context, err error) int {
 		config  configError
 		refused refusedError
 		tool    *toolreg.ToolError
-		task    *mcpclient.TaskError
+		failed  *task.Error
 		refusal *skill.Error
 		auth    *toolreg.NeedsAuthError
 		denied  *oauth.AuthorizationError
@@ -56,7 +56,7 @@ func exitCode(ctx context.Context, err error) int {
 		errors.Is(err, safe.ErrURL), errors.As(err, &refusal),
 		errors.As(err, &denied) && denied.Code == "access_denied":
 		return exitRefused
-	case errors.As(err, &tool), errors.As(err, &task):
+	case errors.As(err, &tool), errors.As(err, &failed):
 		return exitToolError
 	case errors.As(err, &config), errors.Is(err, mcpjson.ErrConfig), errors.Is(err, toolreg.ErrDisabled):
 		return exitConfig

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
-	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
@@ -35,7 +35,7 @@ func TestExitCode(t *testing.T) {
 		{"needs auth", fmt.Errorf("tools: %w", &toolreg.NeedsAuthError{Server: "web"}), exitConnect},
 		{"step-up", &lineError{line: "403", errs: []error{errors.New("403"), errNeedsLogin}}, exitConnect},
 		{"tool error", &toolreg.ToolError{Server: "s", Tool: "t", Message: "no"}, exitToolError},
-		{"task failed", fmt.Errorf("call: %w", &mcpclient.TaskError{Err: errors.New("failed")}), exitToolError},
+		{"task failed", fmt.Errorf("call: %w", &task.Error{Err: errors.New("failed")}), exitToolError},
 		{"approver", fmt.Errorf("%w: t: no", toolreg.ErrRefused), exitRefused},
 		{"unapproved", serverError(toolreg.ServerStatus{Name: "p", State: toolreg.StateUnapproved}), exitRefused},
 		{"project server", refusedError{"not approved"}, exitRefused},

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/bridge"
@@ -85,6 +86,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := e.runOptions(history)
+	opts.Retry = e.retryAsk(reg)
 	if all, err := reg.Tools(ctx); err == nil {
 		fmt.Fprintln(e.stderr, offeredLine(bridge.SelectTools(all, opts)))
 	}
@@ -124,6 +126,28 @@ func (e *env) runOptions(history []mcpclient.SamplingMessage) *bridge.RunOptions
 		}
 	}
 	return opts
+}
+
+// retryAsk is ask's bridge.RunOptions.Retry: what a server needs of the
+// person before a call of the model's is worth making again — more scope
+// (a step-up, as call does), pages to visit (-32042) — asked about one
+// call at a time, at the terminal, never decided by the model. A step
+// that fails is said on stderr; the model reads the call's failure.
+func (e *env) retryAsk(reg *toolreg.Registry) func(context.Context, toolreg.Call, error) bool {
+	var one sync.Mutex
+	return func(ctx context.Context, call toolreg.Call, err error) bool {
+		one.Lock()
+		defer one.Unlock()
+		again, serr := e.stepUp(ctx, reg, err)
+		if serr == nil && !again {
+			again, serr = e.visits.requiredBy(ctx, call.Server, err, e.cfg.timeout)
+		}
+		if serr != nil {
+			e.endLine()
+			fmt.Fprintf(e.stderr, "mcpc: %s: %s\n", clean(call.Name), oneLine(clean(serr.Error())))
+		}
+		return again && serr == nil
+	}
 }
 
 // endLine ends the line of model text on stdout, if one is open.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 )
 
 // Progress and task status on stderr: one rewritten line at a terminal,
@@ -23,7 +25,7 @@ func progressLine(p mcpclient.Progress) string {
 
 // taskLine is a task's state as a status line: the server's words,
 // cleaned of control characters.
-func taskLine(t mcpclient.Task) string {
+func taskLine(t task.Task) string {
 	return strings.TrimSpace(fmt.Sprintf("task %s: %s %s", clean(truncateText(t.ID, 40)), clean(t.Status), clean(t.StatusMessage)))
 }
 
@@ -34,18 +36,18 @@ func truncateText(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// progressPrinter is how a call shows its progress and its task's status
-// on stderr: with --json, one JSON object per update (for scripts); on a
-// terminal, one line rewritten in place and cleared at the end; else a
-// line per update. done ends it.
-func (e *env) progressPrinter() (show func(mcpclient.Progress), task func(mcpclient.Task), done func()) {
+// progressPrinter returns ctx with its calls showing their progress and
+// their task's status on stderr: with --json, one JSON object per update
+// (for scripts); on a terminal, one line rewritten in place and cleared at
+// the end; else a line per update. done ends it.
+func (e *env) progressPrinter(ctx context.Context) (_ context.Context, done func()) {
 	line, done := e.statusLine()
-	show = func(p mcpclient.Progress) {
+	show := func(p mcpclient.Progress) {
 		line(progressLine(p), struct {
 			Progress mcpclient.Progress `json:"progress"`
 		}{p})
 	}
-	task = func(t mcpclient.Task) {
+	status := func(t task.Task) {
 		type taskJSON struct {
 			ID            string `json:"taskId"`
 			Status        string `json:"status"`
@@ -55,7 +57,7 @@ func (e *env) progressPrinter() (show func(mcpclient.Progress), task func(mcpcli
 			Task taskJSON `json:"task"`
 		}{taskJSON{t.ID, t.Status, t.StatusMessage}})
 	}
-	return show, task, done
+	return task.WithStatus(mcpclient.WithProgress(ctx, show), status), done
 }
 
 // statusLine prints one status update: v as JSON with --json, else text.

@@ -134,9 +134,8 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if e.cfg.progress {
-		show, task, done := e.progressPrinter()
+		ctx, done := e.progressPrinter(ctx)
 		defer done()
-		ctx = mcpclient.WithTaskStatus(mcpclient.WithProgress(ctx, show), task)
 		res, err := callToolStepUp(ctx, e, reg, args[0], params)
 		done() // the progress line goes before the result is printed
 		return e.printCallResult(res, err)

@@ -211,18 +211,24 @@ func (v *visits) called(server string) {
 	v.mu.Unlock()
 }
 
-// required handles a tool call's -32042: every page shown and, on yes,
+// required handles a tool call's -32042 from the server of the last
+// call (see called): see requiredBy.
+func (v *visits) required(ctx context.Context, err error, bound time.Duration) (bool, error) {
+	v.mu.Lock()
+	server := v.server
+	v.mu.Unlock()
+	return v.requiredBy(ctx, server, err, bound)
+}
+
+// requiredBy handles a -32042 of server's: every page shown and, on yes,
 // opened; then a wait, up to bound, for the server to say they are done.
 // It reports whether the call is worth making again: yes once every page
 // was opened, whether or not the server said so.
-func (v *visits) required(ctx context.Context, err error, bound time.Duration) (bool, error) {
+func (v *visits) requiredBy(ctx context.Context, server string, err error, bound time.Duration) (bool, error) {
 	pages := mcpclient.URLElicitations(err)
 	if len(pages) == 0 {
 		return false, nil
 	}
-	v.mu.Lock()
-	server := v.server
-	v.mu.Unlock()
 	ids := make([]string, 0, len(pages))
 	for i := range pages {
 		if action := v.offer(server, &pages[i]); action != "accept" {

@@ -33,9 +33,9 @@ func (ss *session) discover(context.Context, json.RawMessage) (any, error) {
 		"resultType":        "complete",
 		"supportedVersions": []string{StatelessVersion},
 		"capabilities": map[string]any{
-			"tools":       struct{}{},
-			"prompts":     struct{}{},
-			"resources":   struct{}{},
+			"tools":       map[string]bool{"listChanged": true},
+			"prompts":     map[string]bool{"listChanged": true},
+			"resources":   map[string]bool{"subscribe": true, "listChanged": true},
 			"completions": struct{}{},
 			"extensions":  map[string]any{skillsExtension: struct{}{}, tasksExtension: struct{}{}},
 		},

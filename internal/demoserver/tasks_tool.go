@@ -87,11 +87,11 @@ func (ss *session) callTaskTool(params json.RawMessage) (any, error) {
 		ss.tasks.set(t, "cancelled", "the server is shutting down")
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "server is shutting down")
 	}
+	v := ss.tasks.view(t) // before the work starts: a quick task must not answer its own creation as completed
 	go func() {
 		defer ss.handlers.Done()
 		ss.research(ctx, t, a, a.Ask && caps.elicitsForms())
 	}()
-	v := ss.tasks.view(t)
 	if stateless {
 		v["resultType"] = "task"
 		return v, nil

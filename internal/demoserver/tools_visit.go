@@ -38,6 +38,7 @@ type visits struct {
 	mu       sync.Mutex
 	n        int
 	pages    map[string]chan struct{}
+	loaded   map[string]bool // set before the completion notice goes out
 	order    []string
 	required string // the page a required visit waits for
 }
@@ -58,14 +59,25 @@ func (ss *session) openVisit(complete bool) (id, url string, err error) {
 	v.order = append(v.order, id)
 	if len(v.order) > maxVisits {
 		delete(v.pages, v.order[0])
+		delete(v.loaded, v.order[0])
 		v.order = v.order[1:]
 	}
 	v.mu.Unlock()
 	var once sync.Once
 	url, err = ss.srv.visitPage(id, func() {
 		once.Do(func() {
-			// The notice goes out before the waiting tool may answer, so
-			// the client hears it before the call it belongs to ends.
+			// The page counts as loaded before the notice goes out, so a
+			// client that calls again on hearing it finds it loaded; the
+			// notice goes out before the waiting tool may answer, so the
+			// client hears it before the call it belongs to ends.
+			v.mu.Lock()
+			if v.loaded == nil {
+				v.loaded = map[string]bool{}
+			}
+			if _, kept := v.pages[id]; kept {
+				v.loaded[id] = true
+			}
+			v.mu.Unlock()
 			if complete {
 				ss.notifyClient(context.Background(), "notifications/elicitation/complete", map[string]string{"elicitationId": id})
 			}
@@ -169,11 +181,12 @@ func (ss *session) visitOutcome(ctx context.Context, id, action string, wait tim
 func (ss *session) visitRequired(a visitArgs) (*toolResult, error) {
 	ss.visits.mu.Lock()
 	id := ss.visits.required
-	ss.visits.mu.Unlock()
-	if id != "" && ss.visited(context.Background(), id, 0) {
-		ss.visits.mu.Lock()
+	loaded := id != "" && ss.visits.loaded[id]
+	if loaded {
 		ss.visits.required = ""
-		ss.visits.mu.Unlock()
+	}
+	ss.visits.mu.Unlock()
+	if loaded {
 		return textResult("the page of %s was visited", id), nil
 	}
 	id, url, err := ss.openVisit(true)

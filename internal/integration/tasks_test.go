@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 )
 
 // server-everything's simulate-research-query requires task augmentation
@@ -16,7 +17,7 @@ import (
 func TestIntegrationEverythingTask(t *testing.T) {
 	h := &hostRecorder{}
 	opts := h.options()
-	opts.Tasks = &mcpclient.TaskOptions{}
+	opts.Tasks = &task.Options{}
 	entry := os.Getenv("PLAINMCP_EVERYTHING")
 	s := startEverythingWith(t, "PLAINMCP_EVERYTHING", opts)
 	tools, err := mcpclient.Collect(s.Tools(ctx30s(t)))
@@ -26,14 +27,14 @@ func TestIntegrationEverythingTask(t *testing.T) {
 	support := ""
 	for _, tool := range tools {
 		if tool.Name == "simulate-research-query" {
-			support = tool.TaskSupport()
+			support = task.Support(tool)
 		}
 	}
 	if support != "required" {
 		t.Fatalf("simulate-research-query has taskSupport %q", support)
 	}
 	var statuses []string
-	ctx := mcpclient.WithTaskStatus(ctx30s(t), func(t mcpclient.Task) { statuses = append(statuses, t.Status+": "+t.StatusMessage) })
+	ctx := task.WithStatus(ctx30s(t), func(t task.Task) { statuses = append(statuses, t.Status+": "+t.StatusMessage) })
 	res, err := s.CallTool(ctx, "simulate-research-query", map[string]any{"topic": "pipes"})
 	if err != nil {
 		t.Fatalf("CallTool: %v (statuses %q)", err, statuses)
@@ -81,7 +82,7 @@ func TestIntegrationEverythingTask(t *testing.T) {
 func TestIntegrationEverythingTaskHTTP(t *testing.T) {
 	h := &hostRecorder{}
 	opts := h.options()
-	opts.Tasks = &mcpclient.TaskOptions{}
+	opts.Tasks = &task.Options{}
 	s := connectHTTPWith(t, serveEverything(t, "streamableHttp")+"/mcp", opts)
 	res, err := s.CallTool(ctx30s(t), "simulate-research-query", map[string]any{"topic": "python", "ambiguous": true})
 	if err != nil {
@@ -104,15 +105,15 @@ func TestIntegrationSDKExampleDelayTask(t *testing.T) {
 	}
 	url := serveNode(t, entry, "MCP_PORT")
 	opts := (&hostRecorder{}).options()
-	opts.Tasks = &mcpclient.TaskOptions{}
+	opts.Tasks = &task.Options{}
 	s := connectHTTPWith(t, url+"/mcp", opts)
 	var statuses []string
-	ctx := mcpclient.WithTaskStatus(ctx30s(t), func(t mcpclient.Task) { statuses = append(statuses, t.Status) })
+	ctx := task.WithStatus(ctx30s(t), func(t task.Task) { statuses = append(statuses, t.Status) })
 	res, err := s.CallTool(ctx, "delay", map[string]any{"duration": 1500})
 	if err != nil || res.Text() != "Completed 1500ms delay" {
 		t.Fatalf("%+v %v (statuses %v)", res, err, statuses)
 	}
-	if len(statuses) < 2 || statuses[len(statuses)-1] != mcpclient.TaskCompleted {
+	if len(statuses) < 2 || statuses[len(statuses)-1] != task.Completed {
 		t.Errorf("statuses %v", statuses)
 	}
 	// Without Options.Tasks the server refuses the call (as a tool error,

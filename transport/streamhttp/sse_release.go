@@ -65,11 +65,18 @@ func getSSEReader(r io.Reader, maxEvent int) *sseReader {
 	return sr
 }
 
-// putSSEReader releases a reader from getSSEReader and recycles it. The
+// putSSEReader releases a reader from getSSEReader and recycles it, with
+// its data buffer if that is no larger than keepBuf: the next stream's
+// events are then assembled without growing one from nothing (what the
+// caller got of an event is its own, a copy or a buffer handed over). The
 // caller must be its only user, and must not use it afterwards.
 func putSSEReader(r *sseReader) {
+	data := r.data[:0]
+	if cap(data) > keepBuf {
+		data = nil
+	}
 	r.release()
-	*r = sseReader{}
+	*r = sseReader{data: data}
 	sseReaders.Put(r)
 }
 

@@ -1,12 +1,13 @@
-package mcpclient
+package task
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // The stateless era's tasks (SEP-2663, io.modelcontextprotocol/tasks): the
@@ -14,46 +15,32 @@ import (
 // task with its outcome or the input it waits for inline; tasks/update
 // carries the answers.
 
-// statelessCreated reads the task a stateless server answered a tools/call
-// with (resultType "task": the result is the task itself).
-func statelessCreated(raw json.RawMessage) (*Task, error) {
-	var w taskWire
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, fmt.Errorf("%w: tools/call: %v", ErrMalformedResult, err)
-	}
-	d, err := parseTask("tools/call", &w)
-	if err != nil {
-		return nil, err
-	}
-	return &d.task, nil
-}
-
 // runStateless polls tasks/get until the task ends, answering its input
 // requests on the way, each key once however many polls repeat it.
 func (d *taskDriver) runStateless(ctx context.Context) (json.RawMessage, error) {
-	s := d.s
+	st := d.st
 	for {
 		if _, err := d.wait(ctx); err != nil { // its outcome comes inline from tasks/get, so no notice stands in for a poll
 			return nil, err
 		}
-		t, err := s.getTask(ctx, d.task.ID)
+		t, err := getTask(ctx, st.s, d.task.ID)
 		if err != nil {
 			return nil, err
 		}
 		d.observe(&t.task)
 		switch t.task.Status {
-		case TaskCompleted:
-			s.tasks.forget(t.task.ID)
+		case Completed:
+			st.forget(t.task.ID)
 			if len(t.result) == 0 || string(t.result) == "null" {
-				return nil, fmt.Errorf("%w: tasks/get: a completed task without its result", ErrMalformedResult)
+				return nil, fmt.Errorf("%w: tasks/get: a completed task without its result", mcpclient.ErrMalformedResult)
 			}
 			return t.result, nil
-		case TaskFailed, TaskCancelled:
-			s.tasks.forget(t.task.ID)
-			return nil, taskError(&t.task, t.err)
-		case TaskInputRequired:
+		case Failed, Cancelled:
+			st.forget(t.task.ID)
+			return nil, failure(&t.task, t.err)
+		case InputRequired:
 			if err := d.answerInputs(ctx, t.inputRequests); err != nil {
-				return nil, fmt.Errorf("mcpclient: task %q: %w", truncate(t.task.ID, 64), err)
+				return nil, fmt.Errorf("task %q: %w", clip(t.task.ID, 64), err)
 			}
 		}
 	}
@@ -70,17 +57,17 @@ type taskUpdateParams struct {
 // The SEP asks hosts to treat each as they would the same request sent
 // directly: it goes to the same handler.
 func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) error {
-	s, id := d.s, d.task.ID
+	st, id := d.st, d.task.ID
 	var requests map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &requests); err != nil {
-		return fmt.Errorf("%w: inputRequests: %v", ErrMalformedResult, err)
+		return fmt.Errorf("%w: inputRequests: %v", mcpclient.ErrMalformedResult, err)
 	}
 	if len(requests) > maxTaskInputsPerPoll {
-		return fmt.Errorf("%w: %d input requests at once; at most %d are answered", ErrMalformedResult, len(requests), maxTaskInputsPerPoll)
+		return fmt.Errorf("%w: %d input requests at once; at most %d are answered", mcpclient.ErrMalformedResult, len(requests), maxTaskInputsPerPoll)
 	}
 	keys := make([]string, 0, len(requests))
 	for k := range requests {
-		if !s.tasks.answeredAlready(id, k) {
+		if !st.answeredAlready(id, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -90,13 +77,16 @@ func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) erro
 	slices.Sort(keys)
 	answers := make(map[string]any, len(keys))
 	for _, k := range keys {
-		var r inputRequest
-		if err := json.Unmarshal(requests[k], &r); err != nil {
-			return fmt.Errorf("%w: input request %q: %v", ErrMalformedResult, truncate(k, 64), err)
+		var r struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 		}
-		res, err := s.answerInput(ctx, &jsonrpc.Request{Method: r.Method, Params: r.Params})
+		if err := json.Unmarshal(requests[k], &r); err != nil {
+			return fmt.Errorf("%w: input request %q: %v", mcpclient.ErrMalformedResult, clip(k, 64), err)
+		}
+		res, err := st.s.AnswerInput(ctx, r.Method, r.Params)
 		if err != nil {
-			return fmt.Errorf("input request %q (%s): %w", truncate(k, 64), r.Method, err)
+			return fmt.Errorf("input request %q (%s): %w", clip(k, 64), r.Method, err)
 		}
 		answers[k] = res
 	}
@@ -104,8 +94,21 @@ func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) erro
 	if err != nil {
 		return err
 	}
-	if err := s.callNamed(ctx, "tasks/update", id, taskUpdateParams{id, inputs}, nil); err != nil {
+	if err := st.s.CallNamed(ctx, "tasks/update", id, taskUpdateParams{id, inputs}, nil); err != nil {
 		return err
 	}
-	return s.tasks.markAnswered(id, keys)
+	return st.markAnswered(id, keys)
+}
+
+// marshalPlain marshals v without HTML escaping: a json.RawMessage inside
+// (a server's opaque value) must go out byte for byte, and json.Marshal
+// would rewrite <, > and & in its strings.
+func marshalPlain(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }

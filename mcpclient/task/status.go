@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 // while its driver runs, and the function that stops them. The channel
 // holds the latest notice only: a driver that is busy misses none but the
 // ones a newer notice replaced.
-func (ts *taskState) watchTask(id string) (<-chan Task, func()) {
+func (ts *sessionTasks) watchTask(id string) (<-chan Task, func()) {
 	ch := make(chan Task, 1)
 	ts.mu.Lock()
 	if ts.watching == nil {
@@ -33,20 +33,18 @@ func (ts *taskState) watchTask(id string) (<-chan Task, func()) {
 	}
 }
 
-// taskNotice hands the status in a notifications/tasks/status to the
+// StatusNotice hands the status in a notifications/tasks/status to the
 // driver of its task, if one runs. A notice that does not parse as a task
 // is dropped: polling still finds the status.
-func (s *Session) taskNotice(params json.RawMessage) {
+func (ts *sessionTasks) StatusNotice(params json.RawMessage) {
 	var w taskWire
 	if json.Unmarshal(params, &w) != nil {
 		return
 	}
 	d, err := parseTask("notifications/tasks/status", &w)
 	if err != nil {
-		s.log.Debug("mcpclient: unusable task status notice", "err", err)
 		return
 	}
-	ts := &s.tasks
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	ch := ts.watching[d.task.ID]

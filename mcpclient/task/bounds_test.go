@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"context"
@@ -9,14 +9,19 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // A client that takes part in tasks MUST declare the tasks capability;
 // one whose host did not opt in declares nothing of tasks.
 func TestLegacyTasksCapabilityDeclaredOnlyWhenEnabled(t *testing.T) {
-	for _, tasks := range []*TaskOptions{nil, {}} {
+	for _, tasks := range []*Options{nil, {}} {
 		f := legacyTaskServer(t, tasksCaps, `[]`)
-		connect(t, f, &Options{Tasks: tasks})
+		opts := &mcpclient.Options{}
+		if tasks != nil { // a nil *Options in the interface would still be a runner
+			opts.Tasks = tasks
+		}
+		connect(t, f, opts)
 		caps, _ := f.paramsOf("initialize")[0]["capabilities"].(map[string]any)
 		_, declared := caps["tasks"]
 		if _, ext := caps["extensions"]; declared != (tasks != nil) || ext {
@@ -36,9 +41,9 @@ func TestLegacyTaskListPagination(t *testing.T) {
 		}
 		return json.RawMessage(`{"tasks":[` + legacyTask("a", "working", "") + `],"nextCursor":"` + cursor + `"}`), nil
 	})
-	s := connect(t, f, &Options{Tasks: fastTasks()})
-	tasks, err := Collect(s.Tasks(ctx5s(t)))
-	if !errors.Is(err, ErrPagination) || len(tasks) != 2 || tasks[0].ID != "a" || tasks[1].Status != TaskCompleted {
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
+	tasks, err := mcpclient.Collect(All(ctx5s(t), s))
+	if !errors.Is(err, mcpclient.ErrPagination) || len(tasks) != 2 || tasks[0].ID != "a" || tasks[1].Status != Completed {
 		t.Fatalf("%v %v", tasks, err)
 	}
 	if got := f.paramsOf("tasks/list")[1]["cursor"]; got != cursor {
@@ -46,37 +51,19 @@ func TestLegacyTaskListPagination(t *testing.T) {
 	}
 }
 
-// The TTL is a backstop: a task not done when it has passed is given up
-// (and cancelled), however the server answers its polls.
-func TestLegacyTaskExpires(t *testing.T) {
-	f := legacyTaskServer(t, tasksCaps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
-	stuck := `{"taskId":"t3","status":"working","createdAt":"","lastUpdatedAt":"","ttl":30,"pollInterval":1}`
-	f.result("tools/call", `{"task":`+stuck+`}`)
-	f.result("tasks/get", stuck)
-	f.result("tasks/cancel", stuck)
-	s := connect(t, f, &Options{Tasks: fastTasks()})
-	if _, err := s.CallTool(ctx5s(t), "slow", nil); !errors.Is(err, ErrTaskExpired) {
-		t.Fatalf("got %v", err)
-	}
-	s.Close()
-	if f.count("tasks/cancel") != 1 {
-		t.Error("the expired task was not cancelled")
-	}
-}
-
 // The server's polling interval is honoured within bounds, both ways.
 func TestTaskPollIntervalIsCapped(t *testing.T) {
 	for _, tc := range []struct {
 		server, want time.Duration
-		opts         TaskOptions
+		opts         Options
 	}{
-		{0, time.Second, TaskOptions{}},
-		{time.Nanosecond, 100 * time.Millisecond, TaskOptions{}},
-		{2 * time.Second, 2 * time.Second, TaskOptions{}},
-		{1000 * time.Hour, 30 * time.Second, TaskOptions{}},
-		{time.Hour, 5 * time.Second, TaskOptions{MaxPollInterval: 5 * time.Second}},
+		{0, time.Second, Options{}},
+		{time.Nanosecond, 100 * time.Millisecond, Options{}},
+		{2 * time.Second, 2 * time.Second, Options{}},
+		{1000 * time.Hour, 30 * time.Second, Options{}},
+		{time.Hour, 5 * time.Second, Options{MaxPollInterval: 5 * time.Second}},
 	} {
-		d := &taskDriver{s: &Session{opts: Options{Tasks: &tc.opts}}, task: Task{PollInterval: tc.server}}
+		d := &taskDriver{st: &sessionTasks{opts: tc.opts}, task: Task{PollInterval: tc.server}}
 		if got := d.pollDelay(); got != tc.want {
 			t.Errorf("server %v: polls every %v, want %v", tc.server, got, tc.want)
 		}
@@ -84,5 +71,24 @@ func TestTaskPollIntervalIsCapped(t *testing.T) {
 	huge := 1e300
 	if got := millis(&huge, nil); got != 0 {
 		t.Errorf("an absurd interval became %v", got)
+	}
+}
+
+// The handle API needs the session's task state: without Options.Tasks
+// Await, Cancel and List send nothing and say why.
+func TestHandleAPINeedsTasks(t *testing.T) {
+	f := legacyTaskServer(t, tasksCaps, `[]`)
+	s := connect(t, f, &mcpclient.Options{})
+	_, awaitErr := Await(ctx5s(t), s, "t1")
+	_, listErr := List(ctx5s(t), s, "")
+	for _, err := range []error{awaitErr, Cancel(ctx5s(t), s, "t1"), listErr} {
+		if !errors.Is(err, ErrNotEnabled) {
+			t.Errorf("got %v, want ErrNotEnabled", err)
+		}
+	}
+	for _, m := range []string{"tasks/get", "tasks/cancel", "tasks/list"} {
+		if n := f.count(m); n != 0 {
+			t.Errorf("%d %s sent", n, m)
+		}
 	}
 }

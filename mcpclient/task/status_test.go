@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // A notifications/tasks/status that says the task ended is taken at once:
@@ -24,43 +25,54 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 		gets.Add(1)
 		return json.RawMessage(legacyTask("t1", "working", "")), nil
 	})
-	var seen atomic.Int64
+	seen := make(chan struct{}, 3)
 	var statuses []string
-	opts := &Options{Tasks: &TaskOptions{}, OnNotification: func(method string, _ json.RawMessage) {
+	opts := &mcpclient.Options{Tasks: &Options{}, OnNotification: func(method string, _ json.RawMessage) {
 		if method == "notifications/tasks/status" {
-			seen.Add(1)
+			seen <- struct{}{}
 		}
 	}}
 	s := connect(t, f, opts)
-	if _, err := Collect(s.Tools(ctx5s(t))); err != nil {
+	st, _ := of(s)
+	if _, err := mcpclient.Collect(s.Tools(ctx5s(t))); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		waitFor(t, "the driver watches t1", func() bool {
-			s.tasks.mu.Lock()
-			defer s.tasks.mu.Unlock()
-			return s.tasks.watching["t1"] != nil
-		})
+	// The driver watches for notices before it reports the task's first
+	// state: the server sends them once the client has seen it created.
+	sent := make(chan struct{})
+	notify := func() {
+		defer close(sent)
 		ctx := context.Background()
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("other", "completed", "")))
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(`{"taskId":"t1","status":"bogus"}`))
 		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("t1", "completed", `,"statusMessage":"finished"`)))
-	}()
-	ctx := WithTaskStatus(ctx5s(t), func(task Task) { statuses = append(statuses, task.Status+":"+task.StatusMessage) })
+	}
+	ctx := WithStatus(ctx5s(t), func(task Task) {
+		if statuses = append(statuses, task.Status+":"+task.StatusMessage); len(statuses) == 1 {
+			go notify()
+		}
+	})
 	res, err := s.CallTool(ctx, "slow", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	<-sent
 	if res.Text() != "done early" || gets.Load() != 0 {
 		t.Errorf("result %q after %d tasks/get; want the result at the notice, with no poll", res.Text(), gets.Load())
 	}
 	if len(statuses) != 2 || statuses[1] != "completed:finished" {
 		t.Errorf("statuses reported: %q", statuses)
 	}
-	waitFor(t, "every notice reaches OnNotification", func() bool { return seen.Load() == 3 })
-	s.tasks.mu.Lock()
-	defer s.tasks.mu.Unlock()
-	if len(s.tasks.watching) != 0 {
-		t.Errorf("still watching %d tasks after the call", len(s.tasks.watching))
+	for range 3 { // every notice reaches OnNotification
+		select {
+		case <-seen:
+		case <-ctx.Done():
+			t.Fatal("not every notice reached OnNotification")
+		}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.watching) != 0 {
+		t.Errorf("still watching %d tasks after the call", len(st.watching))
 	}
 }

@@ -1,16 +1,16 @@
-package mcpclient
+package task
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // What bounds a task the server controls: its id's length, the input
@@ -23,63 +23,6 @@ const (
 	maxTrackedTasks       = 256
 	defaultTaskPollPeriod = time.Second
 )
-
-// taskState is what a session remembers about tasks.
-type taskState struct {
-	mu sync.Mutex
-	// support is each listed tool's execution.taskSupport other than
-	// "forbidden" (handshake era); listed says a tools/list was read.
-	support map[string]string
-	listed  bool
-	// answered is, per task, the inputRequests keys already answered
-	// (stateless era): each is answered once, however often it is polled.
-	answered map[string]map[string]bool
-	// watching is, per task being driven, where its status notices go
-	// (tasks_status.go).
-	watching map[string]chan Task
-}
-
-// answeredAlready reports whether key was answered for task.
-func (ts *taskState) answeredAlready(task, key string) bool {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.answered[task][key]
-}
-
-// markAnswered records keys as answered for task. It fails when a task
-// asks for more than the bound over its life.
-func (ts *taskState) markAnswered(task string, keys []string) error {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if ts.answered == nil {
-		ts.answered = map[string]map[string]bool{}
-	}
-	done := ts.answered[task]
-	if done == nil {
-		if len(ts.answered) >= maxTrackedTasks {
-			for k := range ts.answered { // forget one: any is as good as another
-				delete(ts.answered, k)
-				break
-			}
-		}
-		done = map[string]bool{}
-		ts.answered[task] = done
-	}
-	if len(done)+len(keys) > maxTaskInputsPerTask {
-		return fmt.Errorf("%w: the task asked for more than %d inputs", ErrMalformedResult, maxTaskInputsPerTask)
-	}
-	for _, k := range keys {
-		done[k] = true
-	}
-	return nil
-}
-
-// forget drops what is remembered of a task that ended or was cancelled.
-func (ts *taskState) forget(task string) {
-	ts.mu.Lock()
-	delete(ts.answered, task)
-	ts.mu.Unlock()
-}
 
 // taskWire is a task as either era sends it: 2025-11-25's ttl and
 // pollInterval, 2026-07-28's ttlMs and pollIntervalMs, and the stateless
@@ -112,10 +55,10 @@ func parseTask(method string, w *taskWire) (*detailedTask, error) {
 	switch {
 	case w.TaskID == "" || len(w.TaskID) > maxTaskIDLen || !utf8.ValidString(w.TaskID) ||
 		strings.ContainsFunc(w.TaskID, unicode.IsControl): // it goes into headers and terminals
-		return nil, fmt.Errorf("%w: %s: the task has no usable taskId", ErrMalformedResult, method)
-	case w.Status != TaskWorking && w.Status != TaskInputRequired && w.Status != TaskCompleted &&
-		w.Status != TaskFailed && w.Status != TaskCancelled:
-		return nil, fmt.Errorf("%w: %s: unknown task status %q", ErrMalformedResult, method, truncate(w.Status, 40))
+		return nil, fmt.Errorf("%w: %s: the task has no usable taskId", mcpclient.ErrMalformedResult, method)
+	case w.Status != Working && w.Status != InputRequired && w.Status != Completed &&
+		w.Status != Failed && w.Status != Cancelled:
+		return nil, fmt.Errorf("%w: %s: unknown task status %q", mcpclient.ErrMalformedResult, method, clip(w.Status, 40))
 	}
 	d := &detailedTask{
 		task: Task{
@@ -143,14 +86,14 @@ func millis(a, b *float64) time.Duration {
 }
 
 // getTask sends one tasks/get, its Mcp-Name the task id.
-func (s *Session) getTask(ctx context.Context, id string) (*detailedTask, error) {
+func getTask(ctx context.Context, s *mcpclient.Session, id string) (*detailedTask, error) {
 	var w taskWire
-	if err := s.callNamed(ctx, "tasks/get", id, taskIDParams{id}, &w); err != nil {
+	if err := s.CallNamed(ctx, "tasks/get", id, idParams{id}, &w); err != nil {
 		return nil, err
 	}
 	d, err := parseTask("tasks/get", &w)
 	if err == nil && d.task.ID != id {
-		err = fmt.Errorf("%w: tasks/get for %q answered for another task", ErrMalformedResult, truncate(id, 64))
+		err = fmt.Errorf("%w: tasks/get for %q answered for another task", mcpclient.ErrMalformedResult, clip(id, 64))
 	}
 	return d, err
 }
@@ -158,13 +101,13 @@ func (s *Session) getTask(ctx context.Context, id string) (*detailedTask, error)
 // taskDriver follows one task: the bounds on how long and how often it
 // is polled, and the caller's status callback.
 type taskDriver struct {
-	s        *Session
+	st       *sessionTasks
 	task     Task
 	start    time.Time
 	ownLimit bool // the caller set no deadline: MaxWait applies
 	report   func(Task)
 	reported bool
-	// pollFirst skips the wait before the first poll: AwaitTask on a
+	// pollFirst skips the wait before the first poll: Await on a
 	// task the session has not seen.
 	pollFirst bool
 	// notices carries the task's notifications/tasks/status, if the
@@ -174,10 +117,10 @@ type taskDriver struct {
 
 // newDriver starts following t. One known only by its id (pollFirst) is
 // polled before anything is reported of it.
-func (s *Session) newDriver(ctx context.Context, t *Task, pollFirst bool) *taskDriver {
+func (st *sessionTasks) newDriver(ctx context.Context, t *Task, pollFirst bool) *taskDriver {
 	_, hasDeadline := ctx.Deadline()
-	report, _ := ctx.Value(taskStatusKey{}).(func(Task))
-	d := &taskDriver{s: s, start: time.Now(), ownLimit: !hasDeadline, report: report, pollFirst: pollFirst}
+	report, _ := ctx.Value(statusKey{}).(func(Task))
+	d := &taskDriver{st: st, start: time.Now(), ownLimit: !hasDeadline, report: report, pollFirst: pollFirst}
 	if pollFirst {
 		d.task = *t
 	} else {
@@ -206,7 +149,7 @@ func (d *taskDriver) deadline() time.Time {
 		dl = d.start.Add(d.task.TTL)
 	}
 	if d.ownLimit {
-		if w := d.start.Add(d.s.opts.Tasks.maxWait()); dl.IsZero() || w.Before(dl) {
+		if w := d.start.Add(d.st.opts.maxWait()); dl.IsZero() || w.Before(dl) {
 			dl = w
 		}
 	}
@@ -216,7 +159,7 @@ func (d *taskDriver) deadline() time.Time {
 // pollDelay is the server's suggested interval within the session's
 // bounds.
 func (d *taskDriver) pollDelay() time.Duration {
-	o := d.s.opts.Tasks
+	o := &d.st.opts
 	p := d.task.PollInterval
 	if p <= 0 {
 		p = defaultTaskPollPeriod
@@ -225,8 +168,8 @@ func (d *taskDriver) pollDelay() time.Duration {
 }
 
 // wait sleeps until the next poll, or until a status notice comes,
-// which it returns. It returns ctx's error when ctx ends and a *TaskError
-// matching ErrTaskExpired past the deadline.
+// which it returns. It returns ctx's error when ctx ends and an *Error
+// matching ErrExpired past the deadline.
 func (d *taskDriver) wait(ctx context.Context) (*Task, error) {
 	if d.pollFirst {
 		d.pollFirst = false
@@ -236,7 +179,7 @@ func (d *taskDriver) wait(ctx context.Context) (*Task, error) {
 	if dl := d.deadline(); !dl.IsZero() {
 		left := time.Until(dl)
 		if left <= 0 {
-			return nil, &TaskError{Task: d.task, Err: ErrTaskExpired}
+			return nil, &Error{Task: d.task, Err: ErrExpired}
 		}
 		delay = min(delay, left)
 	}

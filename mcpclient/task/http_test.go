@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
 
@@ -53,7 +54,7 @@ func TestTaskRequestsNameTheTaskInHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Connect(ctx5s(t), stream, &Options{Tasks: fastTasks(), Roots: func(context.Context) ([]Root, error) { return nil, nil }})
+	s, err := mcpclient.Connect(ctx5s(t), stream, &mcpclient.Options{Tasks: fastTasks(), Roots: func(context.Context) ([]mcpclient.Root, error) { return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestTaskRequestsNameTheTaskInHeaders(t *testing.T) {
 	if _, err := s.CallTool(ctx5s(t), "t", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CancelTask(ctx5s(t), "t/42"); err != nil {
+	if err := Cancel(ctx5s(t), s, "t/42"); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

@@ -1,4 +1,4 @@
-package mcpclient
+package task
 
 import (
 	"encoding/json"
@@ -21,8 +21,6 @@ func FuzzParseTask(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		describeResult(raw) // never panics
-		legacyCreated(raw)
 		var w taskWire
 		if json.Unmarshal(raw, &w) != nil {
 			return
@@ -38,7 +36,7 @@ func FuzzParseTask(f *testing.F) {
 		if task.TTL < 0 || task.PollInterval < 0 {
 			t.Fatalf("negative durations: %+v", task)
 		}
-		dr := &taskDriver{s: &Session{opts: Options{Tasks: &TaskOptions{}}}, task: task}
+		dr := &taskDriver{st: &sessionTasks{}, task: task}
 		if p := dr.pollDelay(); p < 100e6 || p > 30e9 {
 			t.Fatalf("polls every %v", p)
 		}
