@@ -25,7 +25,7 @@ func TestDefaultTimeout(t *testing.T) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
-		s := connect(t, f, &Options{RequestTimeout: 100 * time.Millisecond})
+		s := connectBubbled(t, f, &Options{RequestTimeout: 100 * time.Millisecond})
 		start := time.Now()
 		_, err := s.CallTool(context.Background(), "hang", nil)
 		var te *TimeoutError
@@ -73,7 +73,7 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 					return json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`), nil
 				})
 				opts := tc.opts
-				s := connect(t, f, &opts)
+				s := connectBubbled(t, f, &opts)
 				var mu sync.Mutex
 				var seen []Progress
 				ctx := WithProgress(context.Background(), func(p Progress) { mu.Lock(); seen = append(seen, p); mu.Unlock() })
@@ -112,7 +112,7 @@ func TestCallersDeadlineWins(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := modernServer(t)
 				slowTool(f, 300*time.Millisecond)
-				s := connect(t, f, &Options{Era: era, RequestTimeout: 100 * time.Millisecond})
+				s := connectBubbled(t, f, &Options{Era: era, RequestTimeout: 100 * time.Millisecond})
 
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 				defer cancel()
