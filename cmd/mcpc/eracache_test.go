@@ -13,7 +13,9 @@ import (
 func TestEraCacheSparesTheProbe(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeConfig(t, dir, ".mcp.json", map[string]any{"deaf": demoEntry(t, "-ignore-discover")})
+	// The cache outlives a run of the test (-count=5): the server's args
+	// name this run's directory, so that each run's server is new to it.
+	writeConfig(t, dir, ".mcp.json", map[string]any{"deaf": demoEntry(t, "-ignore-discover", "-instructions", dir)})
 	first := runIn(t, dir, "", "--trace", "tools")
 	first.want(t, exitOK)
 	if !strings.Contains(first.stderr, `"method":"server/discover"`) {
