@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 )
@@ -17,7 +18,8 @@ func TestPageCallsVisited(t *testing.T) {
 	s := &Server{}
 	defer s.Close()
 	var n atomic.Int32
-	u, err := s.Page("visit-1", func() { n.Add(1) })
+	visited := make(chan struct{}, 4)
+	u, err := s.Page("visit-1", func() { n.Add(1); visited <- struct{}{} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +43,11 @@ func TestPageCallsVisited(t *testing.T) {
 		if resp.StatusCode != tc.code {
 			t.Errorf("GET %s: %d, want %d", tc.url, resp.StatusCode, tc.code)
 		}
+	}
+	// The page goes out before the visit counts (see serve): wait for it.
+	select {
+	case <-visited:
+	case <-time.After(5 * time.Second):
 	}
 	if n.Load() != 1 {
 		t.Errorf("visited called %d times, want 1", n.Load())
