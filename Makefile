@@ -68,10 +68,14 @@ demo: build
 # and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
+# A race-enabled test binary sleeps a second as it exits (GORACE's
+# atexit_sleep_ms, for races in goroutines still running): a second for each
+# of the suite's packages. The tests end their goroutines (leakcheck), so
+# make test skips the sleep, unless GORACE is set already.
 test:
 	$(GO) vet ./...
 	@[ -n "$(RACE)" ] || echo "make test: no cgo or C compiler here, so the tests run without the race detector"
-	$(GO) test $(RACE) ./...
+	GORACE="$${GORACE-atexit_sleep_ms=0}" $(GO) test $(RACE) ./...
 
 check:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: the files above need formatting"; exit 1)

@@ -112,6 +112,15 @@ func (f *fakeServer) waitNote(method string) *jsonrpc.Request {
 func connect(t *testing.T, f *fakeServer, opts *Options) *Session {
 	t.Helper()
 	checkGoroutines(t)
+	return connectBubbled(t, f, opts)
+}
+
+// connectBubbled is connect for a test in a synctest bubble, which has no
+// leak check: the bubble waits for its own goroutines to end, and the
+// check's two seconds would pass on the bubble's clock while a goroutine
+// outside it (another test's) winds down.
+func connectBubbled(t *testing.T, f *fakeServer, opts *Options) *Session {
+	t.Helper()
 	a, b := transport.Pipe()
 	f.serve(b)
 	t.Cleanup(func() { f.conn.Close() })

@@ -23,6 +23,7 @@ type httpServer struct {
 
 	mu    sync.Mutex
 	notes []*jsonrpc.Message
+	noted chan struct{}       // closed, and replaced, at each notification
 	seen  map[string]int      // requests by method
 	ids   map[string][]string // request ids by method
 }
@@ -47,6 +48,10 @@ func newHTTPServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Requ
 			h.ids[m.Method] = append(h.ids[m.Method], m.ID.String())
 		} else {
 			h.notes = append(h.notes, m)
+			if h.noted != nil {
+				close(h.noted)
+				h.noted = nil
+			}
 		}
 		h.mu.Unlock()
 		if !m.IsRequest() {
@@ -73,6 +78,16 @@ func (h *httpServer) requestIDs(method string) []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]string(nil), h.ids[method]...)
+}
+
+// nextNote returns a channel closed when the next notification arrives.
+func (h *httpServer) nextNote() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.noted == nil {
+		h.noted = make(chan struct{})
+	}
+	return h.noted
 }
 
 func (h *httpServer) cancelled() map[string]bool {
@@ -147,7 +162,8 @@ func TestHTTPCancellationReachesTheServer(t *testing.T) {
 	// one whose context ended before it was sent (a slow start under
 	// load) need not be.
 	reached := h.requestIDs("tools/call")
-	deadline := time.Now().Add(10 * time.Second)
+	timeout := time.NewTimer(10 * time.Second)
+	defer timeout.Stop()
 	missing := func() []string {
 		told := h.cancelled()
 		var out []string
@@ -158,8 +174,19 @@ func TestHTTPCancellationReachesTheServer(t *testing.T) {
 		}
 		return out
 	}
-	for len(missing()) > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	// Look again at each notification the server hears, until none is
+	// missing or the notifications stop coming.
+wait:
+	for {
+		next := h.nextNote() // before looking, so no notification slips by
+		if len(missing()) == 0 {
+			break
+		}
+		select {
+		case <-next:
+		case <-timeout.C:
+			break wait
+		}
 	}
 	if m := missing(); len(m) > 0 {
 		t.Errorf("%d of the %d calls that reached the server were never cancelled there: %v", len(m), len(reached), m)

@@ -105,7 +105,7 @@ func rawServer(mode string) int {
 			}
 			send(text("ok after the flood"))
 		case "huge-line":
-			send(text(strings.Repeat("x", 20<<20+17)))
+			send(text(strings.Repeat("x", hugeText)))
 		case "deep":
 			send(result(`{"content":` + strings.Repeat("[", 1e6) + strings.Repeat("]", 1e6) + `}`))
 		case "malformed":

@@ -24,38 +24,6 @@ func slowTool(f *fakeServer, d time.Duration) {
 	})
 }
 
-// The caller's deadline wins over RequestTimeout, longer or shorter;
-// RequestTimeout bounds only a call whose context has none.
-func TestCallersDeadlineWins(t *testing.T) {
-	for _, era := range []Era{EraHandshake, EraStateless} {
-		t.Run(era.String(), func(t *testing.T) {
-			f := modernServer(t)
-			slowTool(f, 300*time.Millisecond)
-			s := connect(t, f, &Options{Era: era, RequestTimeout: 100 * time.Millisecond})
-
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			if res, err := s.CallTool(ctx, "slow", nil); err != nil || res.Text() != "late but fine" {
-				t.Errorf("with a 2s deadline of the caller's: %v, %v; RequestTimeout must not cut it", res, err)
-			}
-
-			start := time.Now()
-			_, err := s.CallTool(context.Background(), "slow", nil)
-			var te *TimeoutError
-			if !errors.As(err, &te) || time.Since(start) > 250*time.Millisecond {
-				t.Errorf("without a deadline: %v after %v, want a TimeoutError after 100ms", err, time.Since(start))
-			}
-
-			ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
-			defer cancel()
-			_, err = s.CallTool(ctx, "slow", nil)
-			if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &te) {
-				t.Errorf("with a 50ms deadline: %v, want the caller's own deadline error", err)
-			}
-		})
-	}
-}
-
 // A response whose result is null is no result: MCP results are objects.
 func TestNullResultIsAnError(t *testing.T) {
 	for _, era := range []Era{EraHandshake, EraStateless} {

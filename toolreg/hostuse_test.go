@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -134,54 +133,6 @@ func TestPromptsOnlyServer(t *testing.T) {
 				t.Errorf("asked %s of a server that does not offer it", m)
 			}
 		}
-	}
-}
-
-// The hooks are symmetric: an Add that is rolled back is heard of by no
-// hook; OnConnect comes once the server is in Servers; a clean Close ends
-// each session with ErrClosed, which a host tells from a failure.
-func TestHooksAreSymmetric(t *testing.T) {
-	leakcheck.Check(t)
-	var mu sync.Mutex
-	var events []string
-	var r *Registry
-	m := &inMemory{}
-	hung := hungLister(t)
-	opts := &Options{
-		Dial: func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-			if sc.Name == "hung" {
-				return hung(ctx, sc, opts)
-			}
-			return m.dial(ctx, sc, opts)
-		},
-		OnConnect: func(st ServerStatus) {
-			visible := slices.ContainsFunc(r.Servers(), func(s ServerStatus) bool { return s.Name == st.Name })
-			mu.Lock()
-			events = append(events, "connect "+st.Name+map[bool]string{true: " visible", false: " invisible"}[visible])
-			mu.Unlock()
-		},
-		OnDisconnect: func(server string, err error) {
-			why := "failure"
-			if errors.Is(err, ErrClosed) {
-				why = "closed"
-			}
-			mu.Lock()
-			events = append(events, "disconnect "+server+" "+why)
-			mu.Unlock()
-		},
-	}
-	r = newInMemory(t, m, opts)
-	if err := r.Add(ctx10(t), &ServerConfig{Name: "hung", Type: "memory", Timeout: 100 * time.Millisecond}); err == nil {
-		t.Fatal("Add of a server that never lists succeeded")
-	}
-	if err := r.Add(ctx10(t), &ServerConfig{Name: "a", Type: "memory"}); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	mu.Lock()
-	defer mu.Unlock()
-	if want := []string{"connect a visible", "disconnect a closed"}; !slices.Equal(events, want) {
-		t.Errorf("hooks heard %q, want %q", events, want)
 	}
 }
 

@@ -27,52 +27,50 @@ func init() {
 }
 
 // The registry starts a stdio server with our whole environment under its
-// env, unless its entry or the options ask for the safe set.
+// env, unless its entry asks for the safe set. Each server is a real
+// process, so there are two, one each way, started together by one New:
+// which entries and options make SafeEnv is package mcpjson's to test
+// (TestParseConfigInheritEnv).
 func TestInheritEnvReachesTheServer(t *testing.T) {
 	leakcheck.Check(t)
 	t.Setenv("PLAINMCP_TEST_INHERITED", "from-the-parent")
-	for _, tc := range []struct {
-		name      string
-		entry     string // more keys of the server's entry
-		safeOpt   bool
-		inherited bool
-	}{
-		{"default", ``, false, true},
-		{"inheritEnv false", `, "inheritEnv": false`, false, false},
-		{"option", ``, true, false},
-		{"inheritEnv true beats the option", `, "inheritEnv": true`, true, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dump := filepath.Join(t.TempDir(), "env")
-			exe, _ := json.Marshal(os.Args[0])
-			env, _ := json.Marshal(map[string]string{demoEnv: "1", "GORACE": "atexit_sleep_ms=0", envDumpEnv: dump})
-			doc := fmt.Sprintf(`{"mcpServers": {"envdump": {"command": %s, "env": %s%s}}}`, exe, env, tc.entry)
-			cfg, err := mcpjson.ParseConfig([]byte(doc), ".mcp.json", &mcpjson.ConfigOptions{SafeEnv: tc.safeOpt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := New(ctx10(t), cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			if st := r.Servers()[0]; st.State != StateConnected {
-				t.Fatalf("server %s: %v", st.State, st.Err)
-			}
-			data, err := os.ReadFile(dump)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vars := strings.Split(string(data), "\n")
-			if got := slices.Contains(vars, "PLAINMCP_TEST_INHERITED=from-the-parent"); got != tc.inherited {
-				t.Errorf("the server has our variable: %v, want %v", got, tc.inherited)
-			}
-			if !slices.Contains(vars, envDumpEnv+"="+dump) {
-				t.Errorf("the server lacks its env entry")
-			}
-			if path, ok := os.LookupEnv("PATH"); ok && !slices.Contains(vars, "PATH="+path) {
-				t.Errorf("the server lacks PATH, which even the safe set has")
-			}
-		})
+	dir := t.TempDir()
+	exe, _ := json.Marshal(os.Args[0])
+	entry := func(name, more string) string {
+		env, _ := json.Marshal(map[string]string{demoEnv: "1", "GORACE": "atexit_sleep_ms=0", envDumpEnv: filepath.Join(dir, name)})
+		return fmt.Sprintf(`%q: {"command": %s, "env": %s%s}`, name, exe, env, more)
+	}
+	doc := `{"mcpServers": {` + entry("inherits", ``) + `, ` + entry("safe", `, "inheritEnv": false`) + `}}`
+	cfg, err := mcpjson.ParseConfig([]byte(doc), ".mcp.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(ctx10(t), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, st := range r.Servers() {
+		if st.State != StateConnected {
+			t.Fatalf("server %s %s: %v", st.Name, st.State, st.Err)
+		}
+		dump := filepath.Join(dir, st.Name)
+		data, err := os.ReadFile(dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vars := strings.Split(string(data), "\n")
+		if got, want := slices.Contains(vars, "PLAINMCP_TEST_INHERITED=from-the-parent"), st.Name == "inherits"; got != want {
+			t.Errorf("server %s has our variable: %v, want %v", st.Name, got, want)
+		}
+		if !slices.Contains(vars, envDumpEnv+"="+dump) {
+			t.Errorf("server %s lacks its env entry", st.Name)
+		}
+		if path, ok := os.LookupEnv("PATH"); ok && !slices.Contains(vars, "PATH="+path) {
+			t.Errorf("server %s lacks PATH, which even the safe set has", st.Name)
+		}
+	}
+	if n := len(r.Servers()); n != 2 {
+		t.Errorf("%d servers, want 2", n)
 	}
 }

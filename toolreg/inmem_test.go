@@ -16,7 +16,8 @@ import (
 // inMemory serves every server of a registry in this process: the demo
 // server over an in-memory pipe, with as many extra tools as extra says
 // and the skills skills says (by server name; the demo skills if none),
-// counting the requests the registry sends.
+// counting the requests the registry sends (and its dials, as method
+// "dial"). A server of another type than "memory" is dialed by DialStdio.
 type inMemory struct {
 	extra    map[string]int
 	skills   map[string][]demoserver.Skill
@@ -28,6 +29,10 @@ type inMemory struct {
 }
 
 func (m *inMemory) dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+	if sc.Type != "memory" {
+		return DialStdio(ctx, sc, opts)
+	}
+	m.count(sc.Name, "dial")
 	client, server := transport.Pipe()
 	srv := demoserver.New(&demoserver.Options{Name: sc.Name, ExtraTools: m.extra[sc.Name], PageSize: m.pageSize, Skills: m.skills[sc.Name]})
 	m.wg.Add(1)

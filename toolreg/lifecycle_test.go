@@ -3,9 +3,6 @@ package toolreg
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,8 +25,9 @@ func withEnv(sc *ServerConfig, kv ...string) *ServerConfig {
 
 func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 	leakcheck.Check(t)
+	// dead is a real process, which proves its stderr is quoted; the
+	// others are in-memory.
 	dead := withEnv(demoConfig("dead"), crashEnv, "fatal: no API key configured")
-	// The slow servers are in-memory, ok and dead real processes.
 	var slow []*ServerConfig
 	for _, name := range []string{"slow1", "slow2", "slow3"} {
 		// The timeout bounds a failure only.
@@ -43,8 +41,8 @@ func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 	m := &inMemory{}
 	t.Cleanup(m.wg.Wait) // after the registry's Close
 	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-		if sc.Type != "memory" {
-			return DialStdio(ctx, sc, opts)
+		if !strings.HasPrefix(sc.Name, "slow") {
+			return m.dial(ctx, sc, opts)
 		}
 		begun.Done()
 		waited := make(chan struct{})
@@ -56,12 +54,18 @@ func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 		}
 		return m.dial(ctx, sc, opts)
 	}
-	r := newRegistry(t, &Options{Dial: dial}, append([]*ServerConfig{demoConfig("ok"), dead}, slow...)...)
+	r := newRegistry(t, &Options{Dial: dial}, append([]*ServerConfig{memConfig("ok"), dead}, slow...)...)
 	got := map[string]ServerStatus{}
 	for _, s := range r.Servers() {
 		got[s.Name] = s
 	}
-	for name, transport := range map[string]string{"ok": "stdio", "slow1": "memory", "slow2": "memory", "slow3": "memory"} {
+	for name, transport := range map[string]string{"ok": "memory", "dead": "stdio", "slow1": "memory", "slow2": "memory", "slow3": "memory"} {
+		if name == "dead" {
+			if got[name].Transport != transport {
+				t.Errorf("%s: transport %q, want %q", name, got[name].Transport, transport)
+			}
+			continue
+		}
 		if got[name].State != StateConnected || got[name].Transport != transport || got[name].ProtocolVersion == "" || got[name].Tools != demoToolCount {
 			t.Errorf("%s: %+v", name, got[name])
 		}
@@ -83,60 +87,24 @@ func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 	}
 }
 
-func TestRegistryStartupTimeout(t *testing.T) {
-	leakcheck.Check(t)
-	hung := withEnv(demoConfig("hung"), hungEnv, "1") // never answers
-	hung.Timeout = 200 * time.Millisecond
-	start := time.Now()
-	r := newRegistry(t, nil, hung, demoConfig("ok"))
-	// The timeout, then the stdio shutdown the spec asks for: stdin
-	// closed, which this server heeds.
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("New took %v", d)
-	}
-	s := r.Servers()[0]
-	if s.State != StateFailed || s.Err == nil || !strings.Contains(s.Err.Error(), `"hung"`) || !errors.Is(s.Err, context.DeadlineExceeded) || !errors.Is(s.Err, ErrUnavailable) {
-		t.Errorf("hung server: %+v", s)
-	}
-	if s := r.Servers()[1]; s.State != StateConnected {
-		t.Errorf("a hung server held back another: %+v", s)
-	}
-}
-
-func readPid(t *testing.T, file string) int {
-	t.Helper()
-	var pid int
-	waitFor(t, "the server's pid file", func() bool {
-		b, err := os.ReadFile(file)
-		pid, _ = strconv.Atoi(string(b))
-		return err == nil && pid > 0
-	})
-	return pid
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // hungLister dials an in-process server that answers initialize and
 // never answers tools/list.
 func hungLister(t *testing.T) func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+	return hungIn(t, "tools/list")
+}
+
+// hungIn dials an in-process server that never answers method (nor what
+// would come after it), until the client gives up.
+func hungIn(t *testing.T, method string) func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 	return func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 		client, server := transport.Pipe()
 		conn := jsonrpc.NewConn(server, &jsonrpc.Options{Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-			switch req.Method {
-			case "initialize":
-				return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hung","version":"1"}}`), nil
-			case "tools/list":
+			switch {
+			case req.Method == method:
 				<-ctx.Done()
 				return nil, ctx.Err()
+			case req.Method == "initialize":
+				return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hung","version":"1"}}`), nil
 			}
 			return nil, jsonrpc.ErrMethodNotFound
 		}})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -19,7 +18,6 @@ import (
 const (
 	demoEnv    = "PLAINMCP_TOOLREG_DEMO"
 	pidFileEnv = "PLAINMCP_TOOLREG_PIDFILE" // write the server's pid here
-	pidDirEnv  = "PLAINMCP_TOOLREG_PIDDIR"  // add a file named by the server's pid here
 	hungEnv    = "PLAINMCP_TOOLREG_HUNG"    // never answer; exit when stdin closes
 	crashEnv   = "PLAINMCP_TOOLREG_CRASH"   // print this to stderr and exit 3 at once
 	helperEnv  = "PLAINMCP_TOOLREG_HELPER"  // print this and exit, as a headersHelper
@@ -43,11 +41,6 @@ func serveDemo() int {
 	}
 	if f := os.Getenv(pidFileEnv); f != "" {
 		if err := os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
-			return 1
-		}
-	}
-	if d := os.Getenv(pidDirEnv); d != "" {
-		if err := os.WriteFile(filepath.Join(d, strconv.Itoa(os.Getpid())), nil, 0o600); err != nil {
 			return 1
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -336,15 +335,14 @@ func TestBuildNamesDoesNotModifyInput(t *testing.T) {
 	}
 }
 
+// Ten thousand tools, a fifth of them renamed, come out right; how fast is
+// BenchmarkBuildNames's to say, not a timed test's.
 func TestBuildNamesTenThousand(t *testing.T) {
 	tools := manyTools(10000)
-	start := time.Now()
 	tab := BuildNames(tools, []string{"mcp__s0__tool_0"})
-	elapsed := time.Since(start)
 	checkTable(t, tab, tools, []string{"mcp__s0__tool_0"})
-	t.Logf("BuildNames of %d tools: %v, %d renamed", len(tools), elapsed, len(tab.Renames()))
-	if elapsed > 5*time.Second {
-		t.Errorf("BuildNames of %d tools took %v", len(tools), elapsed)
+	if n := len(tab.Renames()); n != 2000 {
+		t.Errorf("%d tools renamed, want 2000 (one of each colliding pair)", n)
 	}
 }
 

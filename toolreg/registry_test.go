@@ -13,6 +13,13 @@ import (
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 )
 
+// memConfig is a server entry that inMemory serves in this process: the
+// registry's logic needs no process, and a real one costs a race-built
+// start each (the few tests of what a process does use demoConfig).
+func memConfig(name string) *ServerConfig {
+	return &ServerConfig{Name: name, Type: "memory"}
+}
+
 // demoConfig is a stdio server entry running the demo server.
 func demoConfig(name string) *ServerConfig {
 	return &ServerConfig{Name: name, Type: "stdio", Command: os.Args[0],
@@ -38,14 +45,15 @@ func newRegistry(t *testing.T, opts *Options, servers ...*ServerConfig) *Registr
 func TestRegistryConnectsListsAndRoutes(t *testing.T) {
 	leakcheck.Check(t)
 	broken := &ServerConfig{Name: "broken", Type: "stdio", Command: "/nonexistent/mcp-server"}
-	off := demoConfig("off")
+	off := memConfig("off")
 	off.Disabled = true
-	narrow := demoConfig("narrow")
+	narrow := memConfig("narrow")
 	narrow.Allow, narrow.Deny = []string{"e*", "add"}, []string{"elicit"}
 	var mu sync.Mutex
 	var connected []string
-	r := newRegistry(t, &Options{OnConnect: func(s ServerStatus) { mu.Lock(); connected = append(connected, s.Name); mu.Unlock() }},
-		demoConfig("alpha"), broken, off, narrow)
+	m := &inMemory{}
+	r := newInMemoryServers(t, m, &Options{OnConnect: func(s ServerStatus) { mu.Lock(); connected = append(connected, s.Name); mu.Unlock() }},
+		memConfig("alpha"), broken, off, narrow)
 
 	status := map[string]string{}
 	for _, s := range r.Servers() {
@@ -94,8 +102,10 @@ func TestRegistryConnectsListsAndRoutes(t *testing.T) {
 
 func TestRegistryStrict(t *testing.T) {
 	leakcheck.Check(t)
-	_, err := New(ctx10(t), &Config{Servers: []*ServerConfig{demoConfig("ok"),
-		{Name: "broken", Type: "stdio", Command: "/nonexistent/mcp-server"}}}, &Options{Strict: true})
+	m := &inMemory{}
+	_, err := New(ctx10(t), &Config{Servers: []*ServerConfig{memConfig("ok"),
+		{Name: "broken", Type: "stdio", Command: "/nonexistent/mcp-server"}}}, &Options{Strict: true, Dial: m.dial})
+	m.wg.Wait() // New closed the server that started
 	if err == nil || !strings.Contains(err.Error(), `"broken"`) {
 		t.Errorf("strict: %v", err)
 	}
@@ -105,7 +115,7 @@ func TestRegistryToolErrorsApproverAndHooks(t *testing.T) {
 	leakcheck.Check(t)
 	var mu sync.Mutex
 	var log []string
-	r := newRegistry(t, &Options{
+	r := newInMemory(t, &inMemory{}, &Options{
 		Approve: func(ctx context.Context, c Call) error {
 			switch c.Tool {
 			case "add":
@@ -121,7 +131,7 @@ func TestRegistryToolErrorsApproverAndHooks(t *testing.T) {
 			mu.Unlock()
 			panic("a hook bug must not break the registry")
 		},
-	}, demoConfig("s"))
+	}, "s")
 	res, err := r.Call(ctx10(t), "mcp__s__fail", nil)
 	if err != nil || !res.IsError || res.Err == nil || res.Err.Server != "s" || res.Err.Tool != "fail" || res.Err.Message == "" {
 		t.Fatalf("fail tool: %+v %v", res, err)
@@ -144,14 +154,14 @@ func TestRegistryToolErrorsApproverAndHooks(t *testing.T) {
 
 func TestRegistryAddRemove(t *testing.T) {
 	leakcheck.Check(t)
-	r := newRegistry(t, nil)
+	r := newInMemory(t, &inMemory{}, nil)
 	if err := r.Add(ctx10(t), &ServerConfig{Name: "bad", Type: "stdio", Command: "/nonexistent/x"}); err == nil {
 		t.Fatal("adding a broken server succeeded")
 	}
 	if len(r.Servers()) != 0 {
 		t.Error("a failed Add left a trace")
 	}
-	if err := r.Add(ctx10(t), demoConfig("late")); err != nil {
+	if err := r.Add(ctx10(t), memConfig("late")); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := r.Call(ctx10(t), "mcp__late__echo", map[string]string{"text": "hi"}); err != nil || res.Text() != "hi" {

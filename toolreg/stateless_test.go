@@ -68,7 +68,14 @@ func (m *modernServer) dial(ctx context.Context, sc *ServerConfig, opts *mcpclie
 func TestRegistryStatelessServerListChanged(t *testing.T) {
 	leakcheck.Check(t)
 	m := &modernServer{listening: make(chan struct{}, 1), grew: make(chan struct{}, 1)}
-	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{{Name: "modern", Type: "memory"}}}, &Options{Dial: m.dial})
+	changed := make(chan string, 1) // after the registry marked the listing stale
+	onChange := &mcpclient.Options{OnListChanged: func(kind string) {
+		select { // the first change; a handler must not block the session
+		case changed <- kind:
+		default:
+		}
+	}}
+	r, err := New(ctx10(t), &Config{Servers: []*ServerConfig{{Name: "modern", Type: "memory"}}}, &Options{Dial: m.dial, Session: onChange})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +88,12 @@ func TestRegistryStatelessServerListChanged(t *testing.T) {
 	if _, err := r.Call(ctx10(t), "mcp__modern__grow", nil); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the listen notification to bring beta", func() bool {
-		tools, _ := r.Tools(ctx10(t))
-		return hasTool(tools, "mcp__modern__beta")
-	})
+	if kind := <-changed; kind != "tools" {
+		t.Fatalf("the listen notification announced a change of %q", kind)
+	}
+	if tools, err := r.Tools(ctx10(t)); !hasTool(tools, "mcp__modern__beta") {
+		t.Errorf("the refreshed listing lacks beta (%v)", err)
+	}
 	if n := m.lists.Load(); n != 2 {
 		t.Errorf("%d tools/list requests, want 2 (the first listing and one refresh)", n)
 	}

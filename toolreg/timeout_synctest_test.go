@@ -5,6 +5,8 @@ package toolreg
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -106,5 +108,87 @@ func testStartupTimeoutCoversTheFirstListing(t *testing.T) {
 	}
 	if len(r.Servers()) != 1 {
 		t.Errorf("a failed Add left a server behind: %+v", r.Servers())
+	}
+}
+
+// A server that never answers initialize fails when its startup timeout
+// ends, exactly then, and holds back no other server.
+func TestRegistryStartupTimeout(t *testing.T) {
+	synctest.Test(t, testRegistryStartupTimeout)
+}
+
+func testRegistryStartupTimeout(t *testing.T) {
+	m := &inMemory{}
+	hung := hungIn(t, "initialize")
+	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		if sc.Name == "hung" {
+			return hung(ctx, sc, opts)
+		}
+		return m.dial(ctx, sc, opts)
+	}
+	timeout := 200 * time.Millisecond
+	start := time.Now()
+	r := newInMemoryServers(t, m, &Options{Dial: dial},
+		&ServerConfig{Name: "hung", Type: "memory", Timeout: timeout}, memConfig("ok"))
+	if d := time.Since(start); d != timeout {
+		t.Errorf("New took %v, want the hung server's timeout %v", d, timeout)
+	}
+	s := r.Servers()[0]
+	if s.State != StateFailed || s.Err == nil || !strings.Contains(s.Err.Error(), `"hung"`) || !errors.Is(s.Err, context.DeadlineExceeded) || !errors.Is(s.Err, ErrUnavailable) {
+		t.Errorf("hung server: %+v", s)
+	}
+	if s := r.Servers()[1]; s.State != StateConnected {
+		t.Errorf("a hung server held back another: %+v", s)
+	}
+}
+
+// The hooks are symmetric: an Add that is rolled back is heard of by no
+// hook; OnConnect comes once the server is in Servers; a clean Close ends
+// each session with ErrClosed, which a host tells from a failure.
+func TestHooksAreSymmetric(t *testing.T) {
+	synctest.Test(t, testHooksAreSymmetric)
+}
+
+func testHooksAreSymmetric(t *testing.T) {
+	var mu sync.Mutex
+	var events []string
+	var r *Registry
+	m := &inMemory{}
+	hung := hungLister(t)
+	opts := &Options{
+		Dial: func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+			if sc.Name == "hung" {
+				return hung(ctx, sc, opts)
+			}
+			return m.dial(ctx, sc, opts)
+		},
+		OnConnect: func(st ServerStatus) {
+			visible := slices.ContainsFunc(r.Servers(), func(s ServerStatus) bool { return s.Name == st.Name })
+			mu.Lock()
+			events = append(events, "connect "+st.Name+map[bool]string{true: " visible", false: " invisible"}[visible])
+			mu.Unlock()
+		},
+		OnDisconnect: func(server string, err error) {
+			why := "failure"
+			if errors.Is(err, ErrClosed) {
+				why = "closed"
+			}
+			mu.Lock()
+			events = append(events, "disconnect "+server+" "+why)
+			mu.Unlock()
+		},
+	}
+	r = newInMemory(t, m, opts)
+	if err := r.Add(ctx10(t), &ServerConfig{Name: "hung", Type: "memory", Timeout: 100 * time.Millisecond}); err == nil {
+		t.Fatal("Add of a server that never lists succeeded")
+	}
+	if err := r.Add(ctx10(t), &ServerConfig{Name: "a", Type: "memory"}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"connect a visible", "disconnect a closed"}; !slices.Equal(events, want) {
+		t.Errorf("hooks heard %q, want %q", events, want)
 	}
 }

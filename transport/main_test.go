@@ -79,13 +79,13 @@ func fakeServer(mode string) int {
 	case "die":
 		p, _ := os.FindProcess(os.Getpid())
 		p.Kill()
-		time.Sleep(time.Minute)
+		time.Sleep(time.Minute) // the subject: SIGKILL lands while it waits, so it never exits by itself
 	case "stubborn":
 		// Ignores stdin's end and SIGTERM: only SIGKILL stops it.
 		signal.Ignore(syscall.SIGTERM)
 		fmt.Fprintln(out, `{"ready":true}`)
 		io.Copy(io.Discard, in)
-		time.Sleep(time.Minute)
+		time.Sleep(time.Minute) // the subject: it outlives its stdin's end
 	case "grandchild":
 		// Starts a process that inherits stdin, stdout and stderr, then
 		// exits, leaving the pipes held open.
@@ -100,7 +100,7 @@ func fakeServer(mode string) int {
 		fmt.Fprintf(out, "{\"grandchild\":%d}\n", cmd.Process.Pid)
 		return 5
 	case "sleep":
-		time.Sleep(time.Minute)
+		time.Sleep(time.Minute) // the subject: a grandchild that holds the pipes and never exits by itself
 	case "info":
 		wd, _ := os.Getwd()
 		json.NewEncoder(out).Encode(map[string]string{

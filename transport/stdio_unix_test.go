@@ -6,12 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/procwait"
 )
 
 // waitGone fails the test unless process pid is gone within d. A zombie
@@ -19,30 +19,9 @@ import (
 // (for an orphan, init's).
 func waitGone(t *testing.T, pid int, d time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		err := syscall.Kill(pid, 0)
-		if errors.Is(err, syscall.ESRCH) || isZombie(pid) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("process %d still running %v later (kill 0: %v)", pid, d, err)
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := procwait.Ended(pid, d); err != nil {
+		t.Errorf("process %d still running %v later: %v", pid, d, err)
 	}
-}
-
-// isZombie reports whether pid is a zombie, where /proc can tell.
-func isZombie(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// The state follows the command name, which is in parentheses.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
 }
 
 func TestStdioCloseEscalatesToKill(t *testing.T) {

@@ -155,6 +155,10 @@ func TestLineStreamCloseUnblocks(t *testing.T) {
 		// Larger than the pipe's buffer, with no one reading it.
 		writing <- s.Write(context.Background(), bytes.Repeat([]byte("{"), 4<<20))
 	}()
+	// Time for Read and Write to block in their system calls: no event
+	// says a goroutine waits in one. If they have not yet, Close ends them
+	// all the same, so a slow start cannot fail the test, only make it
+	// test less.
 	time.Sleep(50 * time.Millisecond)
 	for range 2 {
 		if err := s.Close(); err != nil {

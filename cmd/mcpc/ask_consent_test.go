@@ -100,6 +100,7 @@ func runAsk(t *testing.T, dir string, f *bodyModel, interactive bool, stdin stri
 // --allow or --yes, or a person who says yes; without a terminal it is
 // refused, and the model reads why.
 func TestAskConsent(t *testing.T) {
+	t.Parallel() // beside the era cache test, which waits out a probe
 	dir := demoDir(t)
 	for _, tc := range []struct {
 		name        string

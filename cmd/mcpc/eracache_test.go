@@ -7,10 +7,15 @@ import (
 
 // TestEraCacheSparesTheProbe: a server that never answers server/discover
 // costs the probe's timeout once; the next command initializes at once.
+// The probe's 5 s are real (the server is a process, which no synctest
+// bubble's clock can wait on), so the test runs in parallel with a few
+// others that use neither leakcheck nor the process's environment.
 func TestEraCacheSparesTheProbe(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeConfig(t, dir, ".mcp.json", map[string]any{"deaf": demoEntry(t, "-ignore-discover")})
+	// The cache outlives a run of the test (-count=5): the server's args
+	// name this run's directory, so that each run's server is new to it.
+	writeConfig(t, dir, ".mcp.json", map[string]any{"deaf": demoEntry(t, "-ignore-discover", "-instructions", dir)})
 	first := runIn(t, dir, "", "--trace", "tools")
 	first.want(t, exitOK)
 	if !strings.Contains(first.stderr, `"method":"server/discover"`) {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/procwait"
 )
 
 // TestInterruptTerminatesAStubbornServer: a server that ignores its stdin's
@@ -49,13 +51,8 @@ func TestInterruptTerminatesAStubbornServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(string(data))
-	for deadline := time.Now().Add(time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if syscall.Kill(pid, 0) != nil {
-			return // gone
-		}
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("the server (pid %d) still runs after mcpc exited", pid)
-		}
+	if err := procwait.Ended(pid, time.Second); err != nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the server (pid %d) still runs after mcpc exited: %v", pid, err)
 	}
 }

@@ -76,7 +76,7 @@ func serveDemo(args []string) int {
 		os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)
 	}
 	if *stubborn {
-		defer time.Sleep(time.Minute)
+		defer time.Sleep(time.Minute) // the subject: a server that outlives its stdin's end
 	}
 	if *tamper {
 		opts.Skills = demoserver.DemoSkills()

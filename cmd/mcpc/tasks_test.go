@@ -9,6 +9,7 @@ import (
 // mcpc call runs a tool that runs only as a task, in either era, and
 // --progress shows the task's status like progress (as JSON with --json).
 func TestCallTaskToolBothEras(t *testing.T) {
+	t.Parallel() // beside the era cache test, which waits out a probe
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", map[string]any{
 		"handshake": demoEntry(t),

@@ -56,6 +56,8 @@ func useBrowser(t *testing.T, load time.Duration) *browser {
 			get()
 		case load > 0:
 			b.wg.Add(1)
+			// The subject: a person whose browser loads the page late,
+			// in real time, as the server's own wait runs.
 			go func() { defer b.wg.Done(); time.Sleep(load); get() }()
 		}
 		return nil

@@ -28,6 +28,7 @@ func watchDir(t *testing.T) string {
 // mcpc watch subscribes to a resource in either era and prints a line per
 // update; --read reads it again each time; --json prints JSON lines.
 func TestWatchResourceBothEras(t *testing.T) {
+	t.Parallel() // beside the era cache test, which waits out a probe
 	dir := watchDir(t)
 	for _, server := range []string{"handshake", "stateless"} {
 		t.Run(server, func(t *testing.T) {
@@ -58,6 +59,7 @@ func TestWatchResourceBothEras(t *testing.T) {
 // changes are printed, in both eras; a server that never changes prints
 // nothing and the watch ends at --timeout, exit 0.
 func TestWatchLists(t *testing.T) {
+	t.Parallel() // beside the era cache test, which waits out a probe
 	dir := watchDir(t)
 	for _, server := range []string{"handshake", "stateless"} {
 		r := runIn(t, dir, "", "--server", server, "--count", "2", "watch")

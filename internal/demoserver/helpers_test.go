@@ -16,15 +16,20 @@ import (
 	"github.com/plainmcp/plainmcp/transport"
 )
 
-// logSink collects log output as text.
+// logSink collects log output as text, and tells waitFor of every write.
 type logSink struct {
-	mu  sync.Mutex
-	buf strings.Builder
+	mu      sync.Mutex
+	buf     strings.Builder
+	written chan struct{} // closed, and replaced, at each write
 }
 
 func (l *logSink) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.written != nil {
+		close(l.written)
+		l.written = nil
+	}
 	return l.buf.Write(p)
 }
 
@@ -34,20 +39,35 @@ func (l *logSink) String() string {
 	return l.buf.String()
 }
 
-// waitFor waits until a line of the log contains every one of parts.
+// next returns the log so far and a channel closed at the next write.
+func (l *logSink) next() (string, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.written == nil {
+		l.written = make(chan struct{})
+	}
+	return l.buf.String(), l.written
+}
+
+// waitFor waits until a line of the log contains every one of parts: it
+// looks again at each write, and gives up after 5 s (of the bubble's clock
+// in a synctest test, where that means no write is coming).
 func (l *logSink) waitFor(t *testing.T, parts ...string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	timeout := time.NewTimer(5 * time.Second)
+	defer timeout.Stop()
 	for {
-		for _, line := range strings.Split(l.String(), "\n") {
+		log, written := l.next()
+		for _, line := range strings.Split(log, "\n") {
 			if containsAll(line, parts) {
 				return
 			}
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-written:
+		case <-timeout.C:
 			t.Fatalf("no log line has %q; log:\n%s", parts, l.String())
 		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 

@@ -111,6 +111,12 @@ func (s *sessionStream) settle() {
 	s.mu.Lock()
 	s.owed--
 	s.mu.Unlock()
+	s.wake()
+}
+
+// wake tells drain that what it waits for may have changed: a request
+// settled, or a listen request opened.
+func (s *sessionStream) wake() {
 	select {
 	case s.changed <- struct{}{}:
 	default:
@@ -118,7 +124,9 @@ func (s *sessionStream) settle() {
 }
 
 // drain waits until every request read has been answered, the linger time
-// has passed, or the stream is closed.
+// has passed, or the stream is closed. An open subscriptions/listen request
+// is not waited for: it lasts until the client ends it, and a client that
+// ended its side of the stream has ended it.
 func (s *sessionStream) drain() {
 	if s.linger <= 0 {
 		return
@@ -126,8 +134,9 @@ func (s *sessionStream) drain() {
 	timer := time.NewTimer(s.linger)
 	defer timer.Stop()
 	for {
+		listening := s.ss.listening()
 		s.mu.Lock()
-		owed := s.owed
+		owed := s.owed - listening
 		s.mu.Unlock()
 		if owed <= 0 {
 			return

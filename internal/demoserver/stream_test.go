@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -102,23 +101,6 @@ func TestPipelinedRequestsAreAnsweredAfterEOF(t *testing.T) {
 			if strings.Contains(f, "not initialized") {
 				t.Fatalf("a request sent right after initialize was refused: %s", f)
 			}
-		}
-	}
-}
-
-func TestLingerIsBounded(t *testing.T) {
-	checkGoroutines(t)
-	for _, linger := range []time.Duration{50 * time.Millisecond, -1} {
-		s := newScript(initFrame, verySlowFrame)
-		begin := time.Now()
-		if err := New(&Options{Linger: linger}).Serve(context.Background(), s); err != nil {
-			t.Fatalf("Serve = %v", err)
-		}
-		if took := time.Since(begin); took > 2*time.Second || took < linger {
-			t.Errorf("linger %v: Serve took %v", linger, took)
-		}
-		if ids := s.responseIDs(); len(ids) > 1 {
-			t.Errorf("linger %v: responses %v, want none for the slow call", linger, ids)
 		}
 	}
 }

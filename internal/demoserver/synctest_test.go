@@ -95,3 +95,43 @@ func testServeStopsWhenContextEnds(t *testing.T) {
 		t.Errorf("stream read after Serve = %v, want it closed", err)
 	}
 }
+
+// After the client's EOF, Serve waits for a request in flight no longer
+// than its linger (or not at all, negative), and answers nothing late.
+func TestLingerIsBounded(t *testing.T) {
+	for _, linger := range []time.Duration{50 * time.Millisecond, -1} {
+		synctest.Test(t, func(t *testing.T) {
+			s := newScript(initFrame, verySlowFrame)
+			begin := time.Now()
+			if err := New(&Options{Linger: linger}).Serve(context.Background(), s); err != nil {
+				t.Fatalf("Serve = %v", err)
+			}
+			if took := time.Since(begin); took != max(linger, 0) {
+				t.Errorf("linger %v: Serve took %v", linger, took)
+			}
+			if ids := s.responseIDs(); len(ids) > 1 {
+				t.Errorf("linger %v: responses %v, want none for the slow call", linger, ids)
+			}
+		})
+	}
+}
+
+// An open subscriptions/listen request lasts until the client ends it, as
+// a client that closed its side of the stream has: Serve does not linger
+// for it (a stateless mcpc command took the whole linger, 2 s, to end).
+func TestOpenListenDoesNotLinger(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		listen := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"notifications":{"toolsListChanged":true}}}`
+		s := newScript(listen)
+		begin := time.Now()
+		if err := New(&Options{Stateless: true}).Serve(context.Background(), s); err != nil {
+			t.Fatalf("Serve = %v", err)
+		}
+		if took := time.Since(begin); took != 0 {
+			t.Errorf("Serve took %v after the client's EOF, with only a listen open", took)
+		}
+		if s.out == nil || !strings.Contains(s.out[0], "notifications/subscriptions/acknowledged") {
+			t.Errorf("the listen was not acknowledged: %q", s.out)
+		}
+	})
+}

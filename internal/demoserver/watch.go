@@ -48,6 +48,13 @@ type listenSub struct {
 	filter listenFilter
 }
 
+// listening returns how many subscriptions/listen requests are open.
+func (ss *session) listening() int {
+	ss.listeners.mu.Lock()
+	defer ss.listeners.mu.Unlock()
+	return len(ss.listeners.subs)
+}
+
 // maxListenURIs bounds the resources one listen request may name.
 const maxListenURIs = 256
 
@@ -81,6 +88,7 @@ func (ss *session) listen(ctx context.Context, id jsonrpc.ID, params json.RawMes
 	}
 	l.subs[sub] = struct{}{}
 	l.mu.Unlock()
+	ss.stream.wake() // a drain after the client's EOF need not wait for this one
 	defer func() {
 		l.mu.Lock()
 		delete(l.subs, sub)

@@ -50,7 +50,14 @@ func tinyHTTPServer(t *testing.T) *httptest.Server {
 func TestRegistryNoticesAGoneHTTPServer(t *testing.T) {
 	leakcheck.Check(t)
 	srv := tinyHTTPServer(t)
-	r := newRegistry(t, nil, &toolreg.ServerConfig{Name: "web", Type: "http", URL: srv.URL})
+	gone := make(chan error, 1)
+	d := &Dialer{}
+	r, err := toolreg.New(ctx10(t), &toolreg.Config{Servers: []*toolreg.ServerConfig{{Name: "web", Type: "http", URL: srv.URL}}},
+		&toolreg.Options{Dial: d.Dial, OnDisconnect: func(_ string, err error) { gone <- err }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	if res, err := r.Call(ctx10(t), "mcp__web__hello", nil); err != nil || res.Text() != "hi" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -58,13 +65,24 @@ func TestRegistryNoticesAGoneHTTPServer(t *testing.T) {
 		t.Fatalf("status: %+v", st)
 	}
 	srv.Close()
-	for range 4 { // the first may fail on the connection the server closed
-		r.Call(ctx10(t), "mcp__web__hello", nil)
+	// Calls until one finds the server gone (the first may fail only on
+	// the connection the server closed); OnDisconnect says the registry
+	// noticed.
+	var noticed error
+	ctx := ctx10(t)
+	for noticed == nil {
+		r.Call(ctx, "mcp__web__hello", nil)
+		select {
+		case noticed = <-gone:
+		case <-ctx.Done():
+			t.Fatal("the registry never noticed the server is gone")
+		default:
+		}
 	}
-	waitFor(t, "the registry to notice the server is gone", func() bool {
-		st := r.Servers()[0]
-		return st.State == toolreg.StateReconnecting && st.Err != nil && strings.Contains(st.Err.Error(), "unreachable")
-	})
+	st := r.Servers()[0]
+	if st.State != toolreg.StateReconnecting || st.Err == nil || !strings.Contains(st.Err.Error(), "unreachable") {
+		t.Errorf("status: %+v (OnDisconnect heard %v)", st, noticed)
+	}
 }
 
 // A ServerConfig made in code with a URL and no Type is an http server,

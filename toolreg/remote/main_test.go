@@ -42,15 +42,3 @@ func newRegistry(t *testing.T, d *Dialer, servers ...*toolreg.ServerConfig) *too
 	t.Cleanup(func() { r.Close() })
 	return r
 }
-
-// waitFor polls cond, which a background goroutine makes true.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
