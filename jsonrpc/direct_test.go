@@ -110,7 +110,7 @@ func TestCallerFailures(t *testing.T) {
 			return nil, ctx.Err()
 		}, true, false, context.Canceled, true},
 		{"closed", func(ctx context.Context, id ID) ([]byte, error) {
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond) // a transport slow to notice its end (the subject)
 			return nil, fmt.Errorf("transport: %w", ErrClosed)
 		}, false, true, ErrClosed, false},
 	} {

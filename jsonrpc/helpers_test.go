@@ -93,13 +93,20 @@ func checkGoroutines(t *testing.T) { t.Helper(); leakcheck.Check(t) }
 
 // logSink collects log records as text for assertions.
 type logSink struct {
-	mu  sync.Mutex
-	buf strings.Builder
+	mu      sync.Mutex
+	buf     strings.Builder
+	written chan struct{} // made by waitFor; a Write wakes it
 }
 
 func (l *logSink) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.written != nil {
+		select {
+		case l.written <- struct{}{}:
+		default:
+		}
+	}
 	return l.buf.Write(p)
 }
 
@@ -111,11 +118,19 @@ func (l *logSink) String() string {
 
 func (l *logSink) waitFor(t *testing.T, s string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	l.mu.Lock()
+	if l.written == nil {
+		l.written = make(chan struct{}, 1)
+	}
+	written := l.written
+	l.mu.Unlock()
+	deadline := time.NewTimer(5 * time.Second)
+	defer deadline.Stop()
 	for !strings.Contains(l.String(), s) {
-		if time.Now().After(deadline) {
+		select {
+		case <-written:
+		case <-deadline.C:
 			t.Fatalf("log never mentioned %q; log:\n%s", s, l.String())
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }

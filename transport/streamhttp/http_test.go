@@ -25,6 +25,7 @@ type mcpHTTP struct {
 	srv    *httptest.Server
 	answer func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)
 	get    func(w http.ResponseWriter, r *http.Request)
+	posted func(m *jsonrpc.Message) // if set, told of every message POSTed
 
 	mu       sync.Mutex
 	posts    []*http.Request
@@ -53,7 +54,11 @@ func (f *mcpHTTP) serve(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.posts = append(f.posts, r)
 		f.bodies = append(f.bodies, m)
+		posted := f.posted
 		f.mu.Unlock()
+		if posted != nil {
+			posted(m)
+		}
 		if !m.IsRequest() {
 			w.WriteHeader(http.StatusAccepted)
 			return
@@ -117,6 +122,13 @@ func ctx5(t *testing.T) context.Context {
 func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
+	sampled := make(chan struct{}) // closed once the client answered s1
+	var once sync.Once
+	f.posted = func(m *jsonrpc.Message) {
+		if m.IsResponse() && m.ID == jsonrpc.StringID("s1") {
+			once.Do(func() { close(sampled) })
+		}
+	}
 	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		switch m.Method {
 		case "initialize":
@@ -127,7 +139,11 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 			sseEvent(w, "", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
 			sseEvent(w, "", `{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}`)
 			// wait for the client's answer to our request, then respond
-			time.Sleep(50 * time.Millisecond)
+			select {
+			case <-sampled:
+			case <-r.Context().Done():
+				return
+			}
 			sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"content":[]}`))))
 		}
 	}
@@ -206,7 +222,7 @@ func TestHTTPResumesWithLastEventID(t *testing.T) {
 		sseHeader(w)
 		fmt.Fprint(w, "id: ev-1\nretry: 300\ndata: \n\n")
 		w.(http.Flusher).Flush()
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // the stream lasts a while, then breaks (the subject)
 		f.mu.Lock()
 		closedAt = time.Now()
 		f.mu.Unlock()
@@ -445,9 +461,11 @@ func TestHTTPCloseEndsStreams(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
 	release := make(chan struct{})
+	streaming := make(chan struct{}, 1)
 	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		sseHeader(w)
 		sseEvent(w, "1", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
+		streaming <- struct{}{}
 		select {
 		case <-r.Context().Done():
 		case <-release:
@@ -457,7 +475,7 @@ func TestHTTPCloseEndsStreams(t *testing.T) {
 	h, c := dialHTTP(t, f, Config{}, nil)
 	errs := make(chan error, 1)
 	go func() { errs <- c.Call(context.Background(), "tools/call", nil, nil) }()
-	time.Sleep(50 * time.Millisecond)
+	<-streaming // the call is under way, its stream open
 	var wg sync.WaitGroup
 	for range 5 {
 		wg.Add(1)
@@ -488,22 +506,16 @@ func TestHTTPNoGETStreamBeforeAVersion(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("%d GET requests before a version was agreed", n)
 	}
+	// SetProtocol returns once the server answered the GET (405 here), and
+	// a second one would wait for its own: no polling is needed.
 	h.SetProtocol(transport.Protocol{Version: "2025-11-25"})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		f.mu.Lock()
-		n = len(f.gets)
-		f.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no GET stream after the version was agreed")
-		}
-		time.Sleep(10 * time.Millisecond)
+	f.mu.Lock()
+	n = len(f.gets)
+	f.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d GET requests after the version was agreed, want 1", n)
 	}
 	h.SetProtocol(transport.Protocol{Version: "2025-11-25"}) // opens no second one
-	time.Sleep(50 * time.Millisecond)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.gets) != 1 {

@@ -73,7 +73,7 @@ func TestSSEClientTimeoutSparesTheStream(t *testing.T) {
 	client.Timeout = 100 * time.Millisecond
 	cfg.Client = &client
 	sse := srv.dial(t, cfg)
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond) // past the client's Timeout (the subject)
 	if err := sse.Write(context.Background(), []byte(`{"after":"a while"}`)); err != nil {
 		t.Fatal(err)
 	}
