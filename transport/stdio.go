@@ -20,6 +20,13 @@ import (
 // inherited the pipes and may hold them open forever.
 const exitGrace = 150 * time.Millisecond
 
+// exitReportWait is how long a stdout that ended waits for the server's
+// exit to be seen, so that the error can name its status and quote its
+// stderr. A server that exited is seen within milliseconds on an idle
+// machine, but a loaded one took over 300 ms; only a server that closed
+// stdout and kept running costs the whole wait.
+const exitReportWait = time.Second
+
 // StdioConfig describes an MCP server to run as a child process. Zero
 // fields mean their defaults.
 type StdioConfig struct {
@@ -184,7 +191,7 @@ func (s *Stdio) Read() ([]byte, error) {
 // readEnd explains why stdout ended: usually the server's exit, which is
 // waited for briefly when it has not been seen yet.
 func (s *Stdio) readEnd(err error) error {
-	t := time.NewTimer(2 * exitGrace)
+	t := time.NewTimer(exitReportWait)
 	defer t.Stop()
 	select {
 	case <-s.exited:
@@ -212,7 +219,7 @@ func (s *Stdio) Write(ctx context.Context, frame []byte) error {
 			return err
 		}
 		// A write fails when the server is gone; its exit says why.
-		t := time.NewTimer(2 * exitGrace)
+		t := time.NewTimer(exitReportWait)
 		defer t.Stop()
 		select {
 		case <-s.gone:
