@@ -3,8 +3,6 @@ package bridge
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -19,23 +17,15 @@ import (
 // payProvider is a model that calls mcp__fake__pay once, then says what
 // the tool answered: "paid" or "failed".
 func payProvider(t *testing.T, wire string) *httptest.Server {
-	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var calls [][2]string
-		text := ""
+	return scriptedProvider(t, wire, func(body string) (string, [][2]string) {
 		switch {
-		case strings.Contains(string(body), "receipt 42"):
-			text = "paid"
-		case strings.Contains(string(body), "p1"):
-			text = "failed"
-		default:
-			calls = [][2]string{{"p1", "mcp__fake__pay"}}
+		case strings.Contains(body, "receipt 42"):
+			return "paid", nil
+		case strings.Contains(body, "p1"):
+			return "failed", nil
 		}
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, wireAnswer(wire, text, calls))
-	}))
-	t.Cleanup(s.Close)
-	return s
+		return "", [][2]string{{"p1", "mcp__fake__pay"}}
+	})
 }
 
 // A call the server answers -32042 (a page to visit first) goes to the

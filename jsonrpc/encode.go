@@ -92,6 +92,14 @@ func marshalParams(v any) (json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
 	}
+	return Marshal(v)
+}
+
+// Marshal is json.Marshal as frames are written: without HTML escaping,
+// so that a json.RawMessage inside v (a peer's opaque value, a schema)
+// goes out byte for byte, where json.Marshal would rewrite <, > and & in
+// its strings.
+func Marshal(v any) (json.RawMessage, error) {
 	var w bytes.Buffer
 	enc := json.NewEncoder(&w)
 	enc.SetEscapeHTML(false)

@@ -250,16 +250,3 @@ func emptyBefore(b []byte, end int) bool {
 	}
 	return i >= 0 && b[i] == '{'
 }
-
-// marshalPlain marshals v without HTML escaping: a json.RawMessage inside
-// (an opaque requestState, a schema) must go out byte for byte, and
-// json.Marshal would rewrite <, > and & in its strings.
-func marshalPlain(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
-}

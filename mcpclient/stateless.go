@@ -182,7 +182,7 @@ func (s *Session) encodeMeta() {
 	}
 	var b []byte
 	add := func(key string, v any) {
-		raw, err := marshalPlain(v)
+		raw, err := jsonrpc.Marshal(v)
 		if err != nil {
 			s.log.Error("mcpclient: encoding request metadata", "key", key, "error", err)
 			return
@@ -238,7 +238,7 @@ func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMess
 		}
 		answers[k] = res
 	}
-	return marshalPlain(answers)
+	return jsonrpc.Marshal(answers)
 }
 
 // AnswerInput answers one input request — method sampling/createMessage,

@@ -210,7 +210,7 @@ func (ts *sessionTasks) Answered(req *jsonrpc.Request, res any) any {
 	if json.Unmarshal(req.Params, &p) == nil {
 		rel, ok = p.Meta[relatedTaskKey]
 	}
-	raw, err := marshalPlain(res)
+	raw, err := jsonrpc.Marshal(res)
 	var out map[string]json.RawMessage
 	if !ok || err != nil || json.Unmarshal(raw, &out) != nil {
 		return res
@@ -218,6 +218,6 @@ func (ts *sessionTasks) Answered(req *jsonrpc.Request, res any) any {
 	meta := map[string]json.RawMessage{}
 	json.Unmarshal(out["_meta"], &meta) // absent or not an object: start afresh
 	meta[relatedTaskKey] = rel
-	out["_meta"], _ = marshalPlain(meta)
+	out["_meta"], _ = jsonrpc.Marshal(meta)
 	return out
 }

@@ -1,12 +1,12 @@
 package task
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -90,7 +90,7 @@ func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) erro
 		}
 		answers[k] = res
 	}
-	inputs, err := marshalPlain(answers)
+	inputs, err := jsonrpc.Marshal(answers)
 	if err != nil {
 		return err
 	}
@@ -98,17 +98,4 @@ func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) erro
 		return err
 	}
 	return st.markAnswered(id, keys)
-}
-
-// marshalPlain marshals v without HTML escaping: a json.RawMessage inside
-// (a server's opaque value) must go out byte for byte, and json.Marshal
-// would rewrite <, > and & in its strings.
-func marshalPlain(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }

@@ -11,16 +11,12 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
-// A server that ends each event stream just after its response: the call
-// waits, briefly, for that end, so the connection is back in the pool when
-// the next request goes, and calls one after the other share it. (The
-// wait here is long, so that a loaded machine cannot make it miss; without
-// one, every call here opens a connection.)
-func TestSSEAnswersShareOneConnection(t *testing.T) {
-	checkLeaks(t)
+// newMCPHTTPCountingConns is newMCPHTTP with a count of the connections
+// its server accepted.
+func newMCPHTTPCountingConns(t *testing.T) (*mcpHTTP, *atomic.Int32) {
 	f := &mcpHTTP{t: t}
 	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
-	var conns atomic.Int32
+	conns := new(atomic.Int32)
 	f.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			conns.Add(1)
@@ -28,6 +24,17 @@ func TestSSEAnswersShareOneConnection(t *testing.T) {
 	}
 	f.srv.Start()
 	t.Cleanup(f.srv.Close)
+	return f, conns
+}
+
+// A server that ends each event stream just after its response: the call
+// waits, briefly, for that end, so the connection is back in the pool when
+// the next request goes, and calls one after the other share it. (The
+// wait here is long, so that a loaded machine cannot make it miss; without
+// one, every call here opens a connection.)
+func TestSSEAnswersShareOneConnection(t *testing.T) {
+	checkLeaks(t)
+	f, conns := newMCPHTTPCountingConns(t)
 	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		sseHeader(w)
 		sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, []byte(`{}`))))

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -266,16 +264,7 @@ func TestUnreachableServerEndsTheStream(t *testing.T) {
 // call: many calls in a row take one connection, not one each.
 func TestSSEAnswersReuseTheConnection(t *testing.T) {
 	checkLeaks(t)
-	f := &mcpHTTP{t: t}
-	var conns atomic.Int32
-	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
-	f.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	f.srv.Start()
-	t.Cleanup(f.srv.Close)
+	f, conns := newMCPHTTPCountingConns(t)
 	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		sseHeader(w)
 		sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, []byte(`{}`))))
