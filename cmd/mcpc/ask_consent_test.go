@@ -90,7 +90,7 @@ func runAsk(t *testing.T, dir string, f *bodyModel, interactive bool, stdin stri
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	env := map[string]string{"OPENAI_API_KEY": fakeKey, "OPENAI_BASE_URL": f.URL}
-	c := &cli{dir: dir, stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, interactive: interactive,
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, interactive: interactive,
 		getenv: func(k string) string { return env[k] }}
 	code := c.run(ctx, append([]string{"--server", "demo", "ask", "--model", "openai:m"}, args...))
 	return result{code, stdout.String(), stderr.String()}

@@ -26,7 +26,7 @@ func TestInterruptTerminatesAStubbornServer(t *testing.T) {
 	defer cancel()
 	seen := make(chan struct{})
 	stderr := &watchWriter{want: "progress:", seen: seen}
-	c := &cli{dir: dir, stdin: strings.NewReader(""), stdout: &strings.Builder{}, stderr: stderr}
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(""), stdout: &strings.Builder{}, stderr: stderr}
 	done := make(chan int, 1)
 	go func() {
 		done <- c.run(ctx, []string{"--progress", "call", "mcp__demo__slow", `{"steps":50,"delayMs":100}`})

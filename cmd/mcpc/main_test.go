@@ -4,26 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/demoserver"
-	"github.com/plainmcp/plainmcp/internal/demoserver/pages"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
-	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
-// mcpc's tests run real stdio servers: the test binary re-executes itself
-// as the demo server when this variable is set, taking the flags of
-// mcp-demo-server, -instructions and -tamper-skill.
+// mcpc's tests configure real stdio servers: the test binary re-executes
+// itself as the demo server when this variable is set, taking the flags of
+// parseDemoFlags. Where the process is not what a test is about, the cli's
+// serve (demoInProcess) serves the same entry in the test's process.
 const demoEnv = "PLAINMCP_MCPC_DEMO"
 
 func TestMain(m *testing.M) {
@@ -51,65 +45,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func serveDemo(args []string) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	opts := &demoserver.Options{}
-	fs.IntVar(&opts.PageSize, "page-size", 0, "")
-	fs.IntVar(&opts.ExtraTools, "extra-tools", 0, "")
-	fs.StringVar(&opts.Instructions, "instructions", "", "")
-	fs.BoolVar(&opts.Stateless, "stateless", false, "")
-	fs.DurationVar(&opts.Tick, "tick", 0, "")
-	tamper := fs.Bool("tamper-skill", false, "serve a demo-tour SKILL.md its listing does not describe")
-	pidFile := fs.String("pid-file", "", "write the process id here")
-	stubborn := fs.Bool("ignore-eof", false, "stay a minute after stdin ends, as some servers do")
-	hang := fs.Bool("hang", false, "read requests and answer none")
-	deaf := fs.Bool("ignore-discover", false, "never answer server/discover, as some handshake-era servers do")
-	withPages := fs.Bool("pages", false, "offer the visit tool")
-	if fs.Parse(args) != nil {
-		return 2
-	}
-	if *hang {
-		io.Copy(io.Discard, os.Stdin)
-		return 0
-	}
-	if *pidFile != "" {
-		os.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)
-	}
-	if *stubborn {
-		defer time.Sleep(time.Minute) // the subject: a server that outlives its stdin's end
-	}
-	if *tamper {
-		opts.Skills = demoserver.DemoSkills()
-		md := opts.Skills[0].Files["SKILL.md"]
-		opts.Skills[0].Served = map[string]string{"SKILL.md": strings.Replace(md, "echo", "ECHO", 1)}
-	}
-	if *withPages {
-		p := &pages.Server{}
-		defer p.Close()
-		opts.VisitPage = p.Page
-	}
-	var stream jsonrpc.Stream = transport.NewLineStream(os.Stdin, os.Stdout, nil)
-	if *deaf {
-		stream = deafStream{stream}
-	}
-	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {
-		return 1
-	}
-	return 0
-}
-
-// deafStream drops server/discover requests unanswered.
-type deafStream struct{ jsonrpc.Stream }
-
-func (d deafStream) Read() ([]byte, error) {
-	for {
-		frame, err := d.Stream.Read()
-		if err != nil || !bytes.Contains(frame, []byte(`"server/discover"`)) {
-			return frame, err
-		}
-	}
-}
-
 // testBinary is the path of this test binary, which serves the demo.
 func testBinary(t *testing.T) string {
 	t.Helper()
@@ -120,7 +55,8 @@ func testBinary(t *testing.T) string {
 	return exe
 }
 
-// demoEntry is a .mcp.json server entry running the demo server with args.
+// demoEntry is a .mcp.json server entry running the demo server with args
+// (in process, where demoInProcess serves it).
 func demoEntry(t *testing.T, args ...string) map[string]any {
 	return map[string]any{
 		"command": testBinary(t),
@@ -167,7 +103,7 @@ func runIn(t *testing.T, dir, stdin string, args ...string) result {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	c := &cli{dir: dir, stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr}
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr}
 	code := c.run(ctx, args)
 	return result{code, stdout.String(), stderr.String()}
 }
@@ -237,7 +173,7 @@ func TestInterruptCancelsTheCallAndExits130(t *testing.T) {
 	seen := make(chan struct{})
 	stderr := &watchWriter{want: "progress:", seen: seen}
 	var stdout bytes.Buffer
-	c := &cli{dir: dir, stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr}
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(""), stdout: &stdout, stderr: stderr}
 	done := make(chan int, 1)
 	go func() {
 		done <- c.run(ctx, []string{"--trace", "--progress", "call", "mcp__demo__slow", `{"steps":50,"delayMs":100}`})

@@ -56,7 +56,7 @@ func runEnv(t *testing.T, dir string, env map[string]string, args ...string) res
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	c := &cli{dir: dir, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
 		getenv: func(k string) string { return env[k] }}
 	code := c.run(ctx, args)
 	return result{code, stdout.String(), stderr.String()}

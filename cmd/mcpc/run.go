@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
 
 // config is what the flags say.
@@ -48,6 +50,7 @@ type config struct {
 	read        bool   // watch --read
 	count       int    // watch --count: the events to print before ending; 0 is no end
 	getenv      func(string) string
+	serve       func(*toolreg.ServerConfig) jsonrpc.Stream // see cli.serve
 }
 
 type listFlag []string
@@ -77,6 +80,13 @@ type cli struct {
 	terminal    bool // stderr is a terminal whatever it looks like (tests)
 
 	getenv func(string) string // the environment; nil is the process's
+
+	// serve, if set, serves a configured server in this process and
+	// returns the client's end of its stream, or nil to dial the server as
+	// its config says. mcpc's tests serve their demo servers so wherever
+	// the process is not what they test: a spawned test binary costs more
+	// than the command it serves.
+	serve func(*toolreg.ServerConfig) jsonrpc.Stream
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -111,7 +121,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	c.stdout = out
 	defer out.Flush()
 	if err == nil {
-		cfg.getenv = c.getenv
+		cfg.getenv, cfg.serve = c.getenv, c.serve
 		if cfg.getenv == nil {
 			cfg.getenv = os.Getenv
 		}

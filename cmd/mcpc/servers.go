@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -233,7 +234,7 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker, v *visits) (*too
 	if store := tokenStore(); store != nil {
 		dialer.TokenStore = store
 	}
-	opts := &toolreg.Options{Session: session, Dial: withVisits(cfg, dialer.Dial, v)}
+	opts := &toolreg.Options{Session: session, Dial: withVisits(cfg, inProcess(cfg.serve, dialer.Dial), v)}
 	opts.OnToolCall = func(c toolreg.Call, _ time.Duration, _ error) { v.called(c.Server) }
 	// Claude Code's variables for the timeouts its configs leave out;
 	// --timeout, given, bounds the starts instead.
@@ -250,6 +251,20 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker, v *visits) (*too
 		}
 	}
 	return opts, dialer, nil
+}
+
+// inProcess dials the servers serve serves in this process (see
+// cli.serve), and every other one with dial.
+func inProcess(serve func(*toolreg.ServerConfig) jsonrpc.Stream, dial func(context.Context, *toolreg.ServerConfig, *mcpclient.Options) (*mcpclient.Session, error)) func(context.Context, *toolreg.ServerConfig, *mcpclient.Options) (*mcpclient.Session, error) {
+	if serve == nil {
+		return dial
+	}
+	return func(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		if stream := serve(sc); stream != nil {
+			return mcpclient.Connect(ctx, stream, opts)
+		}
+		return dial(ctx, sc, opts)
+	}
 }
 
 // envMillis is the duration in milliseconds that the variable name holds,

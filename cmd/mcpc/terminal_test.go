@@ -18,7 +18,7 @@ func TestProgressLineIsGoneBeforeTheResult(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var term syncBuffer
-	c := &cli{dir: dir, stdin: strings.NewReader(""), stdout: &term, stderr: &term, terminal: true}
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(""), stdout: &term, stderr: &term, terminal: true}
 	code := c.run(ctx, []string{"--progress", "call", "mcp__demo__slow", `{"steps": 4, "delayMs": 5}`})
 	raw := term.String()
 	if code != exitOK {

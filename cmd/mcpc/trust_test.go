@@ -42,7 +42,7 @@ func TestProjectServersNeedApproval(t *testing.T) {
 
 	// At a terminal: asked once, the answer kept.
 	var stdout, stderr strings.Builder
-	c := &cli{dir: dir, stdin: strings.NewReader("y\n"), stdout: &stdout, stderr: &stderr, interactive: true}
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader("y\n"), stdout: &stdout, stderr: &stderr, interactive: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if code := c.run(ctx, []string{"call", "mcp__demo__echo", `{"text": "approved"}`}); code != exitOK || !strings.Contains(stderr.String(), "Start it") {

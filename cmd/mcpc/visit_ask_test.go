@@ -43,7 +43,7 @@ func TestAskVisitsRequiredPages(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			var stdout, stderr bytes.Buffer
-			c := &cli{dir: dir, stdin: strings.NewReader(tc.stdin), stdout: &stdout, stderr: &stderr, interactive: true,
+			c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(tc.stdin), stdout: &stdout, stderr: &stderr, interactive: true,
 				getenv: func(k string) string { return env[k] }}
 			code := c.run(ctx, []string{"--trust-project", "--allow", "mcp__visit__visit", "ask", "--model", "openai:gpt-test", "Visit, please."})
 			r := result{code, stdout.String(), stderr.String()}

@@ -83,7 +83,7 @@ func runVisit(t *testing.T, interactive bool, stdin string, args ...string) resu
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	c := &cli{dir: dir, stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, interactive: interactive}
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, interactive: interactive}
 	code := c.run(ctx, args)
 	return result{code, stdout.String(), stderr.String()}
 }

@@ -23,7 +23,7 @@ func TestWebServesTheConfiguredServers(t *testing.T) {
 	seen := make(chan struct{})
 	stdout := &watchWriter{want: "\n", seen: seen}
 	var stderr bytes.Buffer
-	c := &cli{dir: dir, stdin: strings.NewReader(""), stdout: stdout, stderr: &stderr}
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(""), stdout: stdout, stderr: &stderr}
 	done := make(chan int, 1)
 	go func() { done <- c.run(ctx, []string{"--server", "demo", "--open", "web"}) }()
 	select {
