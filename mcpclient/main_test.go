@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/childexit"
 )
 
 // serverModeEnv selects a misbehaving stdio server when the test binary is
@@ -19,7 +21,7 @@ const serverModeEnv = "PLAINMCP_TEST_SERVER"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverModeEnv); mode != "" {
-		os.Exit(rawServer(mode))
+		childexit.Exit(rawServer(mode))
 	}
 	os.Exit(m.Run())
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
@@ -21,7 +22,7 @@ const envDumpEnv = "PLAINMCP_TOOLREG_ENVDUMP"
 func init() {
 	if f := os.Getenv(envDumpEnv); f != "" && os.Getenv(demoEnv) != "" {
 		if err := os.WriteFile(f, []byte(strings.Join(os.Environ(), "\n")), 0o600); err != nil {
-			os.Exit(1)
+			childexit.Exit(1)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -26,10 +27,10 @@ const (
 func TestMain(m *testing.M) {
 	if out, ok := os.LookupEnv(helperEnv); ok {
 		fmt.Print(out)
-		os.Exit(0)
+		childexit.Exit(0)
 	}
 	if os.Getenv(demoEnv) != "" {
-		os.Exit(serveDemo())
+		childexit.Exit(serveDemo())
 	}
 	os.Exit(m.Run())
 }

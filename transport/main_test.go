@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/internal/streamtest"
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -24,7 +25,7 @@ const helperEnv = "PLAINMCP_TRANSPORT_HELPER"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
-		os.Exit(fakeServer(mode))
+		childexit.Exit(fakeServer(mode))
 	}
 	os.Exit(m.Run())
 }

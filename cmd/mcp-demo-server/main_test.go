@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/childexit"
 )
 
 // TestMain runs the command itself when the test binary is re-executed by
@@ -14,7 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("MCP_DEMO_SERVER_RUN_MAIN") == "1" {
 		main()
-		os.Exit(0)
+		childexit.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 )
 
@@ -22,7 +23,7 @@ const demoEnv = "PLAINMCP_MCPC_DEMO"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) != "" {
-		os.Exit(serveDemo(os.Args[1:]))
+		childexit.Exit(serveDemo(os.Args[1:]))
 	}
 	// Without --config, mcpc reads Claude Code's ~/.claude.json: the tests
 	// get an empty home of their own, never the user's.

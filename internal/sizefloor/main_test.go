@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -18,7 +19,7 @@ const serveArg = "serve-demo-server"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == serveArg {
-		os.Exit(serveDemo(os.Args[2:]))
+		childexit.Exit(serveDemo(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }

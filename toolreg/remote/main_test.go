@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
@@ -17,7 +18,7 @@ const helperEnv = "PLAINMCP_REMOTE_HELPER"
 func TestMain(m *testing.M) {
 	if out, ok := os.LookupEnv(helperEnv); ok {
 		fmt.Print(out)
-		os.Exit(0)
+		childexit.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/childexit"
 )
 
 // The table benchmarks (bench_table_test.go) run the bench server in a
@@ -27,7 +29,7 @@ const benchServerEnv = "PLAINMCP_BENCH_SERVER"
 // TestMain lets the test binary be a bench server (see above).
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(benchServerEnv); spec != "" {
-		os.Exit(serveBenchProcess(spec))
+		childexit.Exit(serveBenchProcess(spec))
 	}
 	os.Exit(m.Run())
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/childexit"
 )
 
 // TestMain lets the test binary act as another process sharing a token
@@ -18,7 +20,7 @@ import (
 // it was answered.
 func TestMain(m *testing.M) {
 	if os.Getenv("PLAINMCP_OAUTH_HELPER") == "call" {
-		os.Exit(helperCall(os.Getenv("PLAINMCP_OAUTH_SERVER"), os.Getenv("PLAINMCP_OAUTH_FILE")))
+		childexit.Exit(helperCall(os.Getenv("PLAINMCP_OAUTH_SERVER"), os.Getenv("PLAINMCP_OAUTH_FILE")))
 	}
 	os.Exit(m.Run())
 }
