@@ -154,19 +154,10 @@ func (p *yamlParser) parseMap(ind int) (any, error) {
 // line i. It returns the key and the column just past its ':', or false
 // when the line is not a mapping entry.
 func (p *yamlParser) splitKey(i, col int) (string, int, bool, error) {
-	line := p.lines[i]
-	c := line[col:]
+	c := p.lines[i][col:]
 	switch c[0] {
 	case '"', '\'':
-		key, end, endCol, err := p.quoted(i, col, -1)
-		if err != nil || end != i {
-			return "", 0, false, nil // not a one-line quoted key: a value, as parseInline will tell
-		}
-		rest := strings.TrimLeft(line[endCol:], " \t")
-		if !strings.HasPrefix(rest, ":") || !(len(rest) == 1 || rest[1] == ' ' || rest[1] == '\t') {
-			return "", 0, false, nil
-		}
-		return key, len(line) - len(rest) + 1, true, nil
+		return p.quotedKey(i, col)
 	case '[', '{', '|', '>', '#':
 		return "", 0, false, nil
 	case '&', '*', '!':
@@ -176,6 +167,13 @@ func (p *yamlParser) splitKey(i, col int) (string, int, bool, error) {
 			return "", 0, false, p.errorf(i, "complex keys are not supported")
 		}
 	}
+	return p.plainKey(i, col)
+}
+
+// plainKey is splitKey for a key without quotes: what comes before the
+// first ':' followed by a space, a tab or the end of the line.
+func (p *yamlParser) plainKey(i, col int) (string, int, bool, error) {
+	c := p.lines[i][col:]
 	for k := 0; k < len(c); k++ {
 		switch {
 		case c[k] == '#' && k > 0 && (c[k-1] == ' ' || c[k-1] == '\t'):
@@ -189,6 +187,20 @@ func (p *yamlParser) splitKey(i, col int) (string, int, bool, error) {
 		}
 	}
 	return "", 0, false, nil
+}
+
+// quotedKey is splitKey for a key in quotes.
+func (p *yamlParser) quotedKey(i, col int) (string, int, bool, error) {
+	line := p.lines[i]
+	key, end, endCol, err := p.quoted(i, col, -1)
+	if err != nil || end != i {
+		return "", 0, false, nil // not a one-line quoted key: a value, as parseInline will tell
+	}
+	rest := strings.TrimLeft(line[endCol:], " \t")
+	if !strings.HasPrefix(rest, ":") || !(len(rest) == 1 || rest[1] == ' ' || rest[1] == '\t') {
+		return "", 0, false, nil
+	}
+	return key, len(line) - len(rest) + 1, true, nil
 }
 
 // parseValue parses the value of a mapping entry whose ':' ends at column
@@ -235,41 +247,41 @@ func (p *yamlParser) parseSeq(ind int) (any, error) {
 		if n > ind {
 			return nil, p.errorf(i, "unexpected indentation")
 		}
-		line := p.lines[i]
-		col := ind + 1
-		for col < len(line) && (line[col] == ' ' || line[col] == '\t') {
-			col++
-		}
-		var v any
-		switch {
-		case col == len(line) || line[col] == '#':
-			p.i = i + 1
-			v = nil
-			if j := p.skipBlank(); j < len(p.lines) {
-				m, err := p.indent(j)
-				if err != nil {
-					return nil, err
-				}
-				if m > ind {
-					v, err = p.parseBlock(m, ind)
-				}
-				if err != nil {
-					return nil, err
-				}
-			}
-		default:
-			// The entry's node starts mid-line ("- key: v", "- - x"): it is
-			// parsed as if the line were indented to where it starts.
-			if line[col] == '\t' || strings.Contains(line[ind+1:col], "\t") {
-				return nil, p.errorf(i, "a tab in indentation")
-			}
-			p.lines[i] = strings.Repeat(" ", col) + line[col:]
-			p.i = i
-			v, err = p.parseBlock(col, ind)
-			if err != nil {
-				return nil, err
-			}
+		v, err := p.seqEntry(i, ind)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, v)
 	}
+}
+
+// seqEntry parses the node of the entry ("- …") on line i of a block
+// sequence indented by ind.
+func (p *yamlParser) seqEntry(i, ind int) (any, error) {
+	line := p.lines[i]
+	col := ind + 1
+	for col < len(line) && (line[col] == ' ' || line[col] == '\t') {
+		col++
+	}
+	if col < len(line) && line[col] != '#' {
+		// The entry's node starts mid-line ("- key: v", "- - x"): it is
+		// parsed as if the line were indented to where it starts.
+		if strings.Contains(line[ind+1:col], "\t") {
+			return nil, p.errorf(i, "a tab in indentation")
+		}
+		p.lines[i] = strings.Repeat(" ", col) + line[col:]
+		p.i = i
+		return p.parseBlock(col, ind)
+	}
+	// Nothing after the '-': the node is on the lines below, or null.
+	p.i = i + 1
+	j := p.skipBlank()
+	if j == len(p.lines) {
+		return nil, nil
+	}
+	m, err := p.indent(j)
+	if err != nil || m <= ind {
+		return nil, err
+	}
+	return p.parseBlock(m, ind)
 }

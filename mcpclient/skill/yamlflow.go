@@ -125,41 +125,59 @@ func (p *yamlParser) flowMap(l, c *int, parent int) (any, error) {
 			*c++
 			return m, nil
 		}
-		line := *l
-		k, err := p.flowNode(l, c, parent)
+		key, err := p.flowKey(l, c, parent, m)
 		if err != nil {
 			return nil, err
 		}
-		key, ok := k.(string)
-		if !ok {
-			key, ok = scalarText(k)
-		}
-		if !ok {
-			return nil, p.errorf(line, "a key must be a scalar")
-		}
-		if _, dup := m[key]; dup {
-			return nil, p.errorf(line, "the key %q appears twice", truncate(key, 40))
-		}
-		if err := p.flowSpace(l, c, parent); err != nil {
+		v, err := p.flowValue(l, c, parent)
+		if err != nil {
 			return nil, err
-		}
-		var v any
-		if p.lines[*l][*c] == ':' {
-			*c++
-			if err := p.flowSpace(l, c, parent); err != nil {
-				return nil, err
-			}
-			if ch := p.lines[*l][*c]; ch != ',' && ch != '}' {
-				if v, err = p.flowNode(l, c, parent); err != nil {
-					return nil, err
-				}
-			}
 		}
 		m[key] = v
 		if done, err := p.flowNext(l, c, parent, '}'); done || err != nil {
 			return m, err
 		}
 	}
+}
+
+// flowKey parses the key of a flow mapping's entry, which must be a
+// scalar that m does not have yet.
+func (p *yamlParser) flowKey(l, c *int, parent int, m map[string]any) (string, error) {
+	line := *l
+	k, err := p.flowNode(l, c, parent)
+	if err != nil {
+		return "", err
+	}
+	key, ok := k.(string)
+	if !ok {
+		key, ok = scalarText(k)
+	}
+	if !ok {
+		return "", p.errorf(line, "a key must be a scalar")
+	}
+	if _, dup := m[key]; dup {
+		return "", p.errorf(line, "the key %q appears twice", truncate(key, 40))
+	}
+	return key, nil
+}
+
+// flowValue parses what follows a flow mapping's key: ": value", or
+// nothing (null).
+func (p *yamlParser) flowValue(l, c *int, parent int) (any, error) {
+	if err := p.flowSpace(l, c, parent); err != nil {
+		return nil, err
+	}
+	if p.lines[*l][*c] != ':' {
+		return nil, nil
+	}
+	*c++
+	if err := p.flowSpace(l, c, parent); err != nil {
+		return nil, err
+	}
+	if ch := p.lines[*l][*c]; ch == ',' || ch == '}' {
+		return nil, nil
+	}
+	return p.flowNode(l, c, parent)
 }
 
 // flowNext moves past the ',' after an entry, or the closing bracket, which

@@ -26,25 +26,25 @@ func resolvePlain(s string, oneLine bool, fail func(string) error) (any, error) 
 	if !oneLine || len(s) > maxNumberLen {
 		return s, nil
 	}
+	return resolveNumber(s, fail)
+}
+
+// resolveNumber is resolvePlain for a one-line scalar that is not null or
+// a boolean: a json.Number if it is a number, the string itself if not.
+func resolveNumber(s string, fail func(string) error) (any, error) {
 	unsigned := s
 	if s[0] == '+' || s[0] == '-' {
 		unsigned = s[1:]
 	}
 	switch {
-	case unsigned == ".inf" || unsigned == ".Inf" || unsigned == ".INF" || s == ".nan" || s == ".NaN" || s == ".NAN":
+	case nonFinite(s, unsigned):
 		return nil, fail("infinity and NaN have no JSON form")
 	case isDigits(unsigned, 10):
-		var n big.Int
-		n.SetString(strings.TrimPrefix(s, "+"), 10)
-		return json.Number(n.String()), nil
+		return integer(strings.TrimPrefix(s, "+"), 10), nil
 	case strings.HasPrefix(s, "0o") && isDigits(s[2:], 8):
-		var n big.Int
-		n.SetString(s[2:], 8)
-		return json.Number(n.String()), nil
+		return integer(s[2:], 8), nil
 	case strings.HasPrefix(s, "0x") && isDigits(s[2:], 16):
-		var n big.Int
-		n.SetString(s[2:], 16)
-		return json.Number(n.String()), nil
+		return integer(s[2:], 16), nil
 	case isYAMLFloat(s):
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsInf(f, 0) {
@@ -53,6 +53,27 @@ func resolvePlain(s string, oneLine bool, fail func(string) error) (any, error) 
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
 	}
 	return s, nil
+}
+
+// nonFinite reports whether s (unsigned without its sign) is the core
+// schema's infinity or NaN.
+func nonFinite(s, unsigned string) bool {
+	switch unsigned {
+	case ".inf", ".Inf", ".INF":
+		return true
+	}
+	switch s {
+	case ".nan", ".NaN", ".NAN":
+		return true
+	}
+	return false
+}
+
+// integer is the digits of base in s as a JSON number, in decimal.
+func integer(digits string, base int) json.Number {
+	var n big.Int
+	n.SetString(digits, base)
+	return json.Number(n.String())
 }
 
 // maxNumberLen bounds the plain scalars read as numbers: a longer run of

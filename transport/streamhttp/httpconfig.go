@@ -161,18 +161,9 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	if err := checkHeaders(cfg.Headers); err != nil {
 		return nil, err
 	}
-	bearer, authz := cfg.BearerToken.Reveal(), cfg.Authorization.Reveal()
-	if strings.ContainsAny(bearer, "\r\n\x00 ") {
-		return nil, fmt.Errorf("%w: the bearer token contains spaces or line breaks", ErrHeader)
-	}
-	if strings.ContainsAny(authz, "\r\n\x00") {
-		return nil, fmt.Errorf("%w: the Authorization value contains line breaks", ErrHeader)
-	}
-	if authz != "" && bearer != "" {
-		return nil, fmt.Errorf("%w: Authorization and BearerToken are both set", ErrHeader)
-	}
-	if bearer != "" {
-		authz = "Bearer " + bearer
+	authz, err := authorizationValue(cfg)
+	if err != nil {
+		return nil, err
 	}
 	// Without a client of the caller's, the transport owns its connection
 	// pool, so Close can release it.
@@ -213,6 +204,26 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	}
 	client.CheckRedirect = b.checkRedirect(client.CheckRedirect)
 	return b, nil
+}
+
+// authorizationValue is the Authorization header the config asks for:
+// its Authorization value, or "Bearer " and its bearer token. Neither may
+// carry a line break, nor the token a space, and only one may be set.
+func authorizationValue(cfg *Config) (string, error) {
+	bearer, authz := cfg.BearerToken.Reveal(), cfg.Authorization.Reveal()
+	if strings.ContainsAny(bearer, "\r\n\x00 ") {
+		return "", fmt.Errorf("%w: the bearer token contains spaces or line breaks", ErrHeader)
+	}
+	if strings.ContainsAny(authz, "\r\n\x00") {
+		return "", fmt.Errorf("%w: the Authorization value contains line breaks", ErrHeader)
+	}
+	if authz != "" && bearer != "" {
+		return "", fmt.Errorf("%w: Authorization and BearerToken are both set", ErrHeader)
+	}
+	if bearer != "" {
+		authz = "Bearer " + bearer
+	}
+	return authz, nil
 }
 
 // revealed is the configured headers as the wire carries them.

@@ -130,19 +130,7 @@ func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
 	}
 	switch mediaType(resp) {
 	case "application/json":
-		body, err := readAnswer(resp, h.b.maxMessage)
-		answered.Store(true)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			h.badAnswer(m.id, fmt.Sprintf("reading the answer: %v", err))
-			return nil
-		}
-		if _, fail := h.jsonAnswer(m.id, body, false); fail != nil {
-			h.failCall(fail)
-		}
-		return nil
+		return h.readJSONAnswer(ctx, resp, m, &answered)
 	case "text/event-stream":
 		if !h.track() {
 			resp.Body.Close()
@@ -161,6 +149,25 @@ func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
 		h.badAnswer(m.id, fmt.Sprintf("the answer has Content-Type %q, which is neither JSON nor an event stream", truncateHeader(resp.Header.Get("Content-Type"))))
 		return nil
 	}
+}
+
+// readJSONAnswer reads the JSON body that answers m and hands it to its
+// call. Once the body is in,
+// answered is set: the caller's context ending no longer cancels it.
+func (h *streamable) readJSONAnswer(ctx context.Context, resp *http.Response, m *outgoing, answered *atomic.Bool) error {
+	body, err := readAnswer(resp, h.b.maxMessage)
+	answered.Store(true)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		h.badAnswer(m.id, fmt.Sprintf("reading the answer: %v", err))
+		return nil
+	}
+	if _, fail := h.jsonAnswer(m.id, body, false); fail != nil {
+		h.failCall(fail)
+	}
+	return nil
 }
 
 // do sends the POST, under xctx, once more if the server said it was too

@@ -1,16 +1,12 @@
 package streamhttp
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
@@ -265,127 +261,4 @@ func redactedExcerpt(b *httpBase, body []byte) string {
 		all = b.secrets.all()
 	}
 	return safe.Quote(string(body), excerptLen, all...)
-}
-
-// checkRedirect is the client's redirect policy: a redirect to another
-// origin is never followed, whatever next (the caller's CheckRedirect)
-// says, since the MCP endpoint's requests carry its credentials and its
-// session; one within the origin is left to next, or to net/http's limit
-// of 10 when next is nil. An error of next's is passed on with the URLs'
-// secrets and the transport's redacted from its message.
-func (b *httpBase) checkRedirect(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
-	home := origin(b.endpoint)
-	return func(req *http.Request, via []*http.Request) error {
-		if o := origin(req.URL); o != home {
-			return &redirectError{origin: o}
-		}
-		if next == nil {
-			if len(via) >= 10 {
-				return errors.New("stopped after 10 redirects")
-			}
-			return nil
-		}
-		err := next(req, via)
-		if err == nil || err == http.ErrUseLastResponse { // compared with ==, so not wrapped
-			return err
-		}
-		urls := []*url.URL{req.URL}
-		for _, r := range via {
-			urls = append(urls, r.URL)
-		}
-		return &scrubbedError{msg: b.redact(redactURLsIn(err.Error(), urls)), err: err}
-	}
-}
-
-// redirectError refuses a redirect of an MCP request to another origin.
-// The client wraps it in a *url.Error naming the target URL, which the
-// transport drops (urlErrorCause); it names the origin only.
-type redirectError struct{ origin string }
-
-func (e *redirectError) Error() string {
-	return "refusing to follow a redirect of the MCP endpoint to another origin (" + e.origin + ")"
-}
-
-// scrubbedError is an error whose message had secrets removed; errors.Is
-// and errors.As still see the original.
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
-
-// redactURLsIn replaces, in msg, each URL of urls with its redacted form,
-// and then their user info and queries wherever they still appear.
-func redactURLsIn(msg string, urls []*url.URL) string {
-	for _, u := range urls {
-		if u != nil {
-			msg = strings.ReplaceAll(msg, u.String(), redactURL(u))
-		}
-	}
-	for _, u := range urls {
-		if u == nil {
-			continue
-		}
-		if u.User != nil && u.User.String() != "" {
-			msg = strings.ReplaceAll(msg, u.User.String()+"@", "")
-		}
-		if len(u.RawQuery) >= minSecretLen {
-			msg = strings.ReplaceAll(msg, u.RawQuery, "…")
-		}
-	}
-	return msg
-}
-
-// safeURLText is a configured URL as it may be shown: redacted as
-// redactURL does, or, if it does not parse, the part of it that is
-// neither user info, query nor fragment.
-func safeURLText(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return redactURL(u)
-	}
-	shown, ok := urlWithoutSecrets(raw)
-	if !ok {
-		return redactedText
-	}
-	if i := strings.IndexAny(raw, "?#"); i >= 0 && raw[i] == '?' {
-		shown += "?…"
-	}
-	return shown
-}
-
-// A Config prints through every fmt verb, log/slog and encoding/json
-// with its secrets hidden, by their type: the bearer token, the
-// Authorization value and the header values are secret.Strings. Only the
-// URL, a plain string that may carry a key in its query or a password,
-// needs a hand here: it is shown as safeURLText shows it.
-
-// shownConfig is a Config's fields, with none of its methods, for Format.
-type shownConfig Config
-
-// Format prints the config as fmt prints a struct, with the URL redacted.
-// It is on the value type, so a *Config prints the same.
-func (c Config) Format(f fmt.State, verb rune) {
-	s := shownConfig(c)
-	s.URL = safeURLText(c.URL)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), s)
-}
-
-// MarshalJSON encodes the config with the field names of Go and the URL
-// redacted; of the client, the hook and the logger it says only whether
-// they are set, since a function cannot be encoded.
-func (c Config) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		URL               string
-		Legacy            bool
-		ConnectTimeout    time.Duration
-		Headers           map[string]secret.String
-		BearerToken       secret.String
-		Authorization     secret.String
-		Client, Authorize bool
-		MaxMessage        int
-		Logger            bool
-	}{safeURLText(c.URL), c.Legacy, c.ConnectTimeout, c.Headers, c.BearerToken, c.Authorization,
-		c.Client != nil, c.Authorize != nil, c.MaxMessage, c.Logger != nil})
 }
