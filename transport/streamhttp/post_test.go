@@ -168,17 +168,21 @@ func TestStaleSessionOn400(t *testing.T) {
 	}
 }
 
+// busyCase is a case of TestBusyServerIsRetriedOnce.
+type busyCase struct {
+	name       string
+	retryAfter string
+	busyTimes  int
+	wantPosts  int
+	wantErr    string
+}
+
 // A server too busy to process a request (429, 503) with a short
 // Retry-After gets the request once more; a long one is reported with the
-// advice quoted.
+// advice quoted. The wait passes on a synctest bubble's clock, over an
+// in-memory client.
 func TestBusyServerIsRetriedOnce(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		retryAfter string
-		busyTimes  int
-		wantPosts  int
-		wantErr    string
-	}{
+	for _, tc := range []busyCase{
 		{"short advice, then served", "1", 1, 2, ""},
 		{"busy twice", "1", 2, 2, "429 Too Many Requests (the server asks to retry after 1s)"},
 		{"advice too long", "120", 1, 1, "retry after 2m0s"},
@@ -186,32 +190,40 @@ func TestBusyServerIsRetriedOnce(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
-			f := newMCPHTTP(t)
-			var busy atomic.Int32
-			f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
-				if int(busy.Add(1)) <= tc.busyTimes {
-					if tc.retryAfter != "" {
-						w.Header().Set("Retry-After", tc.retryAfter)
-					}
-					http.Error(w, "slow down", http.StatusTooManyRequests)
-					return
-				}
-				jsonAnswer(w, m, `{}`)
-			}
-			_, c := dialHTTP(t, f, Config{}, nil)
-			err := c.Call(ctx5(t), "tools/call", nil, nil)
-			switch {
-			case tc.wantErr == "" && err != nil:
-				t.Errorf("err = %v", err)
-			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-				t.Errorf("err = %v, want %q", err, tc.wantErr)
-			}
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			if len(f.posts) != tc.wantPosts {
-				t.Errorf("%d POSTs, want %d", len(f.posts), tc.wantPosts)
-			}
+			inBubble(t, func(t *testing.T) { busyServer(t, tc) })
 		})
+	}
+}
+
+func busyServer(t *testing.T, tc busyCase) {
+	f := newMemMCPHTTP(t)
+	var busy atomic.Int32
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		if int(busy.Add(1)) <= tc.busyTimes {
+			if tc.retryAfter != "" {
+				w.Header().Set("Retry-After", tc.retryAfter)
+			}
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+			return
+		}
+		jsonAnswer(w, m, `{}`)
+	}
+	_, c := dialMemHTTP(t, f, Config{}, nil)
+	start := time.Now()
+	err := c.Call(ctx5(t), "tools/call", nil, nil)
+	switch {
+	case tc.wantErr == "" && err != nil:
+		t.Errorf("err = %v", err)
+	case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+		t.Errorf("err = %v, want %q", err, tc.wantErr)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.posts) != tc.wantPosts {
+		t.Errorf("%d POSTs, want %d", len(f.posts), tc.wantPosts)
+	}
+	if waited := time.Since(start); tc.wantPosts == 2 && waited < time.Second {
+		t.Errorf("retried after %v, before the server's Retry-After of 1s", waited)
 	}
 }
 
