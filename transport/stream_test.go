@@ -44,7 +44,7 @@ func TestLineStreamRoundTrip(t *testing.T) {
 func TestLineStreamWritesDoNotInterleave(t *testing.T) {
 	checkLeaks(t)
 	s := loopback(t)
-	const writers, each = 8, 20
+	const writers, each = 8, 6
 	want := make(map[string]bool)
 	var wg sync.WaitGroup
 	for w := range writers {
