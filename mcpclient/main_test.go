@@ -108,8 +108,8 @@ func rawServer(mode string) int {
 			send(text("ok after the flood"))
 		case "huge-line":
 			send(text(strings.Repeat("x", hugeText)))
-		case "deep":
-			send(result(`{"content":` + strings.Repeat("[", 1e6) + strings.Repeat("]", 1e6) + `}`))
+		case "deep": // ten times the depth jsonrpc or encoding/json decodes
+			send(result(`{"content":` + strings.Repeat("[", 1e5) + strings.Repeat("]", 1e5) + `}`))
 		case "malformed":
 			send(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[`) // truncated
 			send(`{"jsonrpc":"2.0","id":` + id + `,"result":`)

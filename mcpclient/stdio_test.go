@@ -92,7 +92,7 @@ func TestStdioStderrFlood(t *testing.T) {
 
 // hugeText is the length of the text the huge-line server answers with:
 // above the line reader's 4 MiB kept buffer and far above any KiB-sized
-// limit. transport's tests take 21 MiB lines through the default limit;
+// limit. transport's tests take such lines through the default limit;
 // here, under -race, every MiB through the decode costs a quarter second.
 const hugeText = 5<<20 + 17
 
