@@ -152,7 +152,9 @@ func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f
 // A stream that fails with an error event quotes the provider's message
 // bounded, on one line, without the key; so does every error.
 func TestStreamErrorEventBounded(t *testing.T) {
-	huge := strings.Repeat("overloaded \x1b[31m ", 100_000) + testKey
+	// 190 KB, far past every bound on the way (maxErrorText, maxErrorMessage),
+	// the key at its end.
+	huge := strings.Repeat("overloaded \x1b[31m ", 10_000) + testKey
 	for _, tc := range []struct {
 		model func(*fakeProvider) Model
 		body  string
