@@ -74,9 +74,6 @@ func NewConn(s Stream, opts *Options) *Conn {
 	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes)
 	c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
 	NotifyRead(s, c.startReading)
-	if c.opts.OnNotification != nil {
-		go c.notes.run(c.baseCtx, c.opts.OnNotification)
-	}
 	return c
 }
 
@@ -132,9 +129,16 @@ func (c *Conn) stop(cause error) {
 }
 
 // readLoop is the only reader of the stream.
-// startReading starts the read loop, once, unless Close came first.
+// startReading starts the read loop, once, unless Close came first, and
+// the goroutine that hands notifications to Options.OnNotification: they
+// come through the read loop alone.
 func (c *Conn) startReading() {
-	c.readStart.Do(func() { go c.readLoop() })
+	c.readStart.Do(func() {
+		go c.readLoop()
+		if c.opts.OnNotification != nil {
+			go c.notes.run(c.baseCtx, c.opts.OnNotification)
+		}
+	})
 }
 
 func (c *Conn) readLoop() {

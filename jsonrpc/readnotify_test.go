@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -50,11 +51,16 @@ func answerSeven(_ context.Context, id ID) ([]byte, error) {
 }
 
 // Over a ReadNotifier whose answers all come through Call, the Conn never
-// reads: no read loop runs, and Close has none to wait for.
+// reads: no read loop runs, nor the notification dispatcher, and Close
+// has neither to wait for.
 func TestNoReadLoopUntilTheStreamHasSomething(t *testing.T) {
 	leakcheck.Check(t)
 	s, _ := newNotifying(answerSeven)
-	c := NewConn(s, nil)
+	before := runtime.NumGoroutine()
+	c := NewConn(s, &Options{OnNotification: func(context.Context, *Request) {}})
+	if n := runtime.NumGoroutine(); n != before {
+		t.Errorf("NewConn started %d goroutines before the stream had anything", n-before)
+	}
 	for range 3 {
 		var res struct{ N int }
 		if err := c.Call(context.Background(), "m", nil, &res); err != nil || res.N != 7 {
