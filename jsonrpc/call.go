@@ -23,6 +23,10 @@ import (
 //     Read instead and returns nil: they reach the read loop in order, and
 //     the response comes through deliver as on any stream. That is why the
 //     entry is registered even for a Caller.
+//   - A Caller that is also a ReadNotifier (Streamable HTTP again) tells
+//     the Conn when Read first has something; until then no read loop
+//     runs, so a session whose answers all come back through Call never
+//     starts one.
 //   - A failure of one call that the stream reports (a lost or unusable
 //     answer) comes back from Call as its error, or from Read beside the
 //     frames (callFailure); either way it ends that call alone.

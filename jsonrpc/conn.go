@@ -32,7 +32,8 @@ type Conn struct {
 	closing  bool
 
 	done      chan struct{} // closed when the conn stops
-	readDone  chan struct{} // closed when the read loop has returned
+	readDone  chan struct{} // closed when the read loop has returned, or by Close if it never started
+	readStart sync.Once     // starts the read loop, or (in Close) rules it out
 	baseCtx   context.Context
 	cancelAll context.CancelFunc
 	notes     notificationQueue
@@ -49,8 +50,9 @@ type Conn struct {
 	closeErr  error
 }
 
-// NewConn starts a connection over s and its read loop. The Conn owns s
-// from now on: Close closes it.
+// NewConn starts a connection over s and its read loop (over a
+// ReadNotifier, when the stream first has something to read). The Conn
+// owns s from now on: Close closes it.
 func NewConn(s Stream, opts *Options) *Conn {
 	c := &Conn{
 		stream:   s,
@@ -71,10 +73,7 @@ func NewConn(s Stream, opts *Options) *Conn {
 	c.baseCtx, c.cancelAll = context.WithCancel(context.Background())
 	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes)
 	c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
-	go c.readLoop()
-	if c.opts.OnNotification != nil {
-		go c.notes.run(c.baseCtx, c.opts.OnNotification)
-	}
+	NotifyRead(s, c.startReading)
 	return c
 }
 
@@ -101,6 +100,7 @@ func (c *Conn) Close() error {
 		c.mu.Unlock()
 		c.stop(ErrClosed)
 		c.closeErr = c.stream.Close()
+		c.readStart.Do(func() { close(c.readDone) }) // no read loop ever started
 		<-c.readDone
 	})
 	return c.closeErr
@@ -129,6 +129,18 @@ func (c *Conn) stop(cause error) {
 }
 
 // readLoop is the only reader of the stream.
+// startReading starts the read loop, once, unless Close came first, and
+// the goroutine that hands notifications to Options.OnNotification: they
+// come through the read loop alone.
+func (c *Conn) startReading() {
+	c.readStart.Do(func() {
+		go c.readLoop()
+		if c.opts.OnNotification != nil {
+			go c.notes.run(c.baseCtx, c.opts.OnNotification)
+		}
+	})
+}
+
 func (c *Conn) readLoop() {
 	defer close(c.readDone)
 	for {

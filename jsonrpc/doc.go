@@ -45,7 +45,10 @@
 // the read loop keeps only what is unsolicited — the peer's requests and
 // notifications, and any messages that came ahead of a response, which
 // the Caller leaves, with the response, to Read so that they arrive in
-// order. call.go's route map follows each path.
+// order. Such a stream is usually a [ReadNotifier] too: the Conn starts
+// its read loop only when the stream first has something unsolicited, so
+// a session that only calls costs no goroutine. call.go's route map
+// follows each path.
 //
 // When the stream ends, every waiting call fails at once with an error
 // wrapping [ErrDisconnected] and the stream's own reason (for a stdio server,

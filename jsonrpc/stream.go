@@ -54,3 +54,32 @@ type Caller interface {
 	Stream
 	Call(ctx context.Context, id ID, method string, frame []byte) ([]byte, error)
 }
+
+// A ReadNotifier is a Stream that can say when Read first has something to
+// return. Over Streamable HTTP most sessions never read at all — every
+// answer comes back through Call — so a Conn over a ReadNotifier starts
+// its read loop only when the stream calls the function it registered: no
+// goroutine to start at connect and to wait for at Close, for a stream
+// that may never carry an unsolicited message.
+//
+// NotifyRead registers f. The stream calls it (at most once matters: the
+// Conn ignores later calls) before Read first returns a frame or an error
+// other than the one after Close — a message the peer sent unasked, a
+// failed call, the stream's end — and at once if that moment has passed.
+// A wrapper that passes Read on passes NotifyRead on too, or calls f at
+// once.
+type ReadNotifier interface {
+	Stream
+	NotifyRead(f func())
+}
+
+// NotifyRead registers f with s if s is a ReadNotifier and calls f at once
+// if not: what a Conn does, and what a wrapping Stream's own NotifyRead
+// does with the stream it wraps.
+func NotifyRead(s Stream, f func()) {
+	if rn, ok := s.(ReadNotifier); ok {
+		rn.NotifyRead(f)
+	} else {
+		f()
+	}
+}

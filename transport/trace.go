@@ -46,6 +46,10 @@ func (t *traced) Read() ([]byte, error) {
 	return frame, err
 }
 
+// NotifyRead passes on the Conn's wish to hear when Read first has
+// something (jsonrpc.ReadNotifier).
+func (t *traced) NotifyRead(f func()) { jsonrpc.NotifyRead(t.s, f) }
+
 func (t *traced) Write(ctx context.Context, frame []byte) error {
 	t.print("-> ", frame)
 	err := t.s.Write(ctx, frame)

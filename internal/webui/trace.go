@@ -117,3 +117,7 @@ func (s *tracedStream) Call(ctx context.Context, id jsonrpc.ID, method string, f
 	}
 	return answer, err
 }
+
+// NotifyRead passes on the Conn's wish to hear when Read first has
+// something (jsonrpc.ReadNotifier).
+func (s *tracedStream) NotifyRead(f func()) { jsonrpc.NotifyRead(s.Stream, f) }

@@ -18,11 +18,13 @@ import (
 // frames Read returned.
 type readRecorder struct {
 	*Stream
+	calls atomic.Int32 // of Read, whatever it returned
 	mu    sync.Mutex
 	reads []string
 }
 
 func (r *readRecorder) Read() ([]byte, error) {
+	r.calls.Add(1)
 	frame, err := r.Stream.Read()
 	if err == nil {
 		r.mu.Lock()
@@ -39,7 +41,7 @@ func (r *readRecorder) read() []string {
 }
 
 // An answer that is the response alone reaches the call without passing
-// through Read; messages ahead of the response on its event stream go
+// through Read, which is then never called; messages ahead of the response on its event stream go
 // through Read, and the response after them, so that a notification is
 // in place before its call returns.
 func TestAnswersReachTheCallDirectly(t *testing.T) {
@@ -84,6 +86,12 @@ func TestAnswersReachTheCallDirectly(t *testing.T) {
 			}
 			if got := rec.read(); len(got) != 3*tc.reads {
 				t.Errorf("Read returned %d frames, want %d: %q", len(got), 3*tc.reads, got)
+			}
+			// With nothing ahead of the responses, nothing ever had to be
+			// read: the Conn started no read loop (jsonrpc.ReadNotifier).
+			c.Close()
+			if n := rec.calls.Load(); tc.reads == 0 && n != 0 {
+				t.Errorf("Read was called %d times, though every answer came through Call", n)
 			}
 		})
 	}

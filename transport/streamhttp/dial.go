@@ -24,10 +24,12 @@ type Stream struct {
 	cur     jsonrpc.Stream // *streamable, or *legacy after Dial or a fallback
 	settled bool           // a message got through: no more fallback
 	closed  bool
+	onRead  func() // registered by NotifyRead
 }
 
 var (
 	_ jsonrpc.Caller           = (*Stream)(nil)
+	_ jsonrpc.ReadNotifier     = (*Stream)(nil)
 	_ transport.ProtocolSetter = (*Stream)(nil)
 )
 
@@ -111,6 +113,17 @@ func (s *Stream) Read() ([]byte, error) {
 	}
 }
 
+// NotifyRead registers f, called before Read first has a message or an
+// error to return (jsonrpc.ReadNotifier). Over HTTP+SSE, whose answers
+// all come through Read, that is at once, or at the fallback.
+func (s *Stream) NotifyRead(f func()) {
+	s.mu.Lock()
+	s.onRead = f
+	cur := s.cur
+	s.mu.Unlock()
+	jsonrpc.NotifyRead(cur, f)
+}
+
 // Write sends one message; see the transports for what it waits for.
 func (s *Stream) Write(ctx context.Context, frame []byte) error {
 	s.mu.Lock()
@@ -170,10 +183,13 @@ func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []
 		l.Close()
 		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
 	}
-	old := s.cur
+	old, onRead := s.cur, s.onRead
 	s.cur, s.settled = l, true
 	s.mu.Unlock()
 	old.Close()
+	if onRead != nil {
+		onRead() // HTTP+SSE answers through Read
+	}
 	if s.cfg.Logger != nil {
 		s.cfg.Logger.Debug("transport: the server refused Streamable HTTP; speaking HTTP+SSE", "refusal", err)
 	}

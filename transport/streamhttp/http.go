@@ -66,6 +66,7 @@ type streamable struct {
 	goneOnce     sync.Once
 	dialFailures atomic.Int32  // in a row
 	drainWait    time.Duration // see defaultDrainWait
+	readable     readWaker     // starts the Conn's read loop when Read first has something
 
 	mu        sync.Mutex
 	session   string
@@ -163,6 +164,7 @@ func (h *streamable) Read() ([]byte, error) {
 // deliver queues a message for Read; it gives up when the transport is
 // closed.
 func (h *streamable) deliver(frame []byte) bool {
+	h.readable.wake()
 	select {
 	case h.in <- inbound{frame: frame}:
 		return true

@@ -193,6 +193,7 @@ func (h *streamable) unusable(id jsonrpc.ID, reason string) error {
 }
 
 func (h *streamable) failCall(err error) {
+	h.readable.wake()
 	select {
 	case h.in <- inbound{fail: err}:
 	case <-h.done:

@@ -278,6 +278,7 @@ func (h *streamable) dialFailed(err error) {
 	}
 	h.goneOnce.Do(func() {
 		h.goneErr = fmt.Errorf("transport: the server at %s is unreachable: %w", redactURL(h.b.endpoint), err)
+		h.readable.wake()
 		close(h.gone)
 	})
 }
