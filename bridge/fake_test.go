@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plainmcp/plainmcp/internal/memhttp"
 )
 
 // reply is one scripted provider answer.
@@ -72,18 +74,7 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 // test in a synctest bubble then waits on nothing but the bubble's clock.
 // (The fake's URL still names it.)
 func (f *fakeProvider) client() *http.Client {
-	return &http.Client{Transport: handlerTransport{f.Config.Handler}}
-}
-
-// handlerTransport answers a request with a handler, in memory.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, req)
-	resp := rec.Result()
-	resp.Request = req
-	return resp, nil
+	return memhttp.Client(f.Config.Handler)
 }
 
 func (f *fakeProvider) requests() []recorded {

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/memhttp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -23,17 +24,6 @@ func newMemMCPHTTP(t *testing.T) *mcpHTTP {
 // handler in memory, not over loopback.
 func dialMemHTTP(t *testing.T, f *mcpHTTP, cfg Config, opts *jsonrpc.Options) (*streamable, *jsonrpc.Conn) {
 	t.Helper()
-	cfg.Client = &http.Client{Transport: handlerTransport{f.srv.Config.Handler}}
+	cfg.Client = memhttp.Client(f.srv.Config.Handler)
 	return dialHTTP(t, f, cfg, opts)
-}
-
-// handlerTransport answers a request with a handler, in memory.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, req)
-	resp := rec.Result()
-	resp.Request = req
-	return resp, nil
 }
