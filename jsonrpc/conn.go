@@ -27,7 +27,7 @@ type Conn struct {
 
 	mu       sync.Mutex
 	pending  map[int64]chan reply      // our calls awaiting a response
-	inflight map[ID]context.CancelFunc // the peer's requests being handled
+	inflight map[ID]context.CancelFunc // the peer's requests being handled (made by the first)
 	err      error                     // why the conn stopped; nil while it runs
 	closing  bool
 
@@ -58,7 +58,6 @@ func NewConn(s Stream, opts *Options) *Conn {
 		stream:   s,
 		pending:  make(map[int64]chan reply),
 		replies:  sync.Pool{New: func() any { return make(chan reply, 1) }},
-		inflight: make(map[ID]context.CancelFunc),
 		done:     make(chan struct{}),
 		readDone: make(chan struct{}),
 	}
@@ -72,7 +71,6 @@ func NewConn(s Stream, opts *Options) *Conn {
 	}
 	c.baseCtx, c.cancelAll = context.WithCancel(context.Background())
 	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes)
-	c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
 	NotifyRead(s, c.startReading)
 	return c
 }
@@ -134,6 +132,8 @@ func (c *Conn) stop(cause error) {
 // come through the read loop alone.
 func (c *Conn) startReading() {
 	c.readStart.Do(func() {
+		// The peer's requests come through the read loop alone too.
+		c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
 		go c.readLoop()
 		if c.opts.OnNotification != nil {
 			go c.notes.run(c.baseCtx, c.opts.OnNotification)

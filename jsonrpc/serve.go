@@ -24,6 +24,9 @@ func (c *Conn) startRequest(req *Request) context.Context {
 	if _, dup := c.inflight[req.ID]; dup {
 		c.log.Warn("jsonrpc: peer reused the id of a request still in flight", "id", req.ID)
 	}
+	if c.inflight == nil {
+		c.inflight = map[ID]context.CancelFunc{}
+	}
 	c.inflight[req.ID] = cancel
 	c.mu.Unlock()
 	return ctx

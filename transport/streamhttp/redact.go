@@ -59,7 +59,10 @@ type secretSet struct {
 // its user name when it has no password: https://TOKEN@host), its query,
 // and those of its values that are long or whose names suggest a key.
 func newSecretSet(u *url.URL, headers map[string]secret.String, bearer, authorization secret.String) *secretSet {
-	s := &secretSet{names: map[string]bool{}, hookNames: map[string]bool{}}
+	s := &secretSet{} // the maps are made when there is something to put in them
+	if len(headers) > 0 {
+		s.names = make(map[string]bool, len(headers))
+	}
 	var fixed []string
 	add := func(vs ...string) {
 		for _, v := range vs {
@@ -169,6 +172,9 @@ func (s *secretSet) learnName(canon string) {
 	switch {
 	case s.hookNames[canon]:
 	case len(s.hookNames) < maxHookNames:
+		if s.hookNames == nil {
+			s.hookNames = map[string]bool{}
+		}
 		s.hookNames[canon] = true
 	default:
 		s.tooMany = true
