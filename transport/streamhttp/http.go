@@ -87,6 +87,12 @@ type inbound struct {
 
 var _ jsonrpc.Stream = (*streamable)(nil)
 
+// inboundQueue is how many messages wait for Read before their stream
+// readers wait in turn. A few cover a burst (the messages ahead of a
+// response, a GET stream's notifications); more would only cost every
+// idle session their room (40 bytes each).
+const inboundQueue = 16
+
 // newStreamable checks cfg and returns a transport for the server at
 // cfg.URL. Nothing is sent until the first Write.
 func newStreamable(cfg Config) (*streamable, error) {
@@ -95,7 +101,7 @@ func newStreamable(cfg Config) (*streamable, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &streamable{b: b, in: make(chan inbound, 64), done: make(chan struct{}), gone: make(chan struct{}), ctx: ctx, cancel: cancel,
+	return &streamable{b: b, in: make(chan inbound, inboundQueue), done: make(chan struct{}), gone: make(chan struct{}), ctx: ctx, cancel: cancel,
 		drainWait: defaultDrainWait}, nil
 }
 
