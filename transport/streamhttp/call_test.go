@@ -2,8 +2,10 @@ package streamhttp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -169,5 +171,38 @@ func TestAnswersThroughWriteAndRead(t *testing.T) {
 				t.Errorf("got %v, want %v", err, tc.err)
 			}
 		})
+	}
+}
+
+// writeOnly passes Read, Write, Close and NotifyRead on, and hides Call:
+// the Conn sends its requests with Write, as over a wrapper that does not
+// know the direct path.
+type writeOnly struct{ s *Stream }
+
+func (w writeOnly) Read() ([]byte, error)                     { return w.s.Read() }
+func (w writeOnly) Write(ctx context.Context, f []byte) error { return w.s.Write(ctx, f) }
+func (w writeOnly) Close() error                              { return w.s.Close() }
+func (w writeOnly) NotifyRead(f func())                       { w.s.NotifyRead(f) }
+
+// A request sent with Write whose answer is unusable fails at once,
+// though nothing else ever came to read: the failure itself starts the
+// Conn's read loop (jsonrpc.ReadNotifier).
+func TestUnusableAnswerToAWriteWakesTheConn(t *testing.T) {
+	checkLeaks(t)
+	f := newMCPHTTP(t)
+	f.answer = func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "not JSON-RPC")
+	}
+	stream, err := Dial(ctx5(t), Config{URL: f.srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream.SetProtocol(transport.Protocol{Version: "2026-07-28", Stateless: true})
+	c := jsonrpc.NewConn(writeOnly{stream}, nil)
+	defer c.Close()
+	err = c.Call(ctx5(t), "tools/call", map[string]any{"name": "x"}, nil)
+	if !errors.Is(err, jsonrpc.ErrBadResponse) {
+		t.Fatalf("got %v, want ErrBadResponse", err)
 	}
 }
