@@ -88,8 +88,9 @@ func (c *Conn) Err() error {
 }
 
 // Close stops the connection: pending calls fail with ErrClosed, handlers'
-// contexts end, and the stream is closed. It waits for the read loop to
-// return (the Stream contract makes Close unblock Read), not for handlers.
+// contexts end, and the stream is closed. It waits for the read loop, if
+// one started, to return (the Stream contract makes Close unblock Read),
+// not for handlers.
 // Close is idempotent and returns the stream's Close result every time.
 func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {

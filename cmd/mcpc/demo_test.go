@@ -106,8 +106,8 @@ func (d deafStream) Read() ([]byte, error) {
 
 // demoInProcess is a cli.serve that serves the demo servers of demoEntry in
 // this test's process, over an in-memory pipe, unless their flags test the
-// process or their entry is processEntry's. The servers must have ended
-// when the test does.
+// process itself (needsProcess). The servers must have ended when the test
+// does.
 func demoInProcess(t *testing.T) func(*toolreg.ServerConfig) jsonrpc.Stream {
 	exe := testBinary(t)
 	var wg sync.WaitGroup
