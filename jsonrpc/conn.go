@@ -34,10 +34,15 @@ type Conn struct {
 	done      chan struct{} // closed when the conn stops
 	readDone  chan struct{} // closed when the read loop has returned, or by Close if it never started
 	readStart sync.Once     // starts the read loop, or (in Close) rules it out
-	baseCtx   context.Context
-	cancelAll context.CancelFunc
 	notes     notificationQueue
 	handlers  chan struct{} // a token per peer request being handled
+
+	// baseCtx is the context of the peer's requests and notifications,
+	// which come through the read loop alone: startReading makes it (a
+	// Conn whose answers all come back through a Caller never needs one),
+	// and stop ends it. cancelAll is set under mu.
+	baseCtx   context.Context
+	cancelAll context.CancelFunc
 
 	// replies recycles the 1-buffered channels calls wait on. It is the
 	// Conn's own, not the package's: a channel made inside a
@@ -67,10 +72,9 @@ func NewConn(s Stream, opts *Options) *Conn {
 	}
 	c.log = c.opts.Logger
 	if c.log == nil {
-		c.log = slog.New(discardHandler{})
+		c.log = discardLogger
 	}
-	c.baseCtx, c.cancelAll = context.WithCancel(context.Background())
-	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes)
+	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes, c.opts.OnNotification != nil)
 	NotifyRead(s, c.startReading)
 	return c
 }
@@ -121,9 +125,12 @@ func (c *Conn) stop(cause error) {
 	default:
 		c.err = fmt.Errorf("%w: %w", ErrDisconnected, cause)
 	}
+	cancelAll := c.cancelAll
 	c.mu.Unlock()
 	close(c.done)
-	c.cancelAll()
+	if cancelAll != nil {
+		cancelAll()
+	}
 	c.notes.stop()
 }
 
@@ -133,6 +140,14 @@ func (c *Conn) stop(cause error) {
 // come through the read loop alone.
 func (c *Conn) startReading() {
 	c.readStart.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		c.mu.Lock()
+		c.baseCtx, c.cancelAll = ctx, cancel
+		stopped := c.err != nil
+		c.mu.Unlock()
+		if stopped {
+			cancel() // stop came first: the handlers start ended
+		}
 		// The peer's requests come through the read loop alone too.
 		c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
 		go c.readLoop()

@@ -19,10 +19,14 @@ type notificationQueue struct {
 	stopped bool
 }
 
-func (q *notificationQueue) init(limit, maxBytes int) {
+// init sets the bounds; the wake-up channel is made only if notifications
+// will be delivered (a nil one is never waited on, and signal skips it).
+func (q *notificationQueue) init(limit, maxBytes int, delivered bool) {
 	q.limit = orDefault(limit, 10000)
 	q.maxSize = orDefault(maxBytes, 64<<20)
-	q.wake = make(chan struct{}, 1)
+	if delivered {
+		q.wake = make(chan struct{}, 1)
+	}
 }
 
 func (q *notificationQueue) push(r *Request, log *slog.Logger) {

@@ -71,6 +71,10 @@ func orDefault(v, def int) int {
 	return v
 }
 
+// discardLogger is the logger of a Conn given none. It holds no state:
+// every Conn may share it.
+var discardLogger = slog.New(discardHandler{})
+
 // discardHandler is a slog.Handler that drops everything (slog.DiscardHandler
 // needs Go 1.24).
 type discardHandler struct{}
