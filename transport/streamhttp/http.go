@@ -53,11 +53,10 @@ func (e *HTTPError) Error() string {
 // any goroutine.
 type streamable struct {
 	b      *httpBase
-	in     chan inbound  // messages for Read
-	done   chan struct{} // closed by Close
+	in     chan inbound // messages for Read
 	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup // stream readers
+	cancel context.CancelFunc // Close's: ctx.Done() is closed once it began
+	wg     sync.WaitGroup     // stream readers
 
 	// gone is closed when the server turned out to be unreachable, which
 	// ends the stream (Read returns goneErr) and so the session.
@@ -101,7 +100,7 @@ func newStreamable(cfg Config) (*streamable, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &streamable{b: b, in: make(chan inbound, inboundQueue), done: make(chan struct{}), gone: make(chan struct{}), ctx: ctx, cancel: cancel,
+	return &streamable{b: b, in: make(chan inbound, inboundQueue), gone: make(chan struct{}), ctx: ctx, cancel: cancel,
 		drainWait: defaultDrainWait}, nil
 }
 
@@ -133,7 +132,7 @@ func (h *streamable) SetProtocol(p transport.Protocol) {
 		select {
 		case <-ready:
 		case <-time.After(listenWait):
-		case <-h.done:
+		case <-h.ctx.Done():
 		}
 	}
 }
@@ -162,7 +161,7 @@ func (h *streamable) Read() ([]byte, error) {
 		return in.frame, nil
 	case <-h.gone:
 		return nil, h.goneErr
-	case <-h.done:
+	case <-h.ctx.Done():
 		return nil, fmt.Errorf("transport: reading: %w", jsonrpc.ErrClosed)
 	}
 }
@@ -174,7 +173,7 @@ func (h *streamable) deliver(frame []byte) bool {
 	select {
 	case h.in <- inbound{frame: frame}:
 		return true
-	case <-h.done:
+	case <-h.ctx.Done():
 		return false
 	}
 }
@@ -187,7 +186,6 @@ func (h *streamable) Close() error {
 		h.mu.Lock()
 		h.closed = true
 		h.mu.Unlock()
-		close(h.done)
 		h.cancel()
 		if id := h.SessionID(); id != "" {
 			h.deleteSession(id)

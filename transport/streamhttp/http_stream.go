@@ -196,7 +196,7 @@ func (h *streamable) failCall(err error) {
 	h.readable.wake()
 	select {
 	case h.in <- inbound{fail: err}:
-	case <-h.done:
+	case <-h.ctx.Done():
 	}
 }
 

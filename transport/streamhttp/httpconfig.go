@@ -154,7 +154,7 @@ type httpBase struct {
 const idleConnsPerHost = math.MaxInt
 
 func newHTTPBase(cfg *Config) (*httpBase, error) {
-	u, err := parseServerURL(cfg.URL)
+	u, text, err := parseServerURL(cfg.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -181,29 +181,41 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 		owned.MaxIdleConnsPerHost = idleConnsPerHost
 		base = owned
 	}
-	b := &httpBase{owned: owned, endpoint: u, endpointURL: u.String(), client: client, log: cfg.Logger,
+	b := &httpBase{owned: owned, endpoint: u, endpointURL: text, client: client, log: cfg.Logger,
 		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
 		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
 	}
 	home := homeOrigin{origin: origin(u), scheme: u.Scheme, host: u.Host}
-	// Outermost first: configured headers and the bearer token, then the
-	// caller's authorization layer, then a guard that learns what that
-	// layer added (to redact it) and strips credentials from anything
-	// bound for another origin, whoever added them.
-	guard := &originGuard{next: base, origin: home, secrets: b.secrets, hooked: cfg.Authorize != nil}
-	var rt http.RoundTripper = guard
-	if cfg.Authorize != nil {
+	client.Transport = b.layers(cfg, base, home, authz)
+	client.CheckRedirect = b.checkRedirect(home.origin, client.CheckRedirect)
+	return b, nil
+}
+
+// layers wraps base in the round-trippers every request goes through.
+// Outermost first: configured headers and the bearer token, then the
+// caller's authorization layer, then a guard that learns what that layer
+// added (to redact it) and strips credentials from anything bound for
+// another origin, whoever added them.
+//
+// A layer with nothing to do is left out, which changes nothing on the
+// wire: headerRoundTripper when there are no headers, no Authorization
+// and no hook to tell what was sent; the guard when the transport owns
+// the client and there is no hook, since then nothing but the transport
+// sets a header (no cookie jar, no round-tripper of the caller's) and
+// nothing reaches another origin (checkRedirect refuses redirects there).
+func (b *httpBase) layers(cfg *Config, base http.RoundTripper, home homeOrigin, authz string) http.RoundTripper {
+	hooked := cfg.Authorize != nil
+	rt := base
+	if hooked || cfg.Client != nil {
+		rt = &originGuard{next: base, origin: home, secrets: b.secrets, hooked: hooked}
+	}
+	if hooked {
 		rt = cfg.Authorize(rt)
 	}
-	client.Transport = &headerRoundTripper{
-		next:    rt,
-		origin:  home,
-		headers: revealed(cfg.Headers),
-		authz:   authz,
-		hooked:  cfg.Authorize != nil,
+	if len(cfg.Headers) == 0 && authz == "" && !hooked {
+		return rt
 	}
-	client.CheckRedirect = b.checkRedirect(client.CheckRedirect)
-	return b, nil
+	return &headerRoundTripper{next: rt, origin: home, headers: revealed(cfg.Headers), authz: authz, hooked: hooked}
 }
 
 // authorizationValue is the Authorization header the config asks for:
@@ -228,6 +240,9 @@ func authorizationValue(cfg *Config) (string, error) {
 
 // revealed is the configured headers as the wire carries them.
 func revealed(h map[string]secret.String) http.Header {
+	if len(h) == 0 {
+		return nil
+	}
 	out := make(http.Header, len(h))
 	for name, v := range h {
 		out[textproto.CanonicalMIMEHeaderKey(name)] = []string{v.Reveal()}

@@ -60,7 +60,7 @@ func (h *streamable) Write(ctx context.Context, frame []byte) error {
 // usable returns why nothing can be sent any more, or nil.
 func (h *streamable) usable() error {
 	select {
-	case <-h.done:
+	case <-h.ctx.Done():
 		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
 	case <-h.gone:
 		return h.goneErr

@@ -72,7 +72,9 @@ func newSecretSet(u *url.URL, headers map[string]secret.String, bearer, authoriz
 		}
 	}
 	add(bearer.Reveal())
-	add(credentialPieces(authorization.Reveal())...)
+	if a := authorization.Reveal(); a != "" {
+		add(credentialPieces(a)...)
+	}
 	for name, v := range headers {
 		s.names[textproto.CanonicalMIMEHeaderKey(name)] = true
 		add(credentialPieces(v.Reveal())...)

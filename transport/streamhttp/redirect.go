@@ -12,9 +12,9 @@ import (
 // says, since the MCP endpoint's requests carry its credentials and its
 // session; one within the origin is left to next, or to net/http's limit
 // of 10 when next is nil. An error of next's is passed on with the URLs'
-// secrets and the transport's redacted from its message.
-func (b *httpBase) checkRedirect(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
-	home := origin(b.endpoint)
+// secrets and the transport's redacted from its message. home is the
+// origin of the endpoint.
+func (b *httpBase) checkRedirect(home string, next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if o := origin(req.URL); o != home {
 			return &redirectError{origin: o}

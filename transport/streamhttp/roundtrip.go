@@ -2,7 +2,6 @@ package streamhttp
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -106,11 +105,20 @@ func (o homeOrigin) has(u *url.URL) bool {
 // IPv6 host in brackets). It holds no user info, path or query, so errors
 // may show it.
 func origin(u *url.URL) string {
-	port := u.Port()
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
 	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
 	}
-	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	host := strings.ToLower(u.Hostname())
+	if strings.IndexByte(host, ':') >= 0 {
+		host = "[" + host + "]" // IPv6, as net.JoinHostPort writes it
+	}
+	return scheme + "://" + host + ":" + port
 }
 
 // redactURL drops user info, the query (which may hold keys) and the

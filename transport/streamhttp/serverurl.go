@@ -10,23 +10,28 @@ import (
 // The server URL: parsed, checked, and never quoted with its secrets (user
 // info, query) in an error.
 
-// parseServerURL parses the configured URL. Its errors never quote the
-// URL's user info, query or fragment, which may hold credentials:
-// url.Parse's own error repeats the whole URL, so it is never wrapped.
-func parseServerURL(raw string) (*url.URL, error) {
+// parseServerURL parses the configured URL and returns it with its text,
+// which every request is made from. Its errors never quote the URL's user
+// info, query or fragment, which may hold credentials: url.Parse's own
+// error repeats the whole URL, so it is never wrapped.
+func parseServerURL(raw string) (*url.URL, string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, malformedURL(raw, err)
+		return nil, "", malformedURL(raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("transport: server URL %q: want an http or https URL", redactURL(u))
+		return nil, "", fmt.Errorf("transport: server URL %q: want an http or https URL", redactURL(u))
 	}
-	// Every request is made from the URL's text; make sure that text
-	// parses, so that no request can fail with an error quoting it.
-	if _, err := url.Parse(u.String()); err != nil {
-		return nil, malformedURL(u.String(), err)
+	// Make sure the text requests are made from parses, so that no
+	// request can fail with an error quoting it. Text that reads back as
+	// it was written has just parsed.
+	text := u.String()
+	if text != raw {
+		if _, err := url.Parse(text); err != nil {
+			return nil, "", malformedURL(text, err)
+		}
 	}
-	return u, nil
+	return u, text, nil
 }
 
 // malformedURL describes why raw did not parse, without its secrets. It
