@@ -81,11 +81,12 @@ const (
 //
 // Memory: a data line's value is copied from the read buffer straight into
 // the event's data buffer, with no line buffer between. That buffer grows
-// by doubling up to 32 KiB; larger data is gathered in parts of 32 KiB
-// and joined into one buffer of its exact size when the event is
-// dispatched. So a large
-// event costs about twice its size in all (at worst twice at once), where
-// doubling a buffer costs three times on average; NextBytes hands the
+// by doubling up to 32 KiB; larger data is gathered in parts of 32 KiB,
+// or a quarter of the data so far when that is more, and joined into one
+// buffer of its exact size when the event is dispatched. So a large
+// event costs a little over twice its size in all (at worst 2.25 times),
+// in a few parts (13 for 1 MiB), where doubling a buffer costs three
+// times on average; NextBytes hands the
 // joined buffer to the caller without a copy.
 // Comments and unknown fields are not kept at all. Events of many MiB on
 // one line are read in linear time.
