@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -22,8 +21,7 @@ import (
 // Close, whatever happens to ctx. The Session owns the stream; if Connect
 // fails, the stream is closed.
 func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Session, error) {
-	s := &Session{progress: make(map[string]*progressWatch), connReady: make(chan struct{}),
-		noticeSlots: make(chan struct{}, maxNoticesInFlight)}
+	s := &Session{connReady: make(chan struct{}), noticeSlots: make(chan struct{}, maxNoticesInFlight)}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -32,7 +30,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
-		s.log = slog.New(discard{})
+		s.log = discardLogger
 	}
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = Implementation{Name: "plainmcp", Version: moduleVersion}

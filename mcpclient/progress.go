@@ -66,6 +66,9 @@ func (s *Session) watchProgress(r *request, fn func(Progress)) *progressWatch {
 	r.progress = strconv.FormatInt(s.progressSeq.Add(1), 10)
 	r.watch = w
 	s.progressMu.Lock()
+	if s.progress == nil {
+		s.progress = make(map[string]*progressWatch) // for the first call that asks
+	}
 	s.progress[r.progress] = w
 	s.progressMu.Unlock()
 	return w

@@ -82,7 +82,7 @@ type Session struct {
 
 	progressSeq atomic.Int64
 	progressMu  sync.Mutex
-	progress    map[string]*progressWatch // by progress token
+	progress    map[string]*progressWatch // by progress token; made for the first call that asks
 
 	meta    atomic.Pointer[[]byte] // stateless era: the _meta members of every request
 	listen  listener               // stateless era: the subscriptions/listen request
@@ -252,6 +252,10 @@ func (s *Session) inBackground(fn func()) {
 }
 
 // discard is a slog.Handler that drops everything.
+// discardLogger is the logger of a Session given none. It holds no
+// state: every Session may share it.
+var discardLogger = slog.New(discard{})
+
 type discard struct{}
 
 func (discard) Enabled(context.Context, slog.Level) bool  { return false }
