@@ -32,7 +32,7 @@ type Conn struct {
 	closing  bool
 
 	done      chan struct{} // closed when the conn stops
-	readDone  chan struct{} // closed when the read loop has returned, or by Close if it never started
+	readDone  chan struct{} // made when the read loop starts, closed when it has returned
 	readStart sync.Once     // starts the read loop, or (in Close) rules it out
 	notes     notificationQueue
 	handlers  chan struct{} // a token per peer request being handled
@@ -60,11 +60,10 @@ type Conn struct {
 // owns s from now on: Close closes it.
 func NewConn(s Stream, opts *Options) *Conn {
 	c := &Conn{
-		stream:   s,
-		pending:  make(map[int64]chan reply),
-		replies:  sync.Pool{New: func() any { return make(chan reply, 1) }},
-		done:     make(chan struct{}),
-		readDone: make(chan struct{}),
+		stream:  s,
+		pending: make(map[int64]chan reply),
+		replies: sync.Pool{New: func() any { return make(chan reply, 1) }},
+		done:    make(chan struct{}),
 	}
 	c.caller, _ = s.(Caller)
 	if opts != nil {
@@ -103,8 +102,11 @@ func (c *Conn) Close() error {
 		c.mu.Unlock()
 		c.stop(ErrClosed)
 		c.closeErr = c.stream.Close()
-		c.readStart.Do(func() { close(c.readDone) }) // no read loop ever started
-		<-c.readDone
+		started := true
+		c.readStart.Do(func() { started = false }) // none started, and none will
+		if started {
+			<-c.readDone
+		}
 	})
 	return c.closeErr
 }
@@ -134,7 +136,6 @@ func (c *Conn) stop(cause error) {
 	c.notes.stop()
 }
 
-// readLoop is the only reader of the stream.
 // startReading starts the read loop, once, unless Close came first, and
 // the goroutine that hands notifications to Options.OnNotification: they
 // come through the read loop alone.
@@ -148,6 +149,7 @@ func (c *Conn) startReading() {
 		if stopped {
 			cancel() // stop came first: the handlers start ended
 		}
+		c.readDone = make(chan struct{})
 		// The peer's requests come through the read loop alone too.
 		c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
 		go c.readLoop()
@@ -157,6 +159,7 @@ func (c *Conn) startReading() {
 	})
 }
 
+// readLoop is the only reader of the stream.
 func (c *Conn) readLoop() {
 	defer close(c.readDone)
 	for {
