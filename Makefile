@@ -111,6 +111,7 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
 	$(GO) test -run '^$$' -fuzz FuzzPeekResponseID -fuzztime $(FUZZTIME) ./jsonrpc
+	$(GO) test -run '^$$' -fuzz FuzzAgreesWithEncodingJSON -fuzztime $(FUZZTIME) ./internal/jsonscan
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient
 	$(GO) test -run '^$$' -fuzz FuzzParseTask -fuzztime $(FUZZTIME) ./mcpclient/task
