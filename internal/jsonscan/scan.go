@@ -196,19 +196,28 @@ func SkipArray(b []byte, i, depth int) (int, error) {
 		if i, err = SkipValue(b, i, depth); err != nil {
 			return i, err
 		}
-		i = SkipSpace(b, i)
-		if i >= len(b) {
-			return i, errors.New("unexpected end of input in array")
-		}
-		switch b[i] {
-		case ',':
-			i = SkipSpace(b, i+1)
-		case ']':
-			return i + 1, nil
-		default:
-			return i, fmt.Errorf("invalid character %q in array at offset %d", b[i], i)
+		var done bool
+		if i, done, err = afterElement(b, i, ']', "array"); done || err != nil {
+			return i, err
 		}
 	}
+}
+
+// afterElement reads what follows an element of an array or a member of
+// an object: a comma, after which it returns the index of the next one,
+// or the closing bracket, after which it returns the index past it and
+// done.
+func afterElement(b []byte, i int, closing byte, what string) (next int, done bool, err error) {
+	i = SkipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return i, false, fmt.Errorf("unexpected end of input in %s", what)
+	case b[i] == ',':
+		return SkipSpace(b, i+1), false, nil
+	case b[i] == closing:
+		return i + 1, true, nil
+	}
+	return i, false, fmt.Errorf("invalid character %q in %s at offset %d", b[i], what, i)
 }
 
 // skipObject checks an object. Its members are walked by EachMember.
@@ -252,17 +261,9 @@ func EachMember(b []byte, i, depth int, fn func(key, value []byte) error) (int, 
 				return i, err
 			}
 		}
-		i = SkipSpace(b, i)
-		if i >= len(b) {
-			return i, errors.New("unexpected end of input in object")
-		}
-		switch b[i] {
-		case ',':
-			i = SkipSpace(b, i+1)
-		case '}':
-			return i + 1, nil
-		default:
-			return i, fmt.Errorf("invalid character %q in object at offset %d", b[i], i)
+		var done bool
+		if i, done, err = afterElement(b, i, '}', "object"); done || err != nil {
+			return i, err
 		}
 	}
 }
