@@ -9,7 +9,8 @@
 #     mcpclient/task, mcpclient/skill and mcpclient/apps
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
 #     secret, a leaf any layer may hold secrets in, and internal/safe, the
-#     checks on untrusted URLs and text, import none of them
+#     checks on untrusted URLs and text, import none of them, nor does
+#     internal/jsonscan, the JSON lexer under jsonrpc
 set -euo pipefail
 mod=$(go list -m)
 fail=0
@@ -33,6 +34,7 @@ check() {
     fi
   done
 }
+check internal/jsonscan jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/integration internal/webui
