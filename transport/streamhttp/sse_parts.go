@@ -9,7 +9,7 @@ import "unicode/utf8"
 // one fixed size would waste nothing, but a large event would take many
 // (32 for 1 MiB), each an allocation; a part of a quarter of the data so
 // far wastes at most a quarter, in a number of parts that grows with the
-// logarithm of the size (13 for 1 MiB, 23 for 16 MiB).
+// logarithm of the size (13 for 1 MiB, 25 for 16 MiB).
 
 // dataPart is the size past which an event's data grows in parts, rather
 // than in one buffer that doubles, and the least size of a part.
