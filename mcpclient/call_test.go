@@ -15,7 +15,7 @@ func TestCancelSendsNotification(t *testing.T) {
 	f := newFakeServer(t)
 	var reqID jsonrpc.ID
 	got := make(chan struct{})
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		reqID = r.ID
 		close(got)
 		<-ctx.Done()
@@ -34,7 +34,7 @@ func TestCancelSendsNotification(t *testing.T) {
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Errorf("cancelled call took %v to return", d)
 	}
-	n := f.waitNote("notifications/cancelled")
+	n := f.WaitNote("notifications/cancelled")
 	var p struct {
 		RequestID jsonrpc.ID `json:"requestId"`
 		Reason    string     `json:"reason"`
@@ -51,7 +51,7 @@ func TestCancelThenCloseStillNotifies(t *testing.T) {
 	for range 20 {
 		f := newFakeServer(t)
 		got := make(chan struct{})
-		f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 			close(got)
 			<-ctx.Done()
 			return nil, ctx.Err()
@@ -64,7 +64,7 @@ func TestCancelThenCloseStillNotifies(t *testing.T) {
 		cancel()
 		<-errs
 		s.Close()
-		f.waitNote("notifications/cancelled")
+		f.WaitNote("notifications/cancelled")
 	}
 }
 
@@ -94,7 +94,7 @@ func (w wrapCount) Write(ctx context.Context, frame []byte) error {
 
 func TestWrapStreamSeesEveryFrame(t *testing.T) {
 	f := newFakeServer(t)
-	f.result("tools/call", `{"content":[]}`)
+	f.Result("tools/call", `{"content":[]}`)
 	var in, out int64
 	var mu sync.Mutex
 	s := connect(t, f, &Options{WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {

@@ -21,7 +21,7 @@ import (
 func TestDefaultTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeServer(t)
-		f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
@@ -35,7 +35,7 @@ func TestDefaultTimeout(t *testing.T) {
 		if d := time.Since(start); d != 100*time.Millisecond {
 			t.Errorf("timed out after %v, want 100ms", d)
 		}
-		f.waitNote("notifications/cancelled")
+		f.WaitNote("notifications/cancelled")
 	})
 }
 
@@ -54,7 +54,7 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := newFakeServer(t)
 				var token json.RawMessage
-				f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+				f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 					var p struct {
 						Meta struct {
 							ProgressToken json.RawMessage `json:"progressToken"`
@@ -68,7 +68,7 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 						case <-ctx.Done():
 							return nil, ctx.Err()
 						}
-						f.conn.Notify(ctx, "notifications/progress", map[string]any{"progressToken": token, "progress": i, "total": 8, "message": "step"})
+						f.Conn.Notify(ctx, "notifications/progress", map[string]any{"progressToken": token, "progress": i, "total": 8, "message": "step"})
 					}
 					return json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`), nil
 				})

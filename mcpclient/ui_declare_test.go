@@ -38,7 +38,7 @@ func TestUIDeclaredOnTheWire(t *testing.T) {
 			} `json:"extensions"`
 		} `json:"capabilities"`
 	}
-	if err := json.Unmarshal(f.request("initialize").Params, &p); err != nil {
+	if err := json.Unmarshal(f.Request("initialize").Params, &p); err != nil {
 		t.Fatal(err)
 	}
 	if got := p.Capabilities.Extensions[UIExtension].MimeTypes; !cmp.Equal(got, []string{UIMimeType}) {

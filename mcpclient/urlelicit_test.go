@@ -81,9 +81,9 @@ func TestElicitationCompleteReachesItsCallback(t *testing.T) {
 		},
 	})
 	ctx := ctx5s(t)
-	f.conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{"elicitationId":"e-1"}`))
-	f.conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{}`))
-	f.conn.Notify(ctx, "last", nil)
+	f.Conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{"elicitationId":"e-1"}`))
+	f.Conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{}`))
+	f.Conn.Notify(ctx, "last", nil)
 	for _, want := range []string{"e-1", "other last"} {
 		select {
 		case g := <-got:
@@ -113,12 +113,12 @@ func TestURLModeElicitationIsDeclaredAndHandled(t *testing.T) {
 			Elicitation map[string]json.RawMessage `json:"elicitation"`
 		} `json:"capabilities"`
 	}
-	json.Unmarshal(f.request("initialize").Params, &init)
+	json.Unmarshal(f.Request("initialize").Params, &init)
 	if _, ok := init.Capabilities.Elicitation["url"]; !ok {
 		t.Errorf("elicitation capability %v, want url mode", init.Capabilities.Elicitation)
 	}
 	var res ElicitResult
-	err := f.conn.Call(ctx5s(t), "elicitation/create", json.RawMessage(`{"mode":"url","elicitationId":"e-2","url":"https://a.example/p","message":"go"}`), &res)
+	err := f.Conn.Call(ctx5s(t), "elicitation/create", json.RawMessage(`{"mode":"url","elicitationId":"e-2","url":"https://a.example/p","message":"go"}`), &res)
 	if err != nil || res.Action != "accept" || res.Content != nil {
 		t.Errorf("answer %+v, %v; want accept without content", res, err)
 	}
