@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 func TestCancelSendsNotification(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	var reqID jsonrpc.ID
 	got := make(chan struct{})
 	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
@@ -49,7 +50,7 @@ func TestCancelSendsNotification(t *testing.T) {
 // tells the server: Close lets the cancellation notice out first.
 func TestCancelThenCloseStillNotifies(t *testing.T) {
 	for range 20 {
-		f := newFakeServer(t)
+		f := fakemcp.New(t)
 		got := make(chan struct{})
 		f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 			close(got)
@@ -93,7 +94,7 @@ func (w wrapCount) Write(ctx context.Context, frame []byte) error {
 }
 
 func TestWrapStreamSeesEveryFrame(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("tools/call", `{"content":[]}`)
 	var in, out int64
 	var mu sync.Mutex

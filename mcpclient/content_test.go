@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -22,7 +23,7 @@ func TestCallToolResultUnion(t *testing.T) {
 		{"type":"resource","resource":{"uri":"file:///c","blob":"AAE="}},
 		` + unknown + `],
 		"structuredContent":{"sum":3},"isError":true,"_meta":{"m":1}}`
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("tools/call", result)
 	s := connect(t, f, nil)
 	res, err := s.CallTool(ctx5s(t), "t", map[string]any{"a": 1})
@@ -99,7 +100,7 @@ func TestContentDecodesOnItsOwn(t *testing.T) {
 }
 
 func TestOtherMethods(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("prompts/get", `{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"Say hi to Bob"}}]}`)
 	f.Result("resources/read", `{"contents":[{"uri":"demo://a","mimeType":"text/plain","text":"A"},{"uri":"demo://b","blob":"Qg=="}]}`)
 	f.Result("resources/subscribe", `{}`)

@@ -9,15 +9,10 @@ import (
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
 )
 
-// fakeServer is the scriptable MCP server of package fakemcp, on the far
-// end of an in-memory pipe: each test sets the answers it needs and reads
-// what the client sent.
-type fakeServer = fakemcp.Server
-
-func newFakeServer(t *testing.T) *fakeServer { return fakemcp.New(t) }
-
-// connect starts a fake server and a session with opts over a pipe.
-func connect(t *testing.T, f *fakeServer, opts *Options) *Session {
+// connect connects a session with opts to f, a fake server (package
+// fakemcp), over a pipe; both end with the test, which fails if a
+// goroutine outlives them.
+func connect(t *testing.T, f *fakemcp.Server, opts *Options) *Session {
 	t.Helper()
 	checkGoroutines(t)
 	return connectBubbled(t, f, opts)
@@ -27,7 +22,7 @@ func connect(t *testing.T, f *fakeServer, opts *Options) *Session {
 // leak check: the bubble waits for its own goroutines to end, and the
 // check's two seconds would pass on the bubble's clock while a goroutine
 // outside it (another test's) winds down.
-func connectBubbled(t *testing.T, f *fakeServer, opts *Options) *Session {
+func connectBubbled(t *testing.T, f *fakemcp.Server, opts *Options) *Session {
 	t.Helper()
 	return fakemcp.Connect(t, f, Connect, opts)
 }

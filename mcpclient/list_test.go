@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -35,7 +36,7 @@ func pagedTools(n, size int) jsonrpc.Handler {
 }
 
 func TestPagination(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Handle("tools/list", pagedTools(250, 100))
 	s := connect(t, f, nil)
 	page, err := s.ListTools(ctx5s(t), "")
@@ -73,7 +74,7 @@ func TestRunawayPagination(t *testing.T) {
 		}, &Options{MaxPages: 5}, "after 5 pages"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t)
+			f := fakemcp.New(t)
 			f.Handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 				var p struct{ Cursor string }
 				json.Unmarshal(r.Params, &p)
@@ -89,7 +90,7 @@ func TestRunawayPagination(t *testing.T) {
 }
 
 func TestListKinds(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("prompts/list", `{"prompts":[{"name":"greet","arguments":[{"name":"who","required":true}]}]}`)
 	f.Result("resources/list", `{"resources":[{"uri":"file:///a","name":"a","size":12}]}`)
 	s := connect(t, f, nil)
@@ -114,7 +115,7 @@ func TestListKinds(t *testing.T) {
 }
 
 func TestMalformedListItems(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("tools/list", `{"tools":[null]}`)
 	f.Result("prompts/list", `{"prompts":[{"description":"no name"}]}`)
 	f.Result("resources/list", `{"resources":"nope"}`)
@@ -135,7 +136,7 @@ func TestSchemasKeptByteForByte(t *testing.T) {
 	  "$defs":{"a":{"$anchor":"x","type":"string"}}, "properties":{"z":{"$ref":"#/$defs/a"},"a":{"allOf":[{"if":{"const":1},"then":{},"else":{}}]}},
 	  "additionalProperties": false }`
 	out := `{"type":"object","properties":{"sum":{"type":"number"}}}`
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("tools/list", `{"tools":[{"name":"s","inputSchema":`+schema+`,"outputSchema":`+out+`,"annotations":{"readOnlyHint":true},"_meta":{"k":1}}]}`)
 	s := connect(t, f, nil)
 	page, err := s.ListTools(ctx5s(t), "")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -23,7 +24,7 @@ func TestListenAsksOnlyForDeclaredLists(t *testing.T) {
 			map[string]any{"toolsListChanged": true, "promptsListChanged": true, "resourcesListChanged": true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t)
+			f := fakemcp.New(t)
 			f.Result("server/discover", `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":`+tc.caps+`}`)
 			f.Result("tools/list", `{"resultType":"complete","tools":[]}`)
 			listening := make(chan map[string]any, 4)

@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -22,7 +23,7 @@ func TestInitializeErrorAndNoCancelForInitialize(t *testing.T) {
 }
 
 func testInitializeErrorAndNoCancelForInitialize(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Handle("initialize", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 func TestHandshake(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	s := connect(t, f, &Options{
 		ClientInfo:     Implementation{Name: "host", Version: "9"},
 		Sampling:       func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) { return nil, nil },
@@ -45,7 +46,7 @@ func TestHandshake(t *testing.T) {
 }
 
 func TestNoCapabilitiesWhenNothingWired(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, nil)
 	var p struct {
 		Capabilities map[string]any `json:"capabilities"`
@@ -74,7 +75,7 @@ func TestVersionNegotiation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkGoroutines(t)
-			f := newFakeServer(t)
+			f := fakemcp.New(t)
 			f.Version = tc.answer
 			if tc.answer == "" {
 				f.Result("initialize", `{"capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)
@@ -116,7 +117,7 @@ func (closedStream) Write(context.Context, []byte) error { return jsonrpc.ErrClo
 func (closedStream) Close() error                        { return nil }
 
 func TestPingBothWays(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	s := connect(t, f, nil)
 	if err := s.Ping(ctx5s(t)); err == nil {
 		t.Error("fake server does not implement ping; want an error")
@@ -132,7 +133,7 @@ func TestPingBothWays(t *testing.T) {
 }
 
 func TestServerRequests(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	var gotSampling *CreateMessageParams
 	s := connect(t, f, &Options{
 		Sampling: func(ctx context.Context, p *CreateMessageParams) (*CreateMessageResult, error) {
@@ -182,7 +183,7 @@ func TestServerRequests(t *testing.T) {
 }
 
 func TestUnwiredHandlersAnswerMethodNotFound(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, nil)
 	for _, m := range []string{"sampling/createMessage", "elicitation/create", "roots/list"} {
 		if err := f.Conn.Call(ctx5s(t), m, json.RawMessage(`{}`), nil); !errors.Is(err, jsonrpc.ErrMethodNotFound) {
@@ -192,7 +193,7 @@ func TestUnwiredHandlersAnswerMethodNotFound(t *testing.T) {
 }
 
 func TestHandlerErrorReachesServer(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, &Options{Sampling: func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) {
 		return nil, jsonrpc.NewError(CodeUserRejected, "user rejected sampling request")
 	}})
@@ -204,7 +205,7 @@ func TestHandlerErrorReachesServer(t *testing.T) {
 }
 
 func TestNotificationsReachCallbacks(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	var mu sync.Mutex
 	var got []string
 	add := func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() }
@@ -243,7 +244,7 @@ func TestNotificationsReachCallbacks(t *testing.T) {
 }
 
 func TestServerCancelsSampling(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	started := make(chan struct{})
 	stopped := make(chan error, 1)
 	connect(t, f, &Options{Sampling: func(ctx context.Context, _ *CreateMessageParams) (*CreateMessageResult, error) {
@@ -272,7 +273,7 @@ func TestServerCancelsSampling(t *testing.T) {
 }
 
 func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	block := make(chan struct{})
 	defer close(block)
 	started := make(chan struct{})
@@ -308,7 +309,7 @@ func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
 }
 
 func TestServerGoneFailsCallsAtOnce(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	started := make(chan struct{})
 	f.Handle("tools/call", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
 		close(started)
@@ -334,7 +335,7 @@ func TestServerGoneFailsCallsAtOnce(t *testing.T) {
 }
 
 func TestElicitationDefaultsFilledIn(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, &Options{Elicitation: func(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
 		if p.Message == "partial" {
 			return &ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "verified": false}}, nil

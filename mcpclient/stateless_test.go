@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -17,8 +18,8 @@ const discoverOK = `{"resultType":"complete","supportedVersions":["2026-07-28"],
 	"instructions":"modern","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-server","version":"2"}}}`
 
 // modernServer is a fake stateless-era server.
-func modernServer(t *testing.T) *fakeServer {
-	f := newFakeServer(t)
+func modernServer(t *testing.T) *fakemcp.Server {
+	f := fakemcp.New(t)
 	f.Result("server/discover", discoverOK)
 	return f
 }
@@ -48,7 +49,7 @@ func TestEraDetection(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkGoroutines(t)
-			f := newFakeServer(t)
+			f := fakemcp.New(t)
 			if tc.discover != nil {
 				f.Handle("server/discover", tc.discover)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -20,7 +21,7 @@ import (
 
 func TestDefaultTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFakeServer(t)
+		f := fakemcp.New(t)
 		f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
@@ -52,7 +53,7 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				f := newFakeServer(t)
+				f := fakemcp.New(t)
 				var token json.RawMessage
 				f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 					var p struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 )
 
 // A tools/call result without content is not a tool result: a task the
@@ -23,7 +24,7 @@ func TestToolResultWithoutContentIsAnError(t *testing.T) {
 		{`{"structuredContent":{"a":1}}`, "structuredContent"},
 		{`{}`, "empty object"},
 	} {
-		f := newFakeServer(t)
+		f := fakemcp.New(t)
 		f.Result("tools/call", tc.result)
 		s := connect(t, f, nil)
 		res, err := s.CallTool(ctx5s(t), "x", nil)
@@ -41,7 +42,7 @@ func TestToolResultWithoutContentIsAnError(t *testing.T) {
 func TestArgumentsAreAlwaysAnObject(t *testing.T) {
 	var nilMap map[string]any
 	for _, args := range []any{nil, nilMap, json.RawMessage(nil), json.RawMessage("null"), map[string]any{}} {
-		f := newFakeServer(t)
+		f := fakemcp.New(t)
 		f.Result("tools/call", `{"content":[]}`)
 		s := connect(t, f, nil)
 		if _, err := s.CallTool(ctx5s(t), "x", args); err != nil {
@@ -51,7 +52,7 @@ func TestArgumentsAreAlwaysAnObject(t *testing.T) {
 			t.Errorf("%#v (-want +got):\n%s", args, diff)
 		}
 	}
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("prompts/get", `{"messages":[]}`)
 	s := connect(t, f, nil)
 	if _, err := s.GetPrompt(ctx5s(t), "wrapup", nil); err != nil {

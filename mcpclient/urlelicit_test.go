@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -72,7 +73,7 @@ func FuzzURLElicitations(f *testing.F) {
 // its id, in order with the other notifications; one without an id does
 // not.
 func TestElicitationCompleteReachesItsCallback(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	got := make(chan string, 4)
 	connect(t, f, &Options{
 		OnElicitationComplete: func(id string) { got <- id },
@@ -99,7 +100,7 @@ func TestElicitationCompleteReachesItsCallback(t *testing.T) {
 // A session with an elicitation handler and ElicitationURL declares both
 // modes; the handler gets a URL-mode request with its id and URL.
 func TestURLModeElicitationIsDeclaredAndHandled(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	seen := make(chan *ElicitParams, 1)
 	connect(t, f, &Options{
 		Elicitation: func(_ context.Context, p *ElicitParams) (*ElicitResult, error) {

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 // slowTool answers tools/call after d (or when the call is cancelled).
-func slowTool(f *fakeServer, d time.Duration) {
+func slowTool(f *fakemcp.Server, d time.Duration) {
 	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		select {
 		case <-time.After(d):
@@ -50,7 +51,7 @@ func TestNullResultIsAnError(t *testing.T) {
 // Progress that comes after its call returned goes to OnProgress, in
 // order with the other notifications, instead of vanishing.
 func TestLateProgressReachesOnProgress(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	tokens := make(chan json.RawMessage, 1)
 	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		var p struct {
@@ -135,7 +136,7 @@ func TestManualInputRounds(t *testing.T) {
 // Decoding scratch is recycled between calls: nothing of one result may
 // show up in the next.
 func TestCallToolResultsDoNotBleed(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		if strings.Contains(string(r.Params), `"first"`) {
 			return json.RawMessage(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png","annotations":{"a":1}},{"type":"text","text":"one","_meta":{"m":1}}],"structuredContent":{"x":1},"isError":true}`), nil

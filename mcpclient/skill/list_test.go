@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -79,7 +80,7 @@ func TestGetSkill(t *testing.T) {
 // TestSkillsNotOffered: a server that did not declare the extension is
 // never asked.
 func TestSkillsNotOffered(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	s := connect(t, f, &mcpclient.Options{Era: mcpclient.EraHandshake, Skills: true})
 	if _, err := mcpclient.Collect(All(ctx5s(t), s)); !errors.Is(err, ErrNotOffered) {
 		t.Errorf("Skills = %v", err)
@@ -103,7 +104,7 @@ func TestSkillsNotOffered(t *testing.T) {
 // ttlMs, cacheScope) is read with it, and the SEP's shapes decode: a
 // listed file set, and "dynamic".
 func TestSkillsStateless(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	f.Result("server/discover", `{"resultType":"complete","supportedVersions":["2026-07-28"],
 		"capabilities":{"resources":{},"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}},"serverInfo":{"name":"s","version":"1"}}`)
 	f.Result("skills/list", `{"resultType":"complete","ttlMs":0,"cacheScope":"private","skills":[

@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -19,7 +20,7 @@ import (
 // goroutine waits.
 
 // bubbleConnect connects a session to f inside the bubble; stop ends both.
-func bubbleConnect(t *testing.T, f *fakeServer, opts *mcpclient.Options) (s *mcpclient.Session, stop func()) {
+func bubbleConnect(t *testing.T, f *fakemcp.Server, opts *mcpclient.Options) (s *mcpclient.Session, stop func()) {
 	t.Helper()
 	a, b := transport.Pipe()
 	f.Serve(b)

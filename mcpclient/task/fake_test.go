@@ -13,16 +13,9 @@ import (
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
-// fakeServer is the scriptable MCP server of package fakemcp, on the far
-// end of an in-memory pipe: each test sets the answers it needs and reads
-// what the client sent.
-type fakeServer = fakemcp.Server
-
-func newFakeServer(t *testing.T) *fakeServer { return fakemcp.New(t) }
-
 // connect starts a session with opts connected to f; both end with the
 // test, which fails if a goroutine outlives them.
-func connect(t *testing.T, f *fakeServer, opts *mcpclient.Options) *mcpclient.Session {
+func connect(t *testing.T, f *fakemcp.Server, opts *mcpclient.Options) *mcpclient.Session {
 	t.Helper()
 	leakcheck.Check(t)
 	return fakemcp.Connect(t, f, mcpclient.Connect, opts)
@@ -38,8 +31,8 @@ const discoverOK = `{"resultType":"complete","supportedVersions":["2026-07-28"],
 	"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-server","version":"2"}}}`
 
 // modernServer is a fake stateless-era server.
-func modernServer(t *testing.T) *fakeServer {
-	f := newFakeServer(t)
+func modernServer(t *testing.T) *fakemcp.Server {
+	f := fakemcp.New(t)
 	f.Result("server/discover", discoverOK)
 	return f
 }

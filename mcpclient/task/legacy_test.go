@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -24,8 +25,8 @@ const (
 
 // legacyTaskServer is a fake 2025-11-25 server declaring caps and listing
 // tools (a JSON array).
-func legacyTaskServer(t *testing.T, caps, tools string) *fakeServer {
-	f := newFakeServer(t)
+func legacyTaskServer(t *testing.T, caps, tools string) *fakemcp.Server {
+	f := fakemcp.New(t)
 	f.Result("initialize", `{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"serverInfo":{"name":"t","version":"1"}}`)
 	f.Result("tools/list", `{"tools":`+tools+`}`)
 	return f
