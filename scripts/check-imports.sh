@@ -55,7 +55,7 @@ for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
 done
 
 # 3. Test-only packages. go list -deps without -test: what non-test code links.
-testonly='internal/(fakemcp|fakeauth|browsertest|leakcheck|memhttp|streamtest)'
+testonly='internal/(demoproc|fakemcp|fakeauth|browsertest|leakcheck|memhttp|streamtest)'
 linked=$(go list -f '{{.ImportPath}}: {{join .Deps " "}}' ./... | grep -v "^$mod/$testonly:" |
   awk -v re="^$mod/$testonly\$" -F': ' '{n = split($2, d, " "); for (i = 1; i <= n; i++) if (d[i] ~ re) print $1 " links " d[i]}')
 if [ -n "$linked" ]; then
