@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/jsonscan"
 )
 
 // Conn is a JSON-RPC 2.0 connection over a Stream. It correlates our calls
@@ -160,7 +162,7 @@ func (c *Conn) readLoop() {
 }
 
 func (c *Conn) handleFrame(frame []byte) {
-	i := skipSpace(frame, 0)
+	i := jsonscan.SkipSpace(frame, 0)
 	if i < len(frame) && frame[i] == '[' {
 		c.handleBatch(frame)
 		return

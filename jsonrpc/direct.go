@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/plainmcp/plainmcp/internal/jsonscan"
 )
 
 // This file is the direct path of a response: the answer a Caller stream
@@ -37,7 +39,7 @@ func (c *Conn) direct(id ID, method string, answer []byte) (json.RawMessage, err
 func PeekResponseID(frame []byte) (ID, bool) {
 	var id ID
 	found, method := false, false
-	whole := flatMembers(frame, func(key, value []byte) bool {
+	whole := jsonscan.EachFlatMember(frame, func(key, value []byte) bool {
 		switch string(key) {
 		case `"method"`:
 			method = true

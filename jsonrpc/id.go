@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/plainmcp/plainmcp/internal/jsonscan"
 )
 
 // ID is a request id. JSON-RPC lets the sender choose a number or a string,
@@ -82,7 +84,7 @@ func parseID(raw []byte) (ID, error) {
 	}
 	switch c := raw[0]; {
 	case c == '"':
-		s, err := unquote(raw)
+		s, err := jsonscan.Unquote(raw)
 		if err != nil {
 			return ID{}, fmt.Errorf("id %.40s: %w", raw, err)
 		}

@@ -3,6 +3,8 @@ package jsonrpc
 import (
 	"errors"
 	"fmt"
+
+	"github.com/plainmcp/plainmcp/internal/jsonscan"
 )
 
 // Members walks the top level of the JSON object obj without decoding it:
@@ -14,12 +16,12 @@ import (
 // for a full decode. It returns an error if obj is not one well-formed
 // object, as far as the walk went.
 func Members(obj []byte, fn func(key []byte, start, end int) bool) error {
-	i := skipSpace(obj, 0)
+	i := jsonscan.SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return errors.New("jsonrpc: not a JSON object")
 	}
 	stop := errors.New("stop")
-	end, err := eachMember(obj, i, 1, func(key, value []byte) error {
+	end, err := jsonscan.EachMember(obj, i, 1, func(key, value []byte) error {
 		start := cap(obj) - cap(value) // value is a subslice of obj
 		if !fn(key, start, start+len(value)) {
 			return stop
@@ -31,7 +33,7 @@ func Members(obj []byte, fn func(key []byte, start, end int) bool) error {
 		return nil
 	case err != nil:
 		return fmt.Errorf("jsonrpc: %w", err)
-	case skipSpace(obj, end) != len(obj):
+	case jsonscan.SkipSpace(obj, end) != len(obj):
 		return errors.New("jsonrpc: data after the JSON object")
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/plainmcp/plainmcp/internal/jsonscan"
 )
 
 // Message is one JSON-RPC 2.0 message as it arrived: a request (Method and
@@ -40,16 +42,16 @@ type Request struct {
 // message's Params and Result alias frame, so frame must not be modified
 // afterwards. An error says what made the frame not JSON-RPC.
 func Decode(frame []byte) (*Message, error) {
-	i := skipSpace(frame, 0)
+	i := jsonscan.SkipSpace(frame, 0)
 	if i >= len(frame) || frame[i] != '{' {
 		return nil, errors.New("jsonrpc: frame is not a JSON object")
 	}
 	env := envelope{m: new(Message)}
-	end, err := eachMember(frame, i, 1, env.member)
+	end, err := jsonscan.EachMember(frame, i, 1, env.member)
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: malformed frame: %w", err)
 	}
-	if skipSpace(frame, end) != len(frame) {
+	if jsonscan.SkipSpace(frame, end) != len(frame) {
 		return nil, errors.New("jsonrpc: trailing data after message")
 	}
 	if err := env.check(); err != nil {
@@ -78,7 +80,7 @@ func (e *envelope) member(key, value []byte) error {
 		if len(value) == 0 || value[0] != '"' {
 			return errors.New("method is not a string")
 		}
-		s, err := unquote(value)
+		s, err := jsonscan.Unquote(value)
 		if err != nil {
 			return fmt.Errorf("method: %w", err)
 		}
@@ -162,7 +164,7 @@ func keyName(raw []byte) []byte {
 	if bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
 		return raw[1 : len(raw)-1]
 	}
-	s, err := unquote(raw)
+	s, err := jsonscan.Unquote(raw)
 	if err != nil {
 		return nil
 	}
@@ -173,31 +175,24 @@ func keyName(raw []byte) []byte {
 // is decoded independently: a bad element yields an error in its slot and
 // does not spoil the others.
 func DecodeBatch(frame []byte) ([]*Message, []error, error) {
-	i := skipSpace(frame, 0)
+	i := jsonscan.SkipSpace(frame, 0)
 	if i >= len(frame) || frame[i] != '[' {
 		return nil, nil, errors.New("jsonrpc: frame is not a JSON array")
 	}
-	end, err := skipArray(frame, i, 0)
+	end, err := jsonscan.SkipArray(frame, i, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("jsonrpc: malformed batch: %w", err)
 	}
-	if skipSpace(frame, end) != len(frame) {
+	if jsonscan.SkipSpace(frame, end) != len(frame) {
 		return nil, nil, errors.New("jsonrpc: trailing data after batch")
 	}
 	var msgs []*Message
 	var errs []error
-	i = skipSpace(frame, i+1)
-	for i < end-1 {
-		start := i
-		i, _ = skipValue(frame, i, 1) // already validated
-		m, err := Decode(frame[start:i])
+	jsonscan.EachElement(frame, i, func(elem []byte) {
+		m, err := Decode(elem)
 		msgs = append(msgs, m)
 		errs = append(errs, err)
-		i = skipSpace(frame, i)
-		if i < len(frame) && frame[i] == ',' {
-			i = skipSpace(frame, i+1)
-		}
-	}
+	})
 	if len(msgs) == 0 {
 		return nil, nil, errors.New("jsonrpc: empty batch")
 	}

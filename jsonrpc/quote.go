@@ -1,33 +1,10 @@
 package jsonrpc
 
-import (
-	"encoding/json"
-	"errors"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
-// JSON strings in and out: the envelope's method and keys are read with
-// unquote, and method names and error messages written with appendString,
-// without a trip through reflection.
-
-// unquote returns the Go value of a JSON string literal. Plain strings are
-// sliced; anything with escapes or non-ASCII goes through encoding/json so
-// the result is exactly what it would produce.
-func unquote(raw []byte) (string, error) {
-	end, plain, err := skipString(raw, 0)
-	if err != nil {
-		return "", err
-	}
-	if end != len(raw) {
-		return "", errors.New("trailing data after string")
-	}
-	if plain {
-		return string(raw[1 : len(raw)-1]), nil
-	}
-	var s string
-	err = json.Unmarshal(raw, &s)
-	return s, err
-}
+// JSON strings out: method names and error messages are written with
+// appendString, without a trip through reflection (they are read with
+// jsonscan.Unquote).
 
 // appendString appends s as a JSON string literal, without HTML escaping.
 func appendString(b []byte, s string) []byte {

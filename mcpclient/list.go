@@ -8,6 +8,7 @@ import (
 	"iter"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/paramheader"
 )
 
 // Every list method (tools, prompts, resources, resource templates) is
@@ -106,7 +107,7 @@ func pointers[T any](items []T) []*T {
 func (s *Session) keepValidTools(tools []*Tool) []*Tool {
 	kept := tools[:0]
 	for _, t := range tools {
-		h, err := paramHeadersOf(t.InputSchema)
+		h, err := paramheader.Of(t.InputSchema)
 		if err != nil {
 			s.log.Warn("mcpclient: leaving out a tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err)
 			continue

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/paramheader"
 )
 
 type callToolParams struct {
@@ -152,7 +153,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any, task any,
 	}
 	defer r.release()
 	if specs := s.headers.get(name); len(specs) > 0 {
-		h, _ := paramHeaderValues(specs, r.params) // a value that cannot be read sends no header
+		h, _ := paramheader.Values(specs, r.params) // a value that cannot be read sends no header
 		r.named(s, name, h)
 	} else {
 		r.named(s, name, nil)

@@ -1,32 +1,19 @@
 package mcpclient
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/plainmcp/plainmcp/mcpclient/internal/paramheader"
 )
 
-// On the 2026-07-28 HTTP wire a tool's input schema may mark parameters
-// with "x-mcp-header": "Region", asking the client to mirror the argument
-// into an Mcp-Param-Region header so gateways can route on it. The client
-// must check every such annotation and leave out of its listings any tool
-// whose annotations break the rules; for the tools it keeps, CallTool sends
-// the headers.
-
-// paramHeader is one annotated parameter: the header's name part and the
-// chain of property names leading to the argument.
-type paramHeader struct {
-	name string
-	path []string
-}
-
-// toolHeaders remembers, per tool, the headers its calls carry.
+// toolHeaders remembers, per tool, the headers its calls carry. On the
+// 2026-07-28 HTTP wire a tool's input schema may ask for its arguments to
+// be mirrored into Mcp-Param headers (package paramheader reads the
+// annotations); ListTools records each listed tool's, and CallTool sends
+// them.
 type toolHeaders struct {
 	mu    sync.Mutex
-	tools map[string][]paramHeader
+	tools map[string][]paramheader.Header
 	// repeatable holds the tools annotated read-only or idempotent, whose
 	// call a lost response may re-issue (Options.RepeatSafeTools).
 	repeatable map[string]bool
@@ -51,186 +38,17 @@ func (t *toolHeaders) isRepeatable(tool string) bool {
 	return t.repeatable[tool]
 }
 
-func (t *toolHeaders) set(tool string, h []paramHeader) {
+func (t *toolHeaders) set(tool string, h []paramheader.Header) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.tools == nil {
-		t.tools = map[string][]paramHeader{}
+		t.tools = map[string][]paramheader.Header{}
 	}
 	t.tools[tool] = h
 }
 
-func (t *toolHeaders) get(tool string) []paramHeader {
+func (t *toolHeaders) get(tool string) []paramheader.Header {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.tools[tool]
-}
-
-// paramHeadersOf finds the x-mcp-header annotations of an input schema and
-// checks them: a non-empty HTTP token, unique regardless of case, on a
-// string, integer or boolean property reached from the root through
-// "properties" alone.
-func paramHeadersOf(schema json.RawMessage) ([]paramHeader, error) {
-	if !bytes.Contains(schema, []byte("x-mcp-header")) {
-		return nil, nil // the common case: nothing to check
-	}
-	var root any
-	if err := json.Unmarshal(schema, &root); err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
-	w := &headerWalk{seen: map[string]bool{}}
-	if err := w.walk(root, nil, true); err != nil {
-		return nil, err
-	}
-	return w.found, nil
-}
-
-// headerWalk is paramHeadersOf's walk over a schema: the annotations
-// found, and their names folded to lower case.
-type headerWalk struct {
-	found []paramHeader
-	seen  map[string]bool
-}
-
-// walk visits v, at path from the root; reachable says whether the root
-// reaches it through "properties" alone.
-func (w *headerWalk) walk(v any, path []string, reachable bool) error {
-	switch n := v.(type) {
-	case []any:
-		for _, e := range n {
-			if err := w.walk(e, path, false); err != nil {
-				return err
-			}
-		}
-	case map[string]any:
-		for key, val := range n {
-			if err := w.member(n, key, val, path, reachable); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// member visits one member of a schema object.
-func (w *headerWalk) member(schema map[string]any, key string, val any, path []string, reachable bool) error {
-	switch key {
-	case "x-mcp-header":
-		h, err := checkAnnotation(schema, val, path, reachable)
-		if err != nil {
-			return err
-		}
-		if w.seen[strings.ToLower(h.name)] {
-			return fmt.Errorf("x-mcp-header %q is used twice", h.name)
-		}
-		w.seen[strings.ToLower(h.name)] = true
-		w.found = append(w.found, h)
-	case "properties":
-		props, ok := val.(map[string]any)
-		if !ok {
-			return w.walk(val, path, false)
-		}
-		for name, sub := range props {
-			if err := w.walk(sub, append(path[:len(path):len(path)], name), reachable); err != nil {
-				return err
-			}
-		}
-	default:
-		return w.walk(val, path, false)
-	}
-	return nil
-}
-
-// checkAnnotation checks one x-mcp-header value on the schema that has it.
-func checkAnnotation(schema map[string]any, val any, path []string, reachable bool) (paramHeader, error) {
-	name, ok := val.(string)
-	where := strings.Join(path, ".")
-	switch {
-	case !ok:
-		return paramHeader{}, fmt.Errorf("x-mcp-header at %q is not a string", where)
-	case !reachable || len(path) == 0:
-		return paramHeader{}, fmt.Errorf("x-mcp-header %q is not on a property reached through properties alone", name)
-	case !isToken(name):
-		return paramHeader{}, fmt.Errorf("x-mcp-header %q at %q is not an HTTP header name token", name, where)
-	}
-	switch schema["type"] {
-	case "string", "integer", "boolean":
-	default:
-		return paramHeader{}, fmt.Errorf("x-mcp-header %q is on %q, whose type %v is not string, integer or boolean", name, where, schema["type"])
-	}
-	return paramHeader{name: name, path: path}, nil
-}
-
-// isToken reports whether s is a non-empty RFC 9110 token.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// paramHeaderValues builds the Mcp-Param headers for a call, from its
-// params as encoded (the arguments are read, never encoded again). An
-// argument that is absent or null sends no header.
-func paramHeaderValues(specs []paramHeader, params []byte) (map[string]string, error) {
-	if len(specs) == 0 || params == nil {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.UseNumber() // integers go out as written
-	var p struct {
-		Arguments map[string]any `json:"arguments"`
-	}
-	if err := dec.Decode(&p); err != nil {
-		return nil, err
-	}
-	obj := p.Arguments
-	if obj == nil {
-		return nil, nil
-	}
-	h := make(map[string]string, len(specs))
-	for _, spec := range specs {
-		v, ok := lookup(obj, spec.path)
-		if !ok {
-			continue
-		}
-		var s string
-		switch x := v.(type) {
-		case string:
-			s = x
-		case json.Number:
-			s = x.String()
-			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-				s = strconv.FormatInt(i, 10)
-			}
-		case bool:
-			s = strconv.FormatBool(x)
-		default:
-			continue // objects and arrays are never mirrored
-		}
-		h["Mcp-Param-"+spec.name] = s // the transport encodes what a header cannot carry
-	}
-	return h, nil
-}
-
-// lookup follows path through nested objects; null counts as absent.
-func lookup(obj map[string]any, path []string) (any, bool) {
-	var cur any = obj
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[p]; !ok {
-			return nil, false
-		}
-	}
-	return cur, cur != nil
 }

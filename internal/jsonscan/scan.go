@@ -1,4 +1,17 @@
-package jsonrpc
+// Package jsonscan walks JSON text without decoding it: it finds where a
+// value ends, checks that it is well formed, and hands over the members of
+// an object as sub-slices of the input. It is the lexer under jsonrpc's
+// Decode, which splits a frame into its envelope members in one strict
+// pass while params and results stay as bytes until their owner decodes
+// them; encoding/json would walk a large result several times (validate,
+// copy into a json.RawMessage, then decode).
+//
+// Its checks follow RFC 8259 as encoding/json applies them: the same
+// inputs are valid (FuzzAgreesWithEncodingJSON holds it to that), and
+// nesting is bounded at MaxDepth as there, so hostile input cannot
+// exhaust the stack. A learner reading jsonrpc needs only the names:
+// SkipValue, SkipString, EachMember, EachElement, Unquote.
+package jsonscan
 
 import (
 	"errors"
@@ -6,19 +19,15 @@ import (
 	"unicode/utf8"
 )
 
-// This file holds a small JSON scanner used to split a frame into its
-// envelope fields without decoding the payload. encoding/json would walk a
-// large result several times (validate, then copy into a json.RawMessage,
-// then decode); here the envelope is found in one strict pass and params and
-// results stay as sub-slices of the frame until their owner decodes them.
-
-// maxDepth bounds nesting, as encoding/json does, so hostile input cannot
-// exhaust the stack.
-const maxDepth = 10000
+// MaxDepth bounds nesting, as encoding/json does, so hostile input cannot
+// exhaust the stack: a value nested deeper is an error.
+const MaxDepth = 10000
 
 var errDepth = errors.New("exceeded max depth")
 
-func skipSpace(b []byte, i int) int {
+// SkipSpace returns the index of the first byte at or after b[i] that is
+// not JSON whitespace.
+func SkipSpace(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case ' ', '\t', '\n', '\r':
@@ -30,20 +39,20 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// skipValue checks the JSON value starting at b[i] and returns the index
-// just past it.
-func skipValue(b []byte, i, depth int) (int, error) {
+// SkipValue checks the JSON value starting at b[i], whose depth of nesting
+// is depth (0 at the top level), and returns the index just past it.
+func SkipValue(b []byte, i, depth int) (int, error) {
 	if i >= len(b) {
 		return i, errors.New("unexpected end of input")
 	}
 	switch c := b[i]; {
 	case c == '"':
-		end, _, err := skipString(b, i)
+		end, _, err := SkipString(b, i)
 		return end, err
 	case c == '{':
 		return skipObject(b, i, depth+1)
 	case c == '[':
-		return skipArray(b, i, depth+1)
+		return SkipArray(b, i, depth+1)
 	case c == 't':
 		return skipLiteral(b, i, "true")
 	case c == 'f':
@@ -64,10 +73,11 @@ func skipLiteral(b []byte, i int, lit string) (int, error) {
 	return i + len(lit), nil
 }
 
-// skipString returns the index past the closing quote and whether the string
+// SkipString checks the string starting at b[i] (its opening quote) and
+// returns the index past the closing quote and whether the string
 // is "plain": no escapes and no bytes outside printable ASCII, so its Go
 // value is exactly the bytes between the quotes.
-func skipString(b []byte, i int) (end int, plain bool, err error) {
+func SkipString(b []byte, i int) (end int, plain bool, err error) {
 	plain = true
 	for j := i + 1; j < len(b); {
 		// Most bytes of most strings need no decision: skip them in a tight
@@ -129,6 +139,8 @@ func isHex4(b []byte) bool {
 	return true
 }
 
+// skipNumber checks the number starting at b[i] and returns the index just
+// past it.
 func skipNumber(b []byte, i int) (int, error) {
 	start := i
 	if b[i] == '-' {
@@ -169,47 +181,60 @@ func skipDigits(b []byte, i, min int) int {
 	return i
 }
 
-func skipArray(b []byte, i, depth int) (int, error) {
-	if depth > maxDepth {
+// SkipArray checks the array starting at b[i] ('[') and returns the index
+// just past it.
+func SkipArray(b []byte, i, depth int) (int, error) {
+	if depth > MaxDepth {
 		return i, errDepth
 	}
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
 	for {
 		var err error
-		if i, err = skipValue(b, i, depth); err != nil {
+		if i, err = SkipValue(b, i, depth); err != nil {
 			return i, err
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return i, errors.New("unexpected end of input in array")
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return i + 1, nil
-		default:
-			return i, fmt.Errorf("invalid character %q in array at offset %d", b[i], i)
+		var done bool
+		if i, done, err = afterElement(b, i, ']', "array"); done || err != nil {
+			return i, err
 		}
 	}
 }
 
-// skipObject checks an object. Its members are walked by eachMember.
+// afterElement reads what follows an element of an array or a member of
+// an object: a comma, after which it returns the index of the next one,
+// or the closing bracket, after which it returns the index past it and
+// done.
+func afterElement(b []byte, i int, closing byte, what string) (next int, done bool, err error) {
+	i = SkipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return i, false, fmt.Errorf("unexpected end of input in %s", what)
+	case b[i] == ',':
+		return SkipSpace(b, i+1), false, nil
+	case b[i] == closing:
+		return i + 1, true, nil
+	}
+	return i, false, fmt.Errorf("invalid character %q in %s at offset %d", b[i], what, i)
+}
+
+// skipObject checks an object. Its members are walked by EachMember.
 func skipObject(b []byte, i, depth int) (int, error) {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return i, errDepth
 	}
-	return eachMember(b, i, depth, nil)
+	return EachMember(b, i, depth, nil)
 }
 
-// eachMember walks the object starting at b[i] ('{'), calling fn (if not
-// nil) with each key's raw text (quotes included) and value's raw text. It
-// returns the index just past the closing brace.
-func eachMember(b []byte, i, depth int, fn func(key, value []byte) error) (int, error) {
-	i = skipSpace(b, i+1)
+// EachMember walks the object starting at b[i] ('{'), calling fn (if not
+// nil) with each key's raw text (quotes included) and value's raw text, both
+// sub-slices of b; an error from fn ends the walk with that error. It
+// returns the index just past the closing brace. depth is the object's own
+// depth of nesting (1 for a top-level object).
+func EachMember(b []byte, i, depth int, fn func(key, value []byte) error) (int, error) {
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
 	}
@@ -217,18 +242,18 @@ func eachMember(b []byte, i, depth int, fn func(key, value []byte) error) (int, 
 		if i >= len(b) || b[i] != '"' {
 			return i, fmt.Errorf("expected object key at offset %d", i)
 		}
-		keyEnd, _, err := skipString(b, i)
+		keyEnd, _, err := SkipString(b, i)
 		if err != nil {
 			return i, err
 		}
 		key := b[i:keyEnd]
-		i = skipSpace(b, keyEnd)
+		i = SkipSpace(b, keyEnd)
 		if i >= len(b) || b[i] != ':' {
 			return i, fmt.Errorf("expected ':' after object key at offset %d", i)
 		}
-		i = skipSpace(b, i+1)
+		i = SkipSpace(b, i+1)
 		valStart := i
-		if i, err = skipValue(b, i, depth); err != nil {
+		if i, err = SkipValue(b, i, depth); err != nil {
 			return i, err
 		}
 		if fn != nil {
@@ -236,17 +261,9 @@ func eachMember(b []byte, i, depth int, fn func(key, value []byte) error) (int, 
 				return i, err
 			}
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return i, errors.New("unexpected end of input in object")
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1, nil
-		default:
-			return i, fmt.Errorf("invalid character %q in object at offset %d", b[i], i)
+		var done bool
+		if i, done, err = afterElement(b, i, '}', "object"); done || err != nil {
+			return i, err
 		}
 	}
 }
