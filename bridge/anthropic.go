@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -48,22 +47,9 @@ func (a *Anthropic) CreateMessage(ctx context.Context, p *mcpclient.CreateMessag
 	if err != nil {
 		return nil, err
 	}
-	base := strings.TrimRight(a.BaseURL, "/")
-	if base == "" {
-		base = DefaultAnthropicBaseURL
-	}
-	h := http.Header{}
-	h.Set("anthropic-version", AnthropicVersion)
-	if !a.APIKey.IsZero() {
-		h.Set("x-api-key", a.APIKey.Reveal())
-	}
-	onText := streamFrom(ctx)
-	if onText != nil {
-		req.Stream = true
-		h.Set("Accept", "text/event-stream")
-	}
-	c := &caller{provider: "anthropic", url: base + "/v1/messages", header: h, key: a.APIKey, opts: a.HTTP}
-	return c.message(ctx, req, onText, decodeAnthropicStream, DecodeAnthropic)
+	c := &caller{provider: "anthropic", url: baseURL(a.BaseURL, DefaultAnthropicBaseURL) + "/v1/messages",
+		header: http.Header{"Anthropic-Version": {AnthropicVersion}}, key: a.APIKey, keyHeader: "X-Api-Key", opts: a.HTTP}
+	return c.message(ctx, req, &req.Stream, decodeAnthropicStream, DecodeAnthropic)
 }
 
 type anRequest struct {
@@ -243,20 +229,11 @@ func anthropicMessage(r *anResponse) (*mcpclient.CreateMessageResult, error) {
 			res.Content = append(res.Content, mcpclient.Content{Type: "tool_use", ID: b.ID, Name: b.Name, Input: b.Input})
 		}
 	}
-	if len(res.Content) == 0 {
-		res.Content = mcpclient.ContentList{{Type: "text", Text: ""}}
-	}
-	switch r.StopReason {
-	case "end_turn":
-		res.StopReason = "endTurn"
-	case "max_tokens":
-		res.StopReason = "maxTokens"
-	case "stop_sequence":
-		res.StopReason = "stopSequence"
-	case "tool_use":
-		res.StopReason = "toolUse"
-	default:
-		res.StopReason = r.StopReason
-	}
-	return res, nil
+	return finish(res, r.StopReason, anthropicStopReasons), nil
+}
+
+// anthropicStopReasons maps a stop_reason to MCP's stopReason; another
+// passes as it is.
+var anthropicStopReasons = map[string]string{
+	"end_turn": "endTurn", "max_tokens": "maxTokens", "stop_sequence": "stopSequence", "tool_use": "toolUse",
 }

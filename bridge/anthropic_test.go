@@ -3,12 +3,9 @@ package bridge
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/secret"
 )
@@ -146,12 +143,7 @@ func TestAnthropicToolUse(t *testing.T) {
 }
 
 func TestAnthropicErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		replies  []reply
-		message  string
-		requests int
-	}{{
+	checkErrors(t, func(f *fakeProvider) Model { return newAnthropic(f) }, []errorCase{{
 		name:     "refused key",
 		replies:  []reply{{status: 401, body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key ` + testKey + `"}}`}},
 		message:  "anthropic: the provider refused the API key (HTTP 401)",
@@ -176,30 +168,5 @@ func TestAnthropicErrors(t *testing.T) {
 		replies:  []reply{{body: `{"type":"message","content":[{"type":"tool_use","id":"t","name":"x","input":[1]}],"stop_reason":"tool_use"}`}},
 		message:  `tool use "x": input is not a JSON object`,
 		requests: 1,
-	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T) {
-				f := newMemFake(tc.replies...)
-				p := &mcpclient.CreateMessageParams{MaxTokens: 5,
-					Messages: []mcpclient.SamplingMessage{{Role: "user", Content: mcpclient.ContentList{{Type: "text", Text: "hi"}}}}}
-				_, err := Sampling(newAnthropic(f))(context.Background(), p)
-				if got := len(f.requests()); got != tc.requests {
-					t.Errorf("got %d requests, want %d", got, tc.requests)
-				}
-				if tc.message == "" {
-					if err != nil {
-						t.Fatalf("got %v, want an answer", err)
-					}
-					return
-				}
-				var rpcErr *jsonrpc.Error
-				if !errors.As(err, &rpcErr) || !strings.Contains(rpcErr.Message, tc.message) {
-					t.Fatalf("got %v, want a *jsonrpc.Error containing %q", err, tc.message)
-				}
-				if strings.Contains(rpcErr.Message, testKey) || strings.Contains(string(rpcErr.Data), testKey) {
-					t.Errorf("the error carries the key: %v %s", rpcErr, rpcErr.Data)
-				}
-			})
-		})
-	}
+	}})
 }

@@ -46,14 +46,27 @@ type HTTPOptions struct {
 	Timeout time.Duration
 }
 
-// caller posts JSON to one provider endpoint. key is the credential the
-// headers carry: it is cut out of any text that goes into an error.
+// caller posts JSON to one provider endpoint. key is the credential,
+// sent (when set) as the header keyHeader, after keyPrefix, only to an
+// endpoint fit for it (see secureForKey); it is cut out of any text that
+// goes into an error.
 type caller struct {
-	provider string
-	url      string
-	header   http.Header
-	key      secret.String
-	opts     HTTPOptions
+	provider  string
+	url       string
+	header    http.Header // sent with every request, besides the key's
+	key       secret.String
+	keyHeader string
+	keyPrefix string // "Bearer ", say
+	opts      HTTPOptions
+}
+
+// baseURL is a provider's base URL as configured, without a trailing
+// slash, or def when none is.
+func baseURL(configured, def string) string {
+	if base := strings.TrimRight(configured, "/"); base != "" {
+		return base
+	}
+	return def
 }
 
 // backoff is the wait before retry n (from 1) when the provider named
@@ -129,9 +142,12 @@ func (c *caller) once(ctx context.Context, payload []byte, decode decoder) (wait
 	}
 	req.Header = c.header.Clone()
 	req.Header.Set("Content-Type", "application/json")
-	if !c.key.IsZero() && !secureForKey(req.URL) {
-		return -1, c.errorf(jsonrpc.CodeInvalidRequest, nil,
-			"refusing to send the API key over plain http to %s, which is not loopback: use https", req.URL.Host)
+	if !c.key.IsZero() {
+		if !secureForKey(req.URL) {
+			return -1, c.errorf(jsonrpc.CodeInvalidRequest, nil,
+				"refusing to send the API key over plain http to %s, which is not loopback: use https", req.URL.Host)
+		}
+		req.Header.Set(c.keyHeader, c.keyPrefix+c.key.Reveal())
 	}
 	resp, err := c.client().Do(req)
 	if err != nil {
@@ -210,12 +226,18 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 	return 0, false
 }
 
-// message posts req and decodes the provider's answer: as an event stream
-// when onText asks for streaming and the provider streams, else as one
-// JSON body (whose text then goes to onText whole).
-func (c *caller) message(ctx context.Context, req any, onText func(string),
+// message posts req and decodes the provider's answer. Under WithStream
+// it asks for an event stream (req's stream flag, wantStream, set and
+// Accept: text/event-stream) and reads one if the provider streams, else
+// one JSON body, whose text then goes to WithStream's onText whole.
+func (c *caller) message(ctx context.Context, req any, wantStream *bool,
 	stream func(io.Reader, func(string)) (*mcpclient.CreateMessageResult, error),
 	whole func([]byte) (*mcpclient.CreateMessageResult, error)) (*mcpclient.CreateMessageResult, error) {
+	onText := streamFrom(ctx)
+	if onText != nil {
+		*wantStream = true
+		c.header.Set("Accept", "text/event-stream")
+	}
 	var res *mcpclient.CreateMessageResult
 	err := c.post(ctx, req, func(contentType string, body io.Reader) error {
 		var err error

@@ -44,6 +44,20 @@ func Sampling(m Model) mcpclient.SamplingHandler {
 	}
 }
 
+// finish completes a provider's answer: one with no content gets an empty
+// text (MCP's content is never empty), and its stop reason becomes MCP's
+// where stopReasons maps it, else passes as it is.
+func finish(res *mcpclient.CreateMessageResult, reason string, stopReasons map[string]string) *mcpclient.CreateMessageResult {
+	if len(res.Content) == 0 {
+		res.Content = mcpclient.ContentList{{Type: "text", Text: ""}}
+	}
+	res.StopReason = stopReasons[reason]
+	if res.StopReason == "" {
+		res.StopReason = reason
+	}
+	return res
+}
+
 // checkRequired reports a "required" tool choice that the answer ignored.
 func checkRequired(p *mcpclient.CreateMessageParams, res *mcpclient.CreateMessageResult) error {
 	if p.ToolChoice == nil || p.ToolChoice.Mode != "required" || len(p.Tools) == 0 {

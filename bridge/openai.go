@@ -59,21 +59,9 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError,
 			"openai: TokenLimitField %q: want max_completion_tokens or max_tokens", o.TokenLimitField)
 	}
-	base := strings.TrimRight(o.BaseURL, "/")
-	if base == "" {
-		base = DefaultOpenAIBaseURL
-	}
-	h := http.Header{}
-	if !o.APIKey.IsZero() {
-		h.Set("Authorization", "Bearer "+o.APIKey.Reveal())
-	}
-	onText := streamFrom(ctx)
-	if onText != nil {
-		req.Stream = true
-		h.Set("Accept", "text/event-stream")
-	}
-	c := &caller{provider: "openai", url: base + "/chat/completions", header: h, key: o.APIKey, opts: o.HTTP}
-	return c.message(ctx, req, onText, decodeOpenAIStream, DecodeOpenAI)
+	c := &caller{provider: "openai", url: baseURL(o.BaseURL, DefaultOpenAIBaseURL) + "/chat/completions",
+		header: http.Header{}, key: o.APIKey, keyHeader: "Authorization", keyPrefix: "Bearer ", opts: o.HTTP}
+	return c.message(ctx, req, &req.Stream, decodeOpenAIStream, DecodeOpenAI)
 }
 
 // The request's wire shape.
@@ -258,14 +246,7 @@ func openAIResult(r *oaResponse) (*mcpclient.CreateMessageResult, error) {
 		}
 		res.Content = append(res.Content, use)
 	}
-	if len(res.Content) == 0 {
-		res.Content = mcpclient.ContentList{{Type: "text", Text: ""}}
-	}
-	res.StopReason = openAIStopReasons[ch.FinishReason]
-	if res.StopReason == "" {
-		res.StopReason = ch.FinishReason
-	}
-	return res, nil
+	return finish(res, ch.FinishReason, openAIStopReasons), nil
 }
 
 // openAIStopReasons maps a finish_reason to MCP's stopReason; another

@@ -134,6 +134,11 @@ func TestOpenAIToolCalls(t *testing.T) {
 		body: `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Once upon"},"finish_reason":"length"}]}`,
 		want: mcpclient.ContentList{{Type: "text", Text: "Once upon"}},
 		stop: "maxTokens",
+	}, {
+		name: "a finish reason MCP has no name for passes as it is",
+		body: `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Once"},"finish_reason":"insufficient_system_resource"}]}`,
+		want: mcpclient.ContentList{{Type: "text", Text: "Once"}},
+		stop: "insufficient_system_resource",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, reply{body: tc.body})

@@ -74,16 +74,7 @@ var eraExchanges = []struct {
 	name string
 	run  func(b *testing.B, s *Session)
 }{
-	{"echo", func(b *testing.B, s *Session) {
-		ctx := context.Background()
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if err := callEcho(ctx, s); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}},
+	{"echo", benchEcho},
 	{"args1MiB", func(b *testing.B, s *Session) {
 		ctx := context.Background()
 		args := benchArgs()
@@ -101,51 +92,12 @@ var eraExchanges = []struct {
 			}
 		}
 	}},
-	{"result1MiB", func(b *testing.B, s *Session) {
-		ctx := context.Background()
-		b.SetBytes(benchBigText)
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			res, err := s.CallTool(ctx, "big", nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if len(res.Content) != 1 || len(res.Content[0].Text) != benchBigText {
-				b.Fatalf("got %d items", len(res.Content))
-			}
-		}
-	}},
-	{"list5000", func(b *testing.B, s *Session) {
-		ctx := context.Background()
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			tools, err := Collect(s.Tools(ctx))
-			if err != nil {
-				b.Fatal(err)
-			}
-			if len(tools) != benchTools || tools[benchTools-1].Name != "tool-4999" {
-				b.Fatalf("listed %d tools", len(tools))
-			}
-		}
-	}},
+	{"result1MiB", benchResult1MiB},
+	{"list5000", benchList5000},
 	{"inflight256", func(b *testing.B, s *Session) {
 		ctx := context.Background()
 		runInflight(b, func() error { return callEcho(ctx, s) })
 	}},
-}
-
-// callEcho calls tool "echo" once and checks the answer.
-func callEcho(ctx context.Context, s *Session) error {
-	res, err := s.CallTool(ctx, "echo", echoArgs{Text: echoText})
-	if err != nil {
-		return err
-	}
-	if len(res.Content) != 1 || res.Content[0].Text != echoText {
-		return fmt.Errorf("got %+v", res.Content)
-	}
-	return nil
 }
 
 // runInflight times b.N rounds of benchInflight concurrent calls, each

@@ -6,12 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"testing"
-	"time"
-
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // The benchmarks in this file talk to the test binary re-executed as the
@@ -27,46 +23,30 @@ type echoArgs struct {
 
 const echoText = "hello, benchmark"
 
-// startBenchSession connects a Session with default options to a bench
-// server over stdio.
-func startBenchSession(b *testing.B) *Session {
-	b.Helper()
-	stream, err := transport.StartStdio(transport.StdioConfig{
-		Command:    os.Args[0],
-		Env:        []string{serverModeEnv + "=bench", "GORACE=atexit_sleep_ms=0"},
-		CloseDelay: 200 * time.Millisecond,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	s, err := Connect(ctx, stream, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
-	return s
-}
+// The Session benchmarks run in the handshake era; BenchmarkEra
+// (bench_era_test.go) runs the same exchanges in both eras.
 
-func BenchmarkCallToolStdio(b *testing.B) {
-	s := startBenchSession(b)
+func BenchmarkCallToolStdio(b *testing.B) { benchEcho(b, startEraSession(b, EraHandshake)) }
+
+func BenchmarkCallTool1MiB(b *testing.B) { benchResult1MiB(b, startEraSession(b, EraHandshake)) }
+
+func BenchmarkListTools5000(b *testing.B) { benchList5000(b, startEraSession(b, EraHandshake)) }
+
+// benchEcho times b.N calls of tool "echo" with a short text.
+func benchEcho(b *testing.B, s *Session) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := s.CallTool(ctx, "echo", echoArgs{Text: echoText})
-		if err != nil {
+		if err := callEcho(ctx, s); err != nil {
 			b.Fatal(err)
-		}
-		if len(res.Content) != 1 || res.Content[0].Text != echoText {
-			b.Fatalf("got %+v", res)
 		}
 	}
 }
 
-func BenchmarkCallTool1MiB(b *testing.B) {
-	s := startBenchSession(b)
+// benchResult1MiB times b.N calls of tool "big", whose result is
+// benchBigText bytes of text.
+func benchResult1MiB(b *testing.B, s *Session) {
 	ctx := context.Background()
 	b.SetBytes(benchBigText)
 	b.ReportAllocs()
@@ -82,8 +62,8 @@ func BenchmarkCallTool1MiB(b *testing.B) {
 	}
 }
 
-func BenchmarkListTools5000(b *testing.B) {
-	s := startBenchSession(b)
+// benchList5000 times b.N listings of all benchTools tools, page by page.
+func benchList5000(b *testing.B, s *Session) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -96,6 +76,18 @@ func BenchmarkListTools5000(b *testing.B) {
 			b.Fatalf("listed %d tools", len(tools))
 		}
 	}
+}
+
+// callEcho calls tool "echo" once and checks the answer.
+func callEcho(ctx context.Context, s *Session) error {
+	res, err := s.CallTool(ctx, "echo", echoArgs{Text: echoText})
+	if err != nil {
+		return err
+	}
+	if len(res.Content) != 1 || res.Content[0].Text != echoText {
+		return fmt.Errorf("got %+v", res.Content)
+	}
+	return nil
 }
 
 // floorClient is the hand-written counterpart of a Session: one request
@@ -122,43 +114,6 @@ type floorResponse struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
-}
-
-// startFloor runs a bench server with exec.Command and does the
-// handshake by hand.
-func startFloor(b *testing.B) *floorClient {
-	b.Helper()
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), serverModeEnv+"=bench", "GORACE=atexit_sleep_ms=0")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	// The same read buffer as transport.LineReader's, so both pay the same
-	// for lines that do not fit in it.
-	f := &floorClient{cmd: cmd, stdin: stdin, enc: json.NewEncoder(stdin), out: bufio.NewReaderSize(stdout, 64<<10)}
-	b.Cleanup(func() {
-		stdin.Close()
-		cmd.Wait()
-	})
-	var init struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	params := map[string]any{"protocolVersion": LatestVersion, "capabilities": map[string]any{}, "clientInfo": map[string]string{"name": "floor", "version": "0"}}
-	if err := f.call("initialize", params, &init); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.enc.Encode(floorRequest{JSONRPC: "2.0", Method: "notifications/initialized"}); err != nil {
-		b.Fatal(err)
-	}
-	return f
 }
 
 // call sends one request and decodes the result into result in the same
@@ -200,7 +155,7 @@ type floorCallResult struct {
 }
 
 func BenchmarkCallToolStdioFloor(b *testing.B) {
-	f := startFloor(b)
+	f := startEraFloor(b, EraHandshake)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -220,7 +175,7 @@ func BenchmarkCallToolStdioFloor(b *testing.B) {
 // gap between it and the floor is the price of that design: one more
 // goroutine wake-up per response.
 func BenchmarkCallToolStdioFloorReadLoop(b *testing.B) {
-	f := startFloor(b)
+	f := startEraFloor(b, EraHandshake)
 	lines := make(chan []byte, 1)
 	go func() {
 		defer close(lines)
@@ -252,7 +207,7 @@ func BenchmarkCallToolStdioFloorReadLoop(b *testing.B) {
 }
 
 func BenchmarkCallTool1MiBFloor(b *testing.B) {
-	f := startFloor(b)
+	f := startEraFloor(b, EraHandshake)
 	b.SetBytes(benchBigText)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -277,7 +232,7 @@ type floorTool struct {
 }
 
 func BenchmarkListTools5000Floor(b *testing.B) {
-	f := startFloor(b)
+	f := startEraFloor(b, EraHandshake)
 	type page struct {
 		Tools      []floorTool `json:"tools"`
 		NextCursor string      `json:"nextCursor"`

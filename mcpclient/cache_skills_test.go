@@ -11,7 +11,7 @@ import (
 // leaves them cached.
 func TestResourcesListChangedForgetsCachedSkills(t *testing.T) {
 	f := modernServer(t)
-	f.result("skills/list", `{"skills":[],"ttlMs":60000}`)
+	f.Result("skills/list", `{"skills":[],"ttlMs":60000}`)
 	changed := make(chan string, 2)
 	s := connect(t, f, &Options{OnListChanged: func(kind string) { changed <- kind }})
 	list := func() {
@@ -34,11 +34,11 @@ func TestResourcesListChangedForgetsCachedSkills(t *testing.T) {
 		{"", 2},
 	} {
 		if step.notice != "" {
-			f.conn.Notify(ctx5s(t), "notifications/"+step.notice+"/list_changed", nil)
+			f.Conn.Notify(ctx5s(t), "notifications/"+step.notice+"/list_changed", nil)
 			<-changed // the hook runs once the cached pages are gone
 		}
 		list()
-		if got := f.count("skills/list"); got != step.want {
+		if got := f.Count("skills/list"); got != step.want {
 			t.Fatalf("after %q: %d skills/list requests, want %d", step.notice, got, step.want)
 		}
 	}

@@ -8,14 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 func TestCancelSendsNotification(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	var reqID jsonrpc.ID
 	got := make(chan struct{})
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		reqID = r.ID
 		close(got)
 		<-ctx.Done()
@@ -34,7 +35,7 @@ func TestCancelSendsNotification(t *testing.T) {
 	if d := time.Since(start); d > 100*time.Millisecond {
 		t.Errorf("cancelled call took %v to return", d)
 	}
-	n := f.waitNote("notifications/cancelled")
+	n := f.WaitNote("notifications/cancelled")
 	var p struct {
 		RequestID jsonrpc.ID `json:"requestId"`
 		Reason    string     `json:"reason"`
@@ -49,9 +50,9 @@ func TestCancelSendsNotification(t *testing.T) {
 // tells the server: Close lets the cancellation notice out first.
 func TestCancelThenCloseStillNotifies(t *testing.T) {
 	for range 20 {
-		f := newFakeServer(t)
+		f := fakemcp.New(t)
 		got := make(chan struct{})
-		f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 			close(got)
 			<-ctx.Done()
 			return nil, ctx.Err()
@@ -64,7 +65,7 @@ func TestCancelThenCloseStillNotifies(t *testing.T) {
 		cancel()
 		<-errs
 		s.Close()
-		f.waitNote("notifications/cancelled")
+		f.WaitNote("notifications/cancelled")
 	}
 }
 
@@ -93,8 +94,8 @@ func (w wrapCount) Write(ctx context.Context, frame []byte) error {
 }
 
 func TestWrapStreamSeesEveryFrame(t *testing.T) {
-	f := newFakeServer(t)
-	f.result("tools/call", `{"content":[]}`)
+	f := fakemcp.New(t)
+	f.Result("tools/call", `{"content":[]}`)
 	var in, out int64
 	var mu sync.Mutex
 	s := connect(t, f, &Options{WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {

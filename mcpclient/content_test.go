@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -22,8 +23,8 @@ func TestCallToolResultUnion(t *testing.T) {
 		{"type":"resource","resource":{"uri":"file:///c","blob":"AAE="}},
 		` + unknown + `],
 		"structuredContent":{"sum":3},"isError":true,"_meta":{"m":1}}`
-	f := newFakeServer(t)
-	f.result("tools/call", result)
+	f := fakemcp.New(t)
+	f.Result("tools/call", result)
 	s := connect(t, f, nil)
 	res, err := s.CallTool(ctx5s(t), "t", map[string]any{"a": 1})
 	if err != nil {
@@ -69,7 +70,7 @@ func TestCallToolResultUnion(t *testing.T) {
 	}
 	// What the client sent.
 	var p map[string]any
-	json.Unmarshal(f.request("tools/call").Params, &p)
+	json.Unmarshal(f.Request("tools/call").Params, &p)
 	if diff := cmp.Diff(map[string]any{"name": "t", "arguments": map[string]any{"a": 1.0}}, p); diff != "" {
 		t.Errorf("params (-want +got):\n%s", diff)
 	}
@@ -99,13 +100,13 @@ func TestContentDecodesOnItsOwn(t *testing.T) {
 }
 
 func TestOtherMethods(t *testing.T) {
-	f := newFakeServer(t)
-	f.result("prompts/get", `{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"Say hi to Bob"}}]}`)
-	f.result("resources/read", `{"contents":[{"uri":"demo://a","mimeType":"text/plain","text":"A"},{"uri":"demo://b","blob":"Qg=="}]}`)
-	f.result("resources/subscribe", `{}`)
-	f.result("resources/unsubscribe", `{}`)
-	f.result("completion/complete", `{"completion":{"values":["go","gleam"],"total":2,"hasMore":false}}`)
-	f.result("logging/setLevel", `{}`)
+	f := fakemcp.New(t)
+	f.Result("prompts/get", `{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"Say hi to Bob"}}]}`)
+	f.Result("resources/read", `{"contents":[{"uri":"demo://a","mimeType":"text/plain","text":"A"},{"uri":"demo://b","blob":"Qg=="}]}`)
+	f.Result("resources/subscribe", `{}`)
+	f.Result("resources/unsubscribe", `{}`)
+	f.Result("completion/complete", `{"completion":{"values":["go","gleam"],"total":2,"hasMore":false}}`)
+	f.Result("logging/setLevel", `{}`)
 	s := connect(t, f, nil)
 	ctx := ctx5s(t)
 	pr, err := s.GetPrompt(ctx, "greet", map[string]string{"name": "Bob"})
@@ -135,12 +136,12 @@ func TestOtherMethods(t *testing.T) {
 		"completion/complete": `{"ref":{"type":"ref/prompt","name":"code"},"argument":{"name":"language","value":"g"}}`,
 		"logging/setLevel":    `{"level":"debug"}`,
 	} {
-		if got := string(f.request(method).Params); got != want {
+		if got := string(f.Request(method).Params); got != want {
 			t.Errorf("%s params %s, want %s", method, got, want)
 		}
 	}
 	// An unknown resource is a typed error.
-	f.handle("resources/read", func(ctx2 context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("resources/read", func(ctx2 context.Context, r *jsonrpc.Request) (any, error) {
 		return nil, &jsonrpc.Error{Code: CodeResourceNotFound, Message: "no such resource"}
 	})
 	if _, err := s.ReadResource(ctx, "demo://zzz"); !errors.Is(err, &jsonrpc.Error{Code: CodeResourceNotFound}) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -35,8 +36,8 @@ func pagedTools(n, size int) jsonrpc.Handler {
 }
 
 func TestPagination(t *testing.T) {
-	f := newFakeServer(t)
-	f.handle("tools/list", pagedTools(250, 100))
+	f := fakemcp.New(t)
+	f.Handle("tools/list", pagedTools(250, 100))
 	s := connect(t, f, nil)
 	page, err := s.ListTools(ctx5s(t), "")
 	if err != nil || len(page.Tools) != 100 || page.NextCursor != "c100" {
@@ -73,8 +74,8 @@ func TestRunawayPagination(t *testing.T) {
 		}, &Options{MaxPages: 5}, "after 5 pages"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t)
-			f.handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+			f := fakemcp.New(t)
+			f.Handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 				var p struct{ Cursor string }
 				json.Unmarshal(r.Params, &p)
 				return json.RawMessage(tc.result(p.Cursor)), nil
@@ -89,9 +90,9 @@ func TestRunawayPagination(t *testing.T) {
 }
 
 func TestListKinds(t *testing.T) {
-	f := newFakeServer(t)
-	f.result("prompts/list", `{"prompts":[{"name":"greet","arguments":[{"name":"who","required":true}]}]}`)
-	f.result("resources/list", `{"resources":[{"uri":"file:///a","name":"a","size":12}]}`)
+	f := fakemcp.New(t)
+	f.Result("prompts/list", `{"prompts":[{"name":"greet","arguments":[{"name":"who","required":true}]}]}`)
+	f.Result("resources/list", `{"resources":[{"uri":"file:///a","name":"a","size":12}]}`)
 	s := connect(t, f, nil)
 	prompts, err := Collect(s.Prompts(ctx5s(t)))
 	if err != nil || len(prompts) != 1 || !prompts[0].Arguments[0].Required {
@@ -106,7 +107,7 @@ func TestListKinds(t *testing.T) {
 	if err != nil || len(tmpl) != 0 {
 		t.Errorf("templates: %v %v", tmpl, err)
 	}
-	f.result("resources/templates/list", `{"resourceTemplates":[{"uriTemplate":"file:///{p}","name":"files"}]}`)
+	f.Result("resources/templates/list", `{"resourceTemplates":[{"uriTemplate":"file:///{p}","name":"files"}]}`)
 	tmpl, err = Collect(s.ResourceTemplates(ctx5s(t)))
 	if err != nil || len(tmpl) != 1 || tmpl[0].URITemplate != "file:///{p}" {
 		t.Errorf("templates: %v %v", tmpl, err)
@@ -114,10 +115,10 @@ func TestListKinds(t *testing.T) {
 }
 
 func TestMalformedListItems(t *testing.T) {
-	f := newFakeServer(t)
-	f.result("tools/list", `{"tools":[null]}`)
-	f.result("prompts/list", `{"prompts":[{"description":"no name"}]}`)
-	f.result("resources/list", `{"resources":"nope"}`)
+	f := fakemcp.New(t)
+	f.Result("tools/list", `{"tools":[null]}`)
+	f.Result("prompts/list", `{"prompts":[{"description":"no name"}]}`)
+	f.Result("resources/list", `{"resources":"nope"}`)
 	s := connect(t, f, nil)
 	if _, err := s.ListTools(ctx5s(t), ""); !errors.Is(err, ErrMalformedResult) {
 		t.Errorf("null tool: %v", err)
@@ -135,8 +136,8 @@ func TestSchemasKeptByteForByte(t *testing.T) {
 	  "$defs":{"a":{"$anchor":"x","type":"string"}}, "properties":{"z":{"$ref":"#/$defs/a"},"a":{"allOf":[{"if":{"const":1},"then":{},"else":{}}]}},
 	  "additionalProperties": false }`
 	out := `{"type":"object","properties":{"sum":{"type":"number"}}}`
-	f := newFakeServer(t)
-	f.result("tools/list", `{"tools":[{"name":"s","inputSchema":`+schema+`,"outputSchema":`+out+`,"annotations":{"readOnlyHint":true},"_meta":{"k":1}}]}`)
+	f := fakemcp.New(t)
+	f.Result("tools/list", `{"tools":[{"name":"s","inputSchema":`+schema+`,"outputSchema":`+out+`,"annotations":{"readOnlyHint":true},"_meta":{"k":1}}]}`)
 	s := connect(t, f, nil)
 	page, err := s.ListTools(ctx5s(t), "")
 	if err != nil {

@@ -35,12 +35,12 @@ func TestSubscribeWaitsForTheAcknowledgement(t *testing.T) {
 					json.Unmarshal(r.Params, &p)
 					time.Sleep(20 * time.Millisecond) // a server slow to set the subscription up
 					acked.Store(true)
-					f.conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p.Notifications})
+					f.Conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p.Notifications})
 					<-ctx.Done()
 					return nil, ctx.Err()
 				}
 			}
-			f.handle("subscriptions/listen", listen)
+			f.Handle("subscriptions/listen", listen)
 			s := connect(t, f, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -23,17 +24,17 @@ func TestListenAsksOnlyForDeclaredLists(t *testing.T) {
 			map[string]any{"toolsListChanged": true, "promptsListChanged": true, "resourcesListChanged": true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeServer(t)
-			f.result("server/discover", `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":`+tc.caps+`}`)
-			f.result("tools/list", `{"resultType":"complete","tools":[]}`)
+			f := fakemcp.New(t)
+			f.Result("server/discover", `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":`+tc.caps+`}`)
+			f.Result("tools/list", `{"resultType":"complete","tools":[]}`)
 			listening := make(chan map[string]any, 4)
-			f.handle("subscriptions/listen", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+			f.Handle("subscriptions/listen", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 				var p struct {
 					Notifications map[string]any `json:"notifications"`
 				}
 				json.Unmarshal(r.Params, &p)
 				listening <- p.Notifications
-				f.conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p.Notifications})
+				f.Conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p.Notifications})
 				<-ctx.Done()
 				return nil, ctx.Err()
 			})
@@ -49,7 +50,7 @@ func TestListenAsksOnlyForDeclaredLists(t *testing.T) {
 			if _, err := s.ListTools(ctx5s(t), ""); err != nil {
 				t.Fatal(err)
 			}
-			if n := f.count("subscriptions/listen"); n != 0 {
+			if n := f.Count("subscriptions/listen"); n != 0 {
 				t.Fatalf("%d subscriptions/listen requests to a server that declared no listChanged", n)
 			}
 			if err := s.Subscribe(ctx5s(t), "file:///a"); err != nil {

@@ -97,8 +97,8 @@ func TestLostResponseReissuedOnlyWhenSafe(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := modernServer(t)
-			f.result("tools/call", `{"content":[{"type":"text","text":"ran"}]}`)
-			f.result("tools/list", `{"tools":[{"name":"plain","inputSchema":{}},{"name":"ro","inputSchema":{},"annotations":{"readOnlyHint":true}},`+
+			f.Result("tools/call", `{"content":[{"type":"text","text":"ran"}]}`)
+			f.Result("tools/list", `{"tools":[{"name":"plain","inputSchema":{}},{"name":"ro","inputSchema":{},"annotations":{"readOnlyHint":true}},`+
 				`{"name":"idem","inputSchema":{},"annotations":{"idempotentHint":true,"readOnlyHint":false}}]}`)
 			lost := false
 			var lossy *lossyStream
@@ -125,8 +125,8 @@ func TestLostResponseReissuedOnlyWhenSafe(t *testing.T) {
 			if err != nil && strings.Count(err.Error(), tc.method) != 1 {
 				t.Errorf("the error names the method more than once, or never: %v", err)
 			}
-			if tc.method == "tools/call" && len(f.paramsOf("tools/call")) > 1 {
-				t.Errorf("the server ran the call %d times", len(f.paramsOf("tools/call")))
+			if tc.method == "tools/call" && len(f.ParamsOf("tools/call")) > 1 {
+				t.Errorf("the server ran the call %d times", len(f.ParamsOf("tools/call")))
 			}
 		})
 	}
@@ -168,7 +168,7 @@ func TestServerErrorIsNeverReissued(t *testing.T) {
 			f := modernServer(t)
 			var calls int
 			var mu sync.Mutex
-			f.handle("tools/call", func(context.Context, *jsonrpc.Request) (any, error) {
+			f.Handle("tools/call", func(context.Context, *jsonrpc.Request) (any, error) {
 				mu.Lock()
 				calls++
 				mu.Unlock()

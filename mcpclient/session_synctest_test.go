@@ -9,8 +9,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // The tests in this file run in a synctest bubble: a timeout passes on
@@ -23,14 +23,12 @@ func TestInitializeErrorAndNoCancelForInitialize(t *testing.T) {
 }
 
 func testInitializeErrorAndNoCancelForInitialize(t *testing.T) {
-	f := newFakeServer(t)
-	f.handle("initialize", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+	f := fakemcp.New(t)
+	f.Handle("initialize", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	})
-	a, b := transport.Pipe()
-	f.serve(b)
-	defer f.conn.Close()
+	a := f.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err := Connect(ctx, a, nil)
@@ -38,11 +36,7 @@ func testInitializeErrorAndNoCancelForInitialize(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	synctest.Wait() // whatever the client sent has reached the server
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, n := range f.notes {
-		if n.Method == "notifications/cancelled" {
-			t.Error("initialize was cancelled; the spec forbids it")
-		}
+	if len(f.Notes("notifications/cancelled")) != 0 {
+		t.Error("initialize was cancelled; the spec forbids it")
 	}
 }

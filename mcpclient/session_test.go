@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 func TestHandshake(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	s := connect(t, f, &Options{
 		ClientInfo:     Implementation{Name: "host", Version: "9"},
 		Sampling:       func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) { return nil, nil },
@@ -24,9 +24,9 @@ func TestHandshake(t *testing.T) {
 		ElicitationURL: true,
 		Roots:          func(context.Context) ([]Root, error) { return nil, nil },
 	})
-	f.waitNote("notifications/initialized")
+	f.WaitNote("notifications/initialized")
 	var p map[string]any
-	json.Unmarshal(f.request("initialize").Params, &p)
+	json.Unmarshal(f.Request("initialize").Params, &p)
 	want := map[string]any{
 		"protocolVersion": "2025-11-25",
 		"clientInfo":      map[string]any{"name": "host", "version": "9"},
@@ -46,13 +46,13 @@ func TestHandshake(t *testing.T) {
 }
 
 func TestNoCapabilitiesWhenNothingWired(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, nil)
 	var p struct {
 		Capabilities map[string]any `json:"capabilities"`
 		ClientInfo   Implementation `json:"clientInfo"`
 	}
-	json.Unmarshal(f.request("initialize").Params, &p)
+	json.Unmarshal(f.Request("initialize").Params, &p)
 	if len(p.Capabilities) != 0 || p.ClientInfo.Name != "plainmcp" {
 		t.Errorf("capabilities %v, clientInfo %+v", p.Capabilities, p.ClientInfo)
 	}
@@ -75,14 +75,12 @@ func TestVersionNegotiation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkGoroutines(t)
-			f := newFakeServer(t)
-			f.version = tc.answer
+			f := fakemcp.New(t)
+			f.Version = tc.answer
 			if tc.answer == "" {
-				f.result("initialize", `{"capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)
+				f.Result("initialize", `{"capabilities":{},"serverInfo":{"name":"x","version":"1"}}`)
 			}
-			a, b := transport.Pipe()
-			f.serve(b)
-			defer f.conn.Close()
+			a := f.Start(t)
 			s, err := Connect(ctx5s(t), a, &Options{ProtocolVersion: tc.pin})
 			if tc.ok {
 				if err != nil {
@@ -101,7 +99,7 @@ func TestVersionNegotiation(t *testing.T) {
 				t.Errorf("error %q does not name both versions", err)
 			}
 			select { // the session closed its stream
-			case <-f.conn.Done():
+			case <-f.Conn.Done():
 			case <-time.After(5 * time.Second):
 				t.Error("stream not closed after a failed handshake")
 			}
@@ -119,23 +117,23 @@ func (closedStream) Write(context.Context, []byte) error { return jsonrpc.ErrClo
 func (closedStream) Close() error                        { return nil }
 
 func TestPingBothWays(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	s := connect(t, f, nil)
 	if err := s.Ping(ctx5s(t)); err == nil {
 		t.Error("fake server does not implement ping; want an error")
 	}
-	f.result("ping", `{}`)
+	f.Result("ping", `{}`)
 	if err := s.Ping(ctx5s(t)); err != nil {
 		t.Errorf("Ping: %v", err)
 	}
 	var res json.RawMessage
-	if err := f.conn.Call(ctx5s(t), "ping", nil, &res); err != nil || string(res) != "{}" {
+	if err := f.Conn.Call(ctx5s(t), "ping", nil, &res); err != nil || string(res) != "{}" {
 		t.Errorf("server ping: %s %v", res, err)
 	}
 }
 
 func TestServerRequests(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	var gotSampling *CreateMessageParams
 	s := connect(t, f, &Options{
 		Sampling: func(ctx context.Context, p *CreateMessageParams) (*CreateMessageResult, error) {
@@ -164,7 +162,7 @@ func TestServerRequests(t *testing.T) {
 		if tc.params != "" {
 			params = json.RawMessage(tc.params)
 		}
-		if err := f.conn.Call(ctx5s(t), tc.method, params, &raw); err != nil {
+		if err := f.Conn.Call(ctx5s(t), tc.method, params, &raw); err != nil {
 			t.Fatalf("%s: %v", tc.method, err)
 		}
 		if string(raw) != tc.want {
@@ -174,32 +172,32 @@ func TestServerRequests(t *testing.T) {
 	if gotSampling.MaxTokens != 5 || gotSampling.Messages[0].Content[0].Text != "q" {
 		t.Errorf("sampling params %+v", gotSampling)
 	}
-	err := f.conn.Call(ctx5s(t), "elicitation/create", json.RawMessage(`{"message":3}`), nil)
+	err := f.Conn.Call(ctx5s(t), "elicitation/create", json.RawMessage(`{"message":3}`), nil)
 	if !errors.Is(err, jsonrpc.ErrInvalidParams) {
 		t.Errorf("bad params: %v", err)
 	}
-	err = f.conn.Call(ctx5s(t), "unknown/thing", nil, nil)
+	err = f.Conn.Call(ctx5s(t), "unknown/thing", nil, nil)
 	if !errors.Is(err, jsonrpc.ErrMethodNotFound) {
 		t.Errorf("unknown server request: %v", err)
 	}
 }
 
 func TestUnwiredHandlersAnswerMethodNotFound(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, nil)
 	for _, m := range []string{"sampling/createMessage", "elicitation/create", "roots/list"} {
-		if err := f.conn.Call(ctx5s(t), m, json.RawMessage(`{}`), nil); !errors.Is(err, jsonrpc.ErrMethodNotFound) {
+		if err := f.Conn.Call(ctx5s(t), m, json.RawMessage(`{}`), nil); !errors.Is(err, jsonrpc.ErrMethodNotFound) {
 			t.Errorf("%s: %v", m, err)
 		}
 	}
 }
 
 func TestHandlerErrorReachesServer(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, &Options{Sampling: func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) {
 		return nil, jsonrpc.NewError(CodeUserRejected, "user rejected sampling request")
 	}})
-	err := f.conn.Call(ctx5s(t), "sampling/createMessage", json.RawMessage(`{"messages":[],"maxTokens":1}`), nil)
+	err := f.Conn.Call(ctx5s(t), "sampling/createMessage", json.RawMessage(`{"messages":[],"maxTokens":1}`), nil)
 	var e *jsonrpc.Error
 	if !errors.As(err, &e) || e.Code != -1 {
 		t.Errorf("err = %v", err)
@@ -207,7 +205,7 @@ func TestHandlerErrorReachesServer(t *testing.T) {
 }
 
 func TestNotificationsReachCallbacks(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	var mu sync.Mutex
 	var got []string
 	add := func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() }
@@ -224,13 +222,13 @@ func TestNotificationsReachCallbacks(t *testing.T) {
 		},
 	})
 	ctx := ctx5s(t)
-	f.conn.Notify(ctx, "notifications/message", json.RawMessage(`{"level":"info","logger":"db","data":{"x":1}}`))
+	f.Conn.Notify(ctx, "notifications/message", json.RawMessage(`{"level":"info","logger":"db","data":{"x":1}}`))
 	for _, k := range []string{"tools", "prompts", "resources"} {
-		f.conn.Notify(ctx, "notifications/"+k+"/list_changed", nil)
+		f.Conn.Notify(ctx, "notifications/"+k+"/list_changed", nil)
 	}
-	f.conn.Notify(ctx, "notifications/resources/updated", json.RawMessage(`{"uri":"file:///a"}`))
-	f.conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{"elicitationId":"e"}`))
-	f.conn.Notify(ctx, "last", nil)
+	f.Conn.Notify(ctx, "notifications/resources/updated", json.RawMessage(`{"uri":"file:///a"}`))
+	f.Conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{"elicitationId":"e"}`))
+	f.Conn.Notify(ctx, "last", nil)
 	select {
 	case <-all:
 	case <-time.After(5 * time.Second):
@@ -246,7 +244,7 @@ func TestNotificationsReachCallbacks(t *testing.T) {
 }
 
 func TestServerCancelsSampling(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	started := make(chan struct{})
 	stopped := make(chan error, 1)
 	connect(t, f, &Options{Sampling: func(ctx context.Context, _ *CreateMessageParams) (*CreateMessageResult, error) {
@@ -258,11 +256,11 @@ func TestServerCancelsSampling(t *testing.T) {
 	callErr := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		callErr <- f.conn.Call(ctx, "sampling/createMessage", json.RawMessage(`{"messages":[],"maxTokens":1}`), nil)
+		callErr <- f.Conn.Call(ctx, "sampling/createMessage", json.RawMessage(`{"messages":[],"maxTokens":1}`), nil)
 	}()
 	<-started
 	cancel() // the fake server's conn has no OnAbandon; send the notice by hand
-	f.conn.Notify(context.Background(), "notifications/cancelled", json.RawMessage(`{"requestId":1,"reason":"test"}`))
+	f.Conn.Notify(context.Background(), "notifications/cancelled", json.RawMessage(`{"requestId":1,"reason":"test"}`))
 	select {
 	case err := <-stopped:
 		if !errors.Is(err, context.Canceled) {
@@ -275,11 +273,11 @@ func TestServerCancelsSampling(t *testing.T) {
 }
 
 func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	block := make(chan struct{})
 	defer close(block)
 	started := make(chan struct{})
-	f.handle("tools/call", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
 		close(started)
 		select {
 		case <-block:
@@ -311,9 +309,9 @@ func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
 }
 
 func TestServerGoneFailsCallsAtOnce(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	started := make(chan struct{})
-	f.handle("tools/call", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, nil
@@ -322,7 +320,7 @@ func TestServerGoneFailsCallsAtOnce(t *testing.T) {
 	errs := make(chan error, 1)
 	go func() { _, err := s.CallTool(context.Background(), "x", nil); errs <- err }()
 	<-started // the call is in flight
-	f.conn.Close()
+	f.Conn.Close()
 	select {
 	case err := <-errs:
 		if !errors.Is(err, jsonrpc.ErrDisconnected) {
@@ -337,7 +335,7 @@ func TestServerGoneFailsCallsAtOnce(t *testing.T) {
 }
 
 func TestElicitationDefaultsFilledIn(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, &Options{Elicitation: func(ctx context.Context, p *ElicitParams) (*ElicitResult, error) {
 		if p.Message == "partial" {
 			return &ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "verified": false}}, nil
@@ -360,7 +358,7 @@ func TestElicitationDefaultsFilledIn(t *testing.T) {
 		{"decline", `{"action":"decline"}`},
 	} {
 		var raw json.RawMessage
-		err := f.conn.Call(ctx5s(t), "elicitation/create", map[string]any{"message": tc.message, "requestedSchema": json.RawMessage(schema)}, &raw)
+		err := f.Conn.Call(ctx5s(t), "elicitation/create", map[string]any{"message": tc.message, "requestedSchema": json.RawMessage(schema)}, &raw)
 		if err != nil || string(raw) != tc.want {
 			t.Errorf("%s: got %s (%v)\nwant %s", tc.message, raw, err, tc.want)
 		}

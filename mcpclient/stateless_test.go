@@ -10,36 +10,19 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 const discoverOK = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}},
 	"instructions":"modern","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern-server","version":"2"}}}`
 
 // modernServer is a fake stateless-era server.
-func modernServer(t *testing.T) *fakeServer {
-	f := newFakeServer(t)
-	f.result("server/discover", discoverOK)
+func modernServer(t *testing.T) *fakemcp.Server {
+	f := fakemcp.New(t)
+	f.Result("server/discover", discoverOK)
 	return f
 }
-
-// requests returns the params of every request the server got for method.
-func (f *fakeServer) paramsOf(method string) []map[string]any {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []map[string]any
-	for _, r := range f.requests {
-		if r.Method == method {
-			var p map[string]any
-			json.Unmarshal(r.Params, &p)
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func (f *fakeServer) count(method string) int { return len(f.paramsOf(method)) }
 
 func TestEraDetection(t *testing.T) {
 	for _, tc := range []struct {
@@ -66,13 +49,11 @@ func TestEraDetection(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkGoroutines(t)
-			f := newFakeServer(t)
+			f := fakemcp.New(t)
 			if tc.discover != nil {
-				f.handle("server/discover", tc.discover)
+				f.Handle("server/discover", tc.discover)
 			}
-			a, b := transport.Pipe()
-			f.serve(b)
-			defer f.conn.Close()
+			a := f.Start(t)
 			opts := tc.opts
 			s, err := Connect(ctx5s(t), a, &opts)
 			if tc.err != nil {
@@ -87,18 +68,14 @@ func TestEraDetection(t *testing.T) {
 					t.Errorf("era %v, want %v", s.Era(), tc.era)
 				}
 			}
-			if got := f.count("server/discover"); got != tc.discovers {
+			if got := f.Count("server/discover"); got != tc.discovers {
 				t.Errorf("%d server/discover requests, want %d", got, tc.discovers)
 			}
-			if got := f.count("initialize"); got != tc.initializes {
+			if got := f.Count("initialize"); got != tc.initializes {
 				t.Errorf("%d initialize requests, want %d", got, tc.initializes)
 			}
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			for _, n := range f.notes {
-				if n.Method == "notifications/cancelled" {
-					t.Error("the probe was cancelled: a legacy server must not see notifications before initialize")
-				}
+			if len(f.Notes("notifications/cancelled")) != 0 {
+				t.Error("the probe was cancelled: a legacy server must not see notifications before initialize")
 			}
 		})
 	}
@@ -132,8 +109,8 @@ func firstFails() jsonrpc.Handler {
 
 func TestStatelessSession(t *testing.T) {
 	f := modernServer(t)
-	f.result("tools/list", `{"resultType":"complete","tools":[{"name":"a","inputSchema":{}}],"ttlMs":1000,"cacheScope":"public"}`)
-	f.result("tools/call", `{"content":[{"type":"text","text":"no resultType: complete"}]}`)
+	f.Result("tools/list", `{"resultType":"complete","tools":[{"name":"a","inputSchema":{}}],"ttlMs":1000,"cacheScope":"public"}`)
+	f.Result("tools/call", `{"content":[{"type":"text","text":"no resultType: complete"}]}`)
 	s := connect(t, f, &Options{
 		ClientInfo: Implementation{Name: "host", Version: "3"},
 		Sampling:   func(context.Context, *CreateMessageParams) (*CreateMessageResult, error) { return nil, nil },
@@ -157,7 +134,7 @@ func TestStatelessSession(t *testing.T) {
 	if err := s.Ping(ctx5s(t)); err != nil {
 		t.Fatal(err)
 	}
-	if f.count("initialize")+f.count("logging/setLevel")+f.count("ping") != 0 {
+	if f.Count("initialize")+f.Count("logging/setLevel")+f.Count("ping") != 0 {
 		t.Error("a handshake-era method was sent in the stateless era")
 	}
 	wantMeta := func(level string) map[string]any {
@@ -168,7 +145,7 @@ func TestStatelessSession(t *testing.T) {
 			"io.modelcontextprotocol/logLevel":           level,
 		}
 	}
-	list := f.paramsOf("tools/list")[0]["_meta"].(map[string]any)
+	list := f.ParamsOf("tools/list")[0]["_meta"].(map[string]any)
 	if list["progressToken"] == nil {
 		t.Error("the progress token was lost from _meta")
 	}
@@ -176,11 +153,11 @@ func TestStatelessSession(t *testing.T) {
 	if diff := cmp.Diff(wantMeta("info"), list); diff != "" {
 		t.Errorf("tools/list _meta (-want +got):\n%s", diff)
 	}
-	call := f.paramsOf("tools/call")[0]
+	call := f.ParamsOf("tools/call")[0]
 	if diff := cmp.Diff(wantMeta("info"), call["_meta"]); diff != "" || call["name"] != "a" {
 		t.Errorf("tools/call params %v (-want +got _meta):\n%s", call, diff)
 	}
-	discovers := f.paramsOf("server/discover")
+	discovers := f.ParamsOf("server/discover")
 	if diff := cmp.Diff(wantMeta("debug"), discovers[len(discovers)-1]["_meta"]); diff != "" {
 		t.Errorf("after SetLogLevel (-want +got):\n%s", diff)
 	}
@@ -193,7 +170,7 @@ func TestInputRequiredRounds(t *testing.T) {
 	const state = `"st<a>te&\u00e9\/x"`
 	var mu sync.Mutex
 	var rounds []*jsonrpc.Request
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		mu.Lock()
 		rounds = append(rounds, r)
 		n := len(rounds)
@@ -263,9 +240,9 @@ func TestInputRequiredRounds(t *testing.T) {
 		t.Errorf("third round: %s", rounds[2].Params)
 	}
 	// Nothing leaks into the next, unrelated call.
-	f.result("tools/list", `{"tools":[]}`)
+	f.Result("tools/list", `{"tools":[]}`)
 	s.ListTools(ctx5s(t), "")
-	if l := f.paramsOf("tools/list")[0]; l["inputResponses"] != nil || l["requestState"] != nil {
+	if l := f.ParamsOf("tools/list")[0]; l["inputResponses"] != nil || l["requestState"] != nil {
 		t.Errorf("round data leaked into tools/list: %v", l)
 	}
 }
@@ -283,7 +260,7 @@ func TestInputRequiredFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := modernServer(t)
-			f.result(tc.method, tc.result)
+			f.Result(tc.method, tc.result)
 			s := connect(t, f, nil)
 			var err error
 			if tc.method == "tools/call" {
@@ -301,13 +278,13 @@ func TestInputRequiredFailures(t *testing.T) {
 func TestListenForChanges(t *testing.T) {
 	f := modernServer(t)
 	listening := make(chan map[string]any, 4)
-	f.handle("subscriptions/listen", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("subscriptions/listen", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		var p map[string]any
 		json.Unmarshal(r.Params, &p)
 		listening <- p["notifications"].(map[string]any)
-		f.conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p["notifications"]})
-		f.conn.Notify(ctx, "notifications/tools/list_changed", nil)
-		f.conn.Notify(ctx, "notifications/resources/updated", map[string]string{"uri": "file:///a"})
+		f.Conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p["notifications"]})
+		f.Conn.Notify(ctx, "notifications/tools/list_changed", nil)
+		f.Conn.Notify(ctx, "notifications/resources/updated", map[string]string{"uri": "file:///a"})
 		<-ctx.Done() // the stream stays open until the client closes it
 		return nil, ctx.Err()
 	})
@@ -330,7 +307,7 @@ func TestListenForChanges(t *testing.T) {
 	if diff := cmp.Diff([]any{"file:///a"}, filter["resourceSubscriptions"]); diff != "" {
 		t.Errorf("filter after Subscribe (-want +got):\n%s", diff)
 	}
-	if f.count("resources/subscribe") != 0 {
+	if f.Count("resources/subscribe") != 0 {
 		t.Error("resources/subscribe sent in the stateless era")
 	}
 }
@@ -339,7 +316,7 @@ func TestListCacheHonoursTTL(t *testing.T) {
 	f := modernServer(t)
 	var mu sync.Mutex
 	served := 0
-	f.handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		var p struct{ Cursor string }
 		json.Unmarshal(r.Params, &p)
 		mu.Lock()
@@ -363,7 +340,7 @@ func TestListCacheHonoursTTL(t *testing.T) {
 	if got := count(); got != 4 {
 		t.Errorf("%d tools/list requests, want 1 + 3", got)
 	}
-	f.conn.Notify(ctx5s(t), "notifications/tools/list_changed", nil)
+	f.Conn.Notify(ctx5s(t), "notifications/tools/list_changed", nil)
 	<-changed // the hook runs once the cached pages are gone
 	Collect(s.Tools(ctx5s(t)))
 	if got := count(); got != 6 {

@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -20,8 +21,8 @@ import (
 
 func TestDefaultTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFakeServer(t)
-		f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		f := fakemcp.New(t)
+		f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
@@ -35,7 +36,7 @@ func TestDefaultTimeout(t *testing.T) {
 		if d := time.Since(start); d != 100*time.Millisecond {
 			t.Errorf("timed out after %v, want 100ms", d)
 		}
-		f.waitNote("notifications/cancelled")
+		f.WaitNote("notifications/cancelled")
 	})
 }
 
@@ -52,9 +53,9 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				f := newFakeServer(t)
+				f := fakemcp.New(t)
 				var token json.RawMessage
-				f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+				f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 					var p struct {
 						Meta struct {
 							ProgressToken json.RawMessage `json:"progressToken"`
@@ -68,7 +69,7 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 						case <-ctx.Done():
 							return nil, ctx.Err()
 						}
-						f.conn.Notify(ctx, "notifications/progress", map[string]any{"progressToken": token, "progress": i, "total": 8, "message": "step"})
+						f.Conn.Notify(ctx, "notifications/progress", map[string]any{"progressToken": token, "progress": i, "total": 8, "message": "step"})
 					}
 					return json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`), nil
 				})

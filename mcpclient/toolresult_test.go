@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 )
 
 // A tools/call result without content is not a tool result: a task the
@@ -23,8 +24,8 @@ func TestToolResultWithoutContentIsAnError(t *testing.T) {
 		{`{"structuredContent":{"a":1}}`, "structuredContent"},
 		{`{}`, "empty object"},
 	} {
-		f := newFakeServer(t)
-		f.result("tools/call", tc.result)
+		f := fakemcp.New(t)
+		f.Result("tools/call", tc.result)
 		s := connect(t, f, nil)
 		res, err := s.CallTool(ctx5s(t), "x", nil)
 		switch {
@@ -41,23 +42,23 @@ func TestToolResultWithoutContentIsAnError(t *testing.T) {
 func TestArgumentsAreAlwaysAnObject(t *testing.T) {
 	var nilMap map[string]any
 	for _, args := range []any{nil, nilMap, json.RawMessage(nil), json.RawMessage("null"), map[string]any{}} {
-		f := newFakeServer(t)
-		f.result("tools/call", `{"content":[]}`)
+		f := fakemcp.New(t)
+		f.Result("tools/call", `{"content":[]}`)
 		s := connect(t, f, nil)
 		if _, err := s.CallTool(ctx5s(t), "x", args); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(`{"name":"x","arguments":{}}`, string(f.request("tools/call").Params)); diff != "" {
+		if diff := cmp.Diff(`{"name":"x","arguments":{}}`, string(f.Request("tools/call").Params)); diff != "" {
 			t.Errorf("%#v (-want +got):\n%s", args, diff)
 		}
 	}
-	f := newFakeServer(t)
-	f.result("prompts/get", `{"messages":[]}`)
+	f := fakemcp.New(t)
+	f.Result("prompts/get", `{"messages":[]}`)
 	s := connect(t, f, nil)
 	if _, err := s.GetPrompt(ctx5s(t), "wrapup", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(f.request("prompts/get").Params); got != `{"name":"wrapup","arguments":{}}` {
+	if got := string(f.Request("prompts/get").Params); got != `{"name":"wrapup","arguments":{}}` {
 		t.Errorf("prompts/get params %s", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 )
 
 // The client's side of declaring MCP Apps; package apps tests the rest of
@@ -29,7 +30,7 @@ func TestUIDeclaredOnlyWhenAsked(t *testing.T) {
 }
 
 func TestUIDeclaredOnTheWire(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	connect(t, f, &Options{UI: true, Era: EraHandshake})
 	var p struct {
 		Capabilities struct {
@@ -38,7 +39,7 @@ func TestUIDeclaredOnTheWire(t *testing.T) {
 			} `json:"extensions"`
 		} `json:"capabilities"`
 	}
-	if err := json.Unmarshal(f.request("initialize").Params, &p); err != nil {
+	if err := json.Unmarshal(f.Request("initialize").Params, &p); err != nil {
 		t.Fatal(err)
 	}
 	if got := p.Capabilities.Extensions[UIExtension].MimeTypes; !cmp.Equal(got, []string{UIMimeType}) {

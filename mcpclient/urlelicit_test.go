@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -72,7 +73,7 @@ func FuzzURLElicitations(f *testing.F) {
 // its id, in order with the other notifications; one without an id does
 // not.
 func TestElicitationCompleteReachesItsCallback(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	got := make(chan string, 4)
 	connect(t, f, &Options{
 		OnElicitationComplete: func(id string) { got <- id },
@@ -81,9 +82,9 @@ func TestElicitationCompleteReachesItsCallback(t *testing.T) {
 		},
 	})
 	ctx := ctx5s(t)
-	f.conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{"elicitationId":"e-1"}`))
-	f.conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{}`))
-	f.conn.Notify(ctx, "last", nil)
+	f.Conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{"elicitationId":"e-1"}`))
+	f.Conn.Notify(ctx, "notifications/elicitation/complete", json.RawMessage(`{}`))
+	f.Conn.Notify(ctx, "last", nil)
 	for _, want := range []string{"e-1", "other last"} {
 		select {
 		case g := <-got:
@@ -99,7 +100,7 @@ func TestElicitationCompleteReachesItsCallback(t *testing.T) {
 // A session with an elicitation handler and ElicitationURL declares both
 // modes; the handler gets a URL-mode request with its id and URL.
 func TestURLModeElicitationIsDeclaredAndHandled(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	seen := make(chan *ElicitParams, 1)
 	connect(t, f, &Options{
 		Elicitation: func(_ context.Context, p *ElicitParams) (*ElicitResult, error) {
@@ -113,12 +114,12 @@ func TestURLModeElicitationIsDeclaredAndHandled(t *testing.T) {
 			Elicitation map[string]json.RawMessage `json:"elicitation"`
 		} `json:"capabilities"`
 	}
-	json.Unmarshal(f.request("initialize").Params, &init)
+	json.Unmarshal(f.Request("initialize").Params, &init)
 	if _, ok := init.Capabilities.Elicitation["url"]; !ok {
 		t.Errorf("elicitation capability %v, want url mode", init.Capabilities.Elicitation)
 	}
 	var res ElicitResult
-	err := f.conn.Call(ctx5s(t), "elicitation/create", json.RawMessage(`{"mode":"url","elicitationId":"e-2","url":"https://a.example/p","message":"go"}`), &res)
+	err := f.Conn.Call(ctx5s(t), "elicitation/create", json.RawMessage(`{"mode":"url","elicitationId":"e-2","url":"https://a.example/p","message":"go"}`), &res)
 	if err != nil || res.Action != "accept" || res.Content != nil {
 		t.Errorf("answer %+v, %v; want accept without content", res, err)
 	}

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 // slowTool answers tools/call after d (or when the call is cancelled).
-func slowTool(f *fakeServer, d time.Duration) {
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+func slowTool(f *fakemcp.Server, d time.Duration) {
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		select {
 		case <-time.After(d):
 			return json.RawMessage(`{"content":[{"type":"text","text":"late but fine"}]}`), nil
@@ -29,9 +30,9 @@ func TestNullResultIsAnError(t *testing.T) {
 	for _, era := range []Era{EraHandshake, EraStateless} {
 		t.Run(era.String(), func(t *testing.T) {
 			f := modernServer(t)
-			f.result("tools/call", `null`)
-			f.result("tools/list", `null`)
-			f.result("custom/thing", `null`)
+			f.Result("tools/call", `null`)
+			f.Result("tools/list", `null`)
+			f.Result("custom/thing", `null`)
 			s := connect(t, f, &Options{Era: era})
 			if res, err := s.CallTool(ctx5s(t), "t", nil); !errors.Is(err, ErrMalformedResult) || res != nil {
 				t.Errorf("CallTool: %v, %v; want ErrMalformedResult", res, err)
@@ -50,9 +51,9 @@ func TestNullResultIsAnError(t *testing.T) {
 // Progress that comes after its call returned goes to OnProgress, in
 // order with the other notifications, instead of vanishing.
 func TestLateProgressReachesOnProgress(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	tokens := make(chan json.RawMessage, 1)
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		var p struct {
 			Meta struct {
 				Token json.RawMessage `json:"progressToken"`
@@ -72,8 +73,8 @@ func TestLateProgressReachesOnProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	token := <-tokens
-	f.conn.Notify(ctx5s(t), "notifications/progress", map[string]any{"progressToken": token, "progress": 1, "message": "after the answer"})
-	f.conn.Notify(ctx5s(t), "notifications/progress", map[string]any{"progressToken": "never-given", "progress": 1, "message": "a stranger"})
+	f.Conn.Notify(ctx5s(t), "notifications/progress", map[string]any{"progressToken": token, "progress": 1, "message": "after the answer"})
+	f.Conn.Notify(ctx5s(t), "notifications/progress", map[string]any{"progressToken": "never-given", "progress": 1, "message": "a stranger"})
 	for _, want := range []string{string(token) + " after the answer", `"never-given" a stranger`} {
 		select {
 		case got := <-late:
@@ -95,7 +96,7 @@ func TestLateProgressReachesOnProgress(t *testing.T) {
 func TestManualInputRounds(t *testing.T) {
 	f := modernServer(t)
 	const state = `"opaque<&>\u00e9"`
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		if !strings.Contains(string(r.Params), `"requestState"`) {
 			return json.RawMessage(`{"resultType":"input_required","requestState":` + state + `,"inputRequests":{"who":{"method":"elicitation/create","params":{"message":"name?"}}}}`), nil
 		}
@@ -119,18 +120,12 @@ func TestManualInputRounds(t *testing.T) {
 	if err := s.Call(ctx5s(t), "tools/call", retry, &res); err != nil || res.Text() != "hello" {
 		t.Fatalf("retry: %+v, %v", res, err)
 	}
-	params := f.paramsOf("tools/call")
+	params := f.ParamsOf("tools/call")
 	if len(params) != 2 {
 		t.Fatalf("%d tools/call requests, want 2", len(params))
 	}
-	f.mu.Lock()
-	sent := ""
-	for _, r := range f.requests {
-		if r.Method == "tools/call" {
-			sent = string(r.Params)
-		}
-	}
-	f.mu.Unlock()
+	calls := f.Requests("tools/call")
+	sent := string(calls[len(calls)-1].Params)
 	for _, want := range []string{`"requestState":` + state, `"inputResponses":{"who":{"action":"accept","content":{"n":"Ada"}}}`, `"io.modelcontextprotocol/protocolVersion"`} {
 		if !strings.Contains(sent, want) {
 			t.Errorf("the retry went out as %s; it lacks %s", sent, want)
@@ -141,8 +136,8 @@ func TestManualInputRounds(t *testing.T) {
 // Decoding scratch is recycled between calls: nothing of one result may
 // show up in the next.
 func TestCallToolResultsDoNotBleed(t *testing.T) {
-	f := newFakeServer(t)
-	f.handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+	f := fakemcp.New(t)
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
 		if strings.Contains(string(r.Params), `"first"`) {
 			return json.RawMessage(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png","annotations":{"a":1}},{"type":"text","text":"one","_meta":{"m":1}}],"structuredContent":{"x":1},"isError":true}`), nil
 		}

@@ -11,6 +11,8 @@
 #     secret, a leaf any layer may hold secrets in, and internal/safe, the
 #     checks on untrusted URLs and text, import none of them, nor does
 #     internal/jsonscan, the JSON lexer under jsonrpc
+#  3. the packages that exist for tests (fakes, leak and read checks) are
+#     linked by tests alone, never by a library or a program
 set -euo pipefail
 mod=$(go list -m)
 fail=0
@@ -44,6 +46,7 @@ check toolreg bridge cmd internal/webui
 check bridge cmd internal/webui
 check internal/demoserver mcpclient toolreg bridge cmd
 check internal/appserver mcpclient toolreg bridge cmd
+check internal/fakemcp mcpclient toolreg bridge cmd
 check examples/stdio toolreg bridge cmd internal/webui mcpclient/task mcpclient/skill mcpclient/apps
 # mcpc web's page (internal/webui) is linked by cmd/mcpc alone.
 for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
@@ -52,6 +55,14 @@ for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
     echo "$p must not link internal/webui"; fail=1
   fi
 done
+
+# 3. Test-only packages. go list -deps without -test: what non-test code links.
+testonly='internal/(demoproc|fakemcp|fakeauth|browsertest|leakcheck|memhttp|streamtest)'
+linked=$(go list -f '{{.ImportPath}}: {{join .Deps " "}}' ./... | grep -v "^$mod/$testonly:" |
+  awk -v re="^$mod/$testonly\$" -F': ' '{n = split($2, d, " "); for (i = 1; i <= n; i++) if (d[i] ~ re) print $1 " links " d[i]}')
+if [ -n "$linked" ]; then
+  echo "non-test code links a package that exists for tests:"; echo "$linked"; fail=1
+fi
 
 # The registry's three parts: the config format is network-free and knows
 # no registry; the registry itself reaches no HTTP (its HTTP dialing is

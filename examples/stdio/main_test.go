@@ -3,44 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
-	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/demoproc"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
-// serveArg, as the first argument, makes the test binary the demo server
-// (see TestMain): the tests run the example against the test binary itself,
-// so nothing is built at test time. An argument rather than a variable of
-// the environment, because StartStdio passes only a small safe set of those.
-const serveArg = "serve-demo-server"
-
+// The tests run the example against the demo server, the test binary
+// itself started again (see package demoproc).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == serveArg {
-		childexit.Exit(serveDemo(os.Args[2:]))
-	}
+	demoproc.ServeIfChild()
 	os.Exit(m.Run())
-}
-
-// serveDemo serves the demo server on stdin and stdout, as the command
-// mcp-demo-server does.
-func serveDemo(args []string) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	opts := &demoserver.Options{}
-	fs.IntVar(&opts.PageSize, "page-size", 0, "")
-	if fs.Parse(args) != nil {
-		return 2
-	}
-	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
-	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {
-		return 1
-	}
-	return 0
 }
 
 // runDemo runs the example with flags against the demo server, which gets
@@ -48,11 +23,7 @@ func serveDemo(args []string) int {
 func runDemo(t *testing.T, flags []string, serverArgs ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	leakcheck.Check(t)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := append(append(flags, "--", exe, serveArg), serverArgs...)
+	args := append(append(flags, "--"), demoproc.Command(t, serverArgs...)...)
 	var out, errOut bytes.Buffer
 	code = run(context.Background(), args, &out, &errOut)
 	return code, out.String(), errOut.String()

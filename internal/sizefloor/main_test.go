@@ -2,53 +2,25 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"flag"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
-	"github.com/plainmcp/plainmcp/internal/demoserver"
-	"github.com/plainmcp/plainmcp/transport"
+	"github.com/plainmcp/plainmcp/internal/demoproc"
 )
 
-// serveArg, as the first argument, makes the test binary the demo server
-// (see TestMain), so that nothing is built at test time.
-const serveArg = "serve-demo-server"
-
+// The tests run the floor client against the demo server, the test
+// binary itself started again (see package demoproc).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == serveArg {
-		childexit.Exit(serveDemo(os.Args[2:]))
-	}
+	demoproc.ServeIfChild()
 	os.Exit(m.Run())
-}
-
-// serveDemo serves the demo server on stdin and stdout, as the command
-// mcp-demo-server does.
-func serveDemo(args []string) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	opts := &demoserver.Options{}
-	fs.IntVar(&opts.PageSize, "page-size", 0, "")
-	if fs.Parse(args) != nil {
-		return 2
-	}
-	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
-	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {
-		return 1
-	}
-	return 0
 }
 
 // runDemo runs the floor client with flags against the demo server, which
 // gets serverArgs.
 func runDemo(t *testing.T, flags []string, serverArgs ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := append(append(flags, "--", exe, serveArg), serverArgs...)
+	args := append(append(flags, "--"), demoproc.Command(t, serverArgs...)...)
 	var out, errOut bytes.Buffer
 	code = run(args, &out, &errOut)
 	return code, out.String(), errOut.String()

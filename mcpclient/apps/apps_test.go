@@ -76,12 +76,12 @@ func TestReadUI(t *testing.T) {
 		{"bad blob", `[{"uri":"ui://a/app","mimeType":"text/html;profile=mcp-app","blob":"%%%"}]`, ErrNotUI},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := &readServer{contents: tc.contents}
-			got, err := Read(context.Background(), srv.connect(t), "ui://a/app", nil)
+			srv, s := readServer(t, tc.contents)
+			got, err := Read(context.Background(), s, "ui://a/app", nil)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
-			if got := srv.asked(); len(got) != 1 || got[0] != "ui://a/app" {
+			if got := asked(srv); len(got) != 1 || got[0] != "ui://a/app" {
 				t.Errorf("resources/read asked for %q", got)
 			}
 			if err == nil && got.HTML != page {
@@ -92,11 +92,11 @@ func TestReadUI(t *testing.T) {
 }
 
 func TestReadUIRefusesOtherSchemes(t *testing.T) {
-	srv := &readServer{contents: `[]`}
-	if _, err := Read(context.Background(), srv.connect(t), "https://example.com/app.html", nil); !errors.Is(err, ErrNotUI) {
+	srv, s := readServer(t, `[]`)
+	if _, err := Read(context.Background(), s, "https://example.com/app.html", nil); !errors.Is(err, ErrNotUI) {
 		t.Errorf("err = %v, want ErrNotUI", err)
 	}
-	if got := srv.asked(); len(got) != 0 {
+	if got := asked(srv); len(got) != 0 {
 		t.Errorf("a non-ui:// URI was read: %q", got)
 	}
 }

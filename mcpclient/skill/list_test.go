@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -79,7 +80,7 @@ func TestGetSkill(t *testing.T) {
 // TestSkillsNotOffered: a server that did not declare the extension is
 // never asked.
 func TestSkillsNotOffered(t *testing.T) {
-	f := newFakeServer(t)
+	f := fakemcp.New(t)
 	s := connect(t, f, &mcpclient.Options{Era: mcpclient.EraHandshake, Skills: true})
 	if _, err := mcpclient.Collect(All(ctx5s(t), s)); !errors.Is(err, ErrNotOffered) {
 		t.Errorf("Skills = %v", err)
@@ -87,13 +88,13 @@ func TestSkillsNotOffered(t *testing.T) {
 	if _, err := Get(ctx5s(t), s, "skill://a/SKILL.md"); !errors.Is(err, ErrNotOffered) {
 		t.Errorf("GetSkill = %v", err)
 	}
-	if f.request("skills/list") != nil || f.request("skills/get") != nil {
+	if f.Request("skills/list") != nil || f.Request("skills/get") != nil {
 		t.Error("the server was asked")
 	}
 	var caps struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	json.Unmarshal(f.request("initialize").Params, &caps)
+	json.Unmarshal(f.Request("initialize").Params, &caps)
 	if string(caps.Capabilities["extensions"]) != `{"io.modelcontextprotocol/skills":{}}` {
 		t.Errorf("initialize declared %s", caps.Capabilities["extensions"])
 	}
@@ -103,10 +104,10 @@ func TestSkillsNotOffered(t *testing.T) {
 // ttlMs, cacheScope) is read with it, and the SEP's shapes decode: a
 // listed file set, and "dynamic".
 func TestSkillsStateless(t *testing.T) {
-	f := newFakeServer(t)
-	f.result("server/discover", `{"resultType":"complete","supportedVersions":["2026-07-28"],
+	f := fakemcp.New(t)
+	f.Result("server/discover", `{"resultType":"complete","supportedVersions":["2026-07-28"],
 		"capabilities":{"resources":{},"extensions":{"io.modelcontextprotocol/skills":{"directoryRead":true}}},"serverInfo":{"name":"s","version":"1"}}`)
-	f.result("skills/list", `{"resultType":"complete","ttlMs":0,"cacheScope":"private","skills":[
+	f.Result("skills/list", `{"resultType":"complete","ttlMs":0,"cacheScope":"private","skills":[
 		{"uri":"skill://pdf-processing/SKILL.md","frontmatter":{"name":"pdf-processing","description":"Extract, fill, and assemble PDF documents"},
 		 "resources":[{"uri":"skill://pdf-processing/SKILL.md","digest":"`+sha("x")+`","size":1}]},
 		{"uri":"skill://reports/daily/SKILL.md","frontmatter":{"name":"daily","description":"Today's report"},"resources":"dynamic"}]}`)
@@ -122,7 +123,7 @@ func TestSkillsStateless(t *testing.T) {
 	if err := skills[1].Check(); !errors.As(err, &se) || se.Check != "dynamic" || !skills[1].Dynamic {
 		t.Errorf("a dynamic skill: %v", err)
 	}
-	if n := f.count("resources/read"); n != 0 {
+	if n := f.Count("resources/read"); n != 0 {
 		t.Errorf("%d reads", n)
 	}
 }

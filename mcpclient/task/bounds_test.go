@@ -22,7 +22,7 @@ func TestLegacyTasksCapabilityDeclaredOnlyWhenEnabled(t *testing.T) {
 			opts.Tasks = tasks
 		}
 		connect(t, f, opts)
-		caps, _ := f.paramsOf("initialize")[0]["capabilities"].(map[string]any)
+		caps, _ := f.ParamsOf("initialize")[0]["capabilities"].(map[string]any)
 		_, declared := caps["tasks"]
 		if _, ext := caps["extensions"]; declared != (tasks != nil) || ext {
 			t.Errorf("Tasks %v: capabilities %v", tasks, caps)
@@ -35,7 +35,7 @@ func TestLegacyTasksCapabilityDeclaredOnlyWhenEnabled(t *testing.T) {
 func TestLegacyTaskListPagination(t *testing.T) {
 	f := legacyTaskServer(t, tasksCaps, `[]`)
 	const cursor = `c/1?x=%20+ü`
-	f.handle("tasks/list", func(_ context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tasks/list", func(_ context.Context, r *jsonrpc.Request) (any, error) {
 		if strings.Contains(string(r.Params), "cursor") {
 			return json.RawMessage(`{"tasks":[` + legacyTask("b", "completed", "") + `],"nextCursor":"` + cursor + `"}`), nil
 		}
@@ -46,7 +46,7 @@ func TestLegacyTaskListPagination(t *testing.T) {
 	if !errors.Is(err, mcpclient.ErrPagination) || len(tasks) != 2 || tasks[0].ID != "a" || tasks[1].Status != Completed {
 		t.Fatalf("%v %v", tasks, err)
 	}
-	if got := f.paramsOf("tasks/list")[1]["cursor"]; got != cursor {
+	if got := f.ParamsOf("tasks/list")[1]["cursor"]; got != cursor {
 		t.Errorf("cursor sent back as %q", got)
 	}
 }
@@ -87,7 +87,7 @@ func TestHandleAPINeedsTasks(t *testing.T) {
 		}
 	}
 	for _, m := range []string{"tasks/get", "tasks/cancel", "tasks/list"} {
-		if n := f.count(m); n != 0 {
+		if n := f.Count(m); n != 0 {
 			t.Errorf("%d %s sent", n, m)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -19,15 +20,15 @@ import (
 // goroutine waits.
 
 // bubbleConnect connects a session to f inside the bubble; stop ends both.
-func bubbleConnect(t *testing.T, f *fakeServer, opts *mcpclient.Options) (s *mcpclient.Session, stop func()) {
+func bubbleConnect(t *testing.T, f *fakemcp.Server, opts *mcpclient.Options) (s *mcpclient.Session, stop func()) {
 	t.Helper()
 	a, b := transport.Pipe()
-	f.serve(b)
+	f.Serve(b)
 	s, err := mcpclient.Connect(context.Background(), a, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, func() { s.Close(); f.conn.Close() }
+	return s, func() { s.Close(); f.Conn.Close() }
 }
 
 // slowTask is a handshake-era task that polls every 5 s and lives 60 s.
@@ -41,9 +42,9 @@ func slowTask(status string) string {
 func TestTaskPolledAtTheServersInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := legacyTaskServer(t, tasksCaps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
-		f.result("tools/call", `{"task":`+slowTask(Working)+`}`)
-		f.handle("tasks/get", sequence(slowTask(Working), slowTask(Completed)))
-		f.result("tasks/result", `{"content":[{"type":"text","text":"done"}]}`)
+		f.Result("tools/call", `{"task":`+slowTask(Working)+`}`)
+		f.Handle("tasks/get", sequence(slowTask(Working), slowTask(Completed)))
+		f.Result("tasks/result", `{"content":[{"type":"text","text":"done"}]}`)
 		s, stop := bubbleConnect(t, f, &mcpclient.Options{Tasks: &Options{}})
 		defer stop()
 		start := time.Now()
@@ -51,7 +52,7 @@ func TestTaskPolledAtTheServersInterval(t *testing.T) {
 		if err != nil || res.Text() != "done" {
 			t.Fatalf("%+v %v", res, err)
 		}
-		if took, polls := time.Since(start), f.count("tasks/get"); took != 10*time.Second || polls != 2 {
+		if took, polls := time.Since(start), f.Count("tasks/get"); took != 10*time.Second || polls != 2 {
 			t.Errorf("%d polls in %v, want 2 in 10s", polls, took)
 		}
 	})
@@ -71,9 +72,9 @@ func TestTaskGivenUpAtItsTTLOrMaxWait(t *testing.T) {
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			f := legacyTaskServer(t, tasksCaps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
-			f.result("tools/call", `{"task":`+slowTask(Working)+`}`)
-			f.result("tasks/get", slowTask(Working))
-			f.result("tasks/cancel", slowTask(Cancelled))
+			f.Result("tools/call", `{"task":`+slowTask(Working)+`}`)
+			f.Result("tasks/get", slowTask(Working))
+			f.Result("tasks/cancel", slowTask(Cancelled))
 			s, stop := bubbleConnect(t, f, &mcpclient.Options{Tasks: &Options{MaxWait: tc.maxWait}})
 			defer stop()
 			start := time.Now()
@@ -82,7 +83,7 @@ func TestTaskGivenUpAtItsTTLOrMaxWait(t *testing.T) {
 				t.Errorf("%s: %v after %v, want ErrExpired after %v", tc.name, err, time.Since(start), tc.want)
 			}
 			synctest.Wait() // the background tasks/cancel has been answered
-			if f.count("tasks/cancel") != 1 {
+			if f.Count("tasks/cancel") != 1 {
 				t.Errorf("%s: the expired task was not cancelled", tc.name)
 			}
 		})

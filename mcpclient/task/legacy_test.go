@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -24,10 +25,10 @@ const (
 
 // legacyTaskServer is a fake 2025-11-25 server declaring caps and listing
 // tools (a JSON array).
-func legacyTaskServer(t *testing.T, caps, tools string) *fakeServer {
-	f := newFakeServer(t)
-	f.result("initialize", `{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"serverInfo":{"name":"t","version":"1"}}`)
-	f.result("tools/list", `{"tools":`+tools+`}`)
+func legacyTaskServer(t *testing.T, caps, tools string) *fakemcp.Server {
+	f := fakemcp.New(t)
+	f.Result("initialize", `{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"serverInfo":{"name":"t","version":"1"}}`)
+	f.Result("tools/list", `{"tools":`+tools+`}`)
 	return f
 }
 
@@ -56,13 +57,13 @@ func TestLegacyTaskAugmentationFollowsCapabilityAndTool(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := legacyTaskServer(t, tc.caps, `[{"name":"x","inputSchema":{},"execution":`+tc.execution+`}]`)
-			f.handle("tools/call", func(_ context.Context, r *jsonrpc.Request) (any, error) {
+			f.Handle("tools/call", func(_ context.Context, r *jsonrpc.Request) (any, error) {
 				if strings.Contains(string(r.Params), `"task"`) {
 					return json.RawMessage(`{"task":` + legacyTask("t1", "completed", "") + `}`), nil
 				}
 				return json.RawMessage(`{"content":[{"type":"text","text":"plain"}]}`), nil
 			})
-			f.result("tasks/result", `{"content":[{"type":"text","text":"from task"}]}`)
+			f.Result("tasks/result", `{"content":[{"type":"text","text":"from task"}]}`)
 			opts := &mcpclient.Options{}
 			if tc.tasks {
 				opts.Tasks = fastTasks()
@@ -73,15 +74,15 @@ func TestLegacyTaskAugmentationFollowsCapabilityAndTool(t *testing.T) {
 			}
 			res, err := s.CallTool(ctx5s(t), "x", nil)
 			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) || f.count("tools/call") != 0 {
-					t.Fatalf("got %v after %d calls, want %v and none sent", err, f.count("tools/call"), tc.wantErr)
+				if !errors.Is(err, tc.wantErr) || f.Count("tools/call") != 0 {
+					t.Fatalf("got %v after %d calls, want %v and none sent", err, f.Count("tools/call"), tc.wantErr)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, asked := f.paramsOf("tools/call")[0]["task"]
+			_, asked := f.ParamsOf("tools/call")[0]["task"]
 			want := map[bool]string{true: "from task", false: "plain"}[tc.wantTask]
 			if asked != tc.wantTask || res.Text() != want {
 				t.Errorf("asked for a task: %v, result %q; want %v, %q", asked, res.Text(), tc.wantTask, want)
@@ -95,10 +96,10 @@ func TestLegacyTaskAugmentationFollowsCapabilityAndTool(t *testing.T) {
 // tasks/result; the status callback sees each change once.
 func TestLegacyTaskPolledToItsResult(t *testing.T) {
 	f := legacyTaskServer(t, tasksCaps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
-	f.result("tools/call", `{"task":`+legacyTask("t1", "working", "")+`}`)
-	f.handle("tasks/get", sequence(legacyTask("t1", "working", ""), legacyTask("t1", "working", `,"statusMessage":"half"`),
+	f.Result("tools/call", `{"task":`+legacyTask("t1", "working", "")+`}`)
+	f.Handle("tasks/get", sequence(legacyTask("t1", "working", ""), legacyTask("t1", "working", `,"statusMessage":"half"`),
 		legacyTask("t1", "completed", "")))
-	f.result("tasks/result", `{"content":[{"type":"text","text":"done"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t1"}}}`)
+	f.Result("tasks/result", `{"content":[{"type":"text","text":"done"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t1"}}}`)
 	s := connect(t, f, &mcpclient.Options{Tasks: &Options{MinPollInterval: time.Millisecond, TTL: 5 * time.Second}})
 	var seen []string
 	ctx := WithStatus(ctx5s(t), func(t Task) { seen = append(seen, t.Status+":"+t.StatusMessage) })
@@ -109,16 +110,16 @@ func TestLegacyTaskPolledToItsResult(t *testing.T) {
 	if diff := cmp.Diff([]string{"working:", "working:half", "completed:"}, seen); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
-	call := f.paramsOf("tools/call")[0]
+	call := f.ParamsOf("tools/call")[0]
 	if diff := cmp.Diff(map[string]any{"ttl": float64(5000)}, call["task"]); diff != "" {
 		t.Errorf("params.task (-want +got):\n%s", diff)
 	}
-	for _, p := range append(f.paramsOf("tasks/get"), f.paramsOf("tasks/result")...) {
+	for _, p := range append(f.ParamsOf("tasks/get"), f.ParamsOf("tasks/result")...) {
 		if p["taskId"] != "t1" {
 			t.Errorf("a task request named %v", p["taskId"])
 		}
 	}
-	if n := f.count("tasks/get"); n != 3 {
+	if n := f.Count("tasks/get"); n != 3 {
 		t.Errorf("%d polls, want 3", n)
 	}
 }
@@ -128,11 +129,11 @@ func TestLegacyTaskPolledToItsResult(t *testing.T) {
 // answer related to a task MUST carry io.modelcontextprotocol/related-task.
 func TestLegacyTaskInputGoesToTheHandlers(t *testing.T) {
 	f := legacyTaskServer(t, tasksCaps, `[{"name":"ask","inputSchema":{},"execution":{"taskSupport":"optional"}}]`)
-	f.result("tools/call", `{"task":`+legacyTask("t9", "working", "")+`}`)
-	f.handle("tasks/get", sequence(legacyTask("t9", "input_required", "")))
+	f.Result("tools/call", `{"task":`+legacyTask("t9", "working", "")+`}`)
+	f.Handle("tasks/get", sequence(legacyTask("t9", "input_required", "")))
 	var elicited json.RawMessage
-	f.handle("tasks/result", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
-		err := f.conn.Call(ctx, "elicitation/create", json.RawMessage(`{"message":"who?","requestedSchema":{"type":"object",`+
+	f.Handle("tasks/result", func(ctx context.Context, _ *jsonrpc.Request) (any, error) {
+		err := f.Conn.Call(ctx, "elicitation/create", json.RawMessage(`{"message":"who?","requestedSchema":{"type":"object",`+
 			`"properties":{"name":{"type":"string"}}},"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t9"}}}`), &elicited)
 		if err != nil {
 			return nil, err
@@ -163,13 +164,13 @@ func TestLegacyTaskInputGoesToTheHandlers(t *testing.T) {
 func TestLegacyTaskFailures(t *testing.T) {
 	f := legacyTaskServer(t, tasksCaps, `[{"name":"f","inputSchema":{},"execution":{"taskSupport":"required"}},`+
 		`{"name":"c","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
-	f.handle("tools/call", func(_ context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(_ context.Context, r *jsonrpc.Request) (any, error) {
 		if strings.Contains(string(r.Params), `"name":"f"`) {
 			return json.RawMessage(`{"task":` + legacyTask("tf", "failed", `,"statusMessage":"rate limit"`) + `}`), nil
 		}
 		return json.RawMessage(`{"task":` + legacyTask("tc", "cancelled", "") + `}`), nil
 	})
-	f.handle("tasks/result", fail(-32603, "API rate limit exceeded"))
+	f.Handle("tasks/result", fail(-32603, "API rate limit exceeded"))
 	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 	_, err := s.CallTool(ctx5s(t), "f", nil)
 	var rpcErr *jsonrpc.Error
@@ -187,14 +188,14 @@ func TestLegacyTaskFailures(t *testing.T) {
 func TestLegacyTaskCancelledWithTheCaller(t *testing.T) {
 	for _, caps := range []string{tasksCaps, `{"tasks":{"requests":{"tools":{"call":{}}}}}`} {
 		f := legacyTaskServer(t, caps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
-		f.result("tools/call", `{"task":`+legacyTask("t2", "working", "")+`}`)
+		f.Result("tools/call", `{"task":`+legacyTask("t2", "working", "")+`}`)
 		// The caller gives up once the task is being polled.
 		ctx, cancel := context.WithCancel(context.Background())
-		f.handle("tasks/get", func(context.Context, *jsonrpc.Request) (any, error) {
+		f.Handle("tasks/get", func(context.Context, *jsonrpc.Request) (any, error) {
 			cancel()
 			return json.RawMessage(legacyTask("t2", "working", "")), nil
 		})
-		f.result("tasks/cancel", legacyTask("t2", "cancelled", ""))
+		f.Result("tasks/cancel", legacyTask("t2", "cancelled", ""))
 		s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 		_, err := s.CallTool(ctx, "slow", nil)
 		if !errors.Is(err, context.Canceled) {
@@ -205,7 +206,7 @@ func TestLegacyTaskCancelledWithTheCaller(t *testing.T) {
 		if caps == tasksCaps {
 			want = 1
 		}
-		if n := f.count("tasks/cancel"); n != want {
+		if n := f.Count("tasks/cancel"); n != want {
 			t.Errorf("caps %s: %d tasks/cancel, want %d", caps, n, want)
 		}
 		cancel()

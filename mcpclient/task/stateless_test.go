@@ -35,13 +35,13 @@ func polled(id, status, extra string) string {
 // and then MUST handle either a CallToolResult or a CreateTaskResult.
 func TestStatelessTaskOrResult(t *testing.T) {
 	f := modernServer(t)
-	f.handle("tools/call", func(_ context.Context, r *jsonrpc.Request) (any, error) {
+	f.Handle("tools/call", func(_ context.Context, r *jsonrpc.Request) (any, error) {
 		if strings.Contains(string(r.Params), `"name":"now"`) {
 			return json.RawMessage(`{"resultType":"complete","content":[{"type":"text","text":"at once"}]}`), nil
 		}
 		return json.RawMessage(created("m1")), nil
 	})
-	f.handle("tasks/get", sequence(polled("m1", "working", ""), polled("m1", "completed",
+	f.Handle("tasks/get", sequence(polled("m1", "working", ""), polled("m1", "completed",
 		`,"result":{"content":[{"type":"text","text":"later"}],"isError":true}`)))
 	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 	for name, want := range map[string]string{"now": "at once", "later": "later"} {
@@ -50,7 +50,7 @@ func TestStatelessTaskOrResult(t *testing.T) {
 			t.Errorf("%s: %+v %v", name, res, err)
 		}
 	}
-	meta := f.paramsOf("tools/call")[0]["_meta"].(map[string]any)
+	meta := f.ParamsOf("tools/call")[0]["_meta"].(map[string]any)
 	caps := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
 	if diff := cmp.Diff(map[string]any{mcpclient.TasksExtension: map[string]any{}}, caps["extensions"]); diff != "" {
 		t.Errorf("declared extensions (-want +got):\n%s", diff)
@@ -58,7 +58,7 @@ func TestStatelessTaskOrResult(t *testing.T) {
 	if _, legacy := caps["tasks"]; legacy {
 		t.Error("the stateless era declared 2025-11-25's tasks capability")
 	}
-	if p := f.paramsOf("tasks/get")[0]; p["taskId"] != "m1" {
+	if p := f.ParamsOf("tasks/get")[0]; p["taskId"] != "m1" {
 		t.Errorf("tasks/get params %v", p)
 	}
 }
@@ -77,7 +77,7 @@ func TestStatelessTaskWhereNoneMayCome(t *testing.T) {
 	} {
 		f := modernServer(t)
 		for _, m := range []string{"tools/call", "prompts/get", "resources/read"} {
-			f.result(m, created("bad"))
+			f.Result(m, created("bad"))
 		}
 		opts := &mcpclient.Options{}
 		if tc.tasks != nil {
@@ -87,10 +87,10 @@ func TestStatelessTaskWhereNoneMayCome(t *testing.T) {
 		if err := tc.call(s); !errors.Is(err, mcpclient.ErrMalformedResult) {
 			t.Errorf("%s: got %v, want a malformed result", tc.name, err)
 		}
-		if f.count("tasks/get") != 0 {
+		if f.Count("tasks/get") != 0 {
 			t.Errorf("%s: polled a task it should have refused", tc.name)
 		}
-		if tc.tasks == nil && strings.Contains(string(f.request("tools/call").Params), mcpclient.TasksExtension) {
+		if tc.tasks == nil && strings.Contains(string(f.Request("tools/call").Params), mcpclient.TasksExtension) {
 			t.Errorf("%s: declared the extension without Options.Tasks", tc.name)
 		}
 	}
@@ -102,16 +102,16 @@ func TestStatelessTaskWhereNoneMayCome(t *testing.T) {
 // tasks/update.
 func TestStatelessTaskInputsAnsweredOnce(t *testing.T) {
 	f := modernServer(t)
-	f.result("tools/call", created("m2"))
+	f.Result("tools/call", created("m2"))
 	elicit := `"a":{"method":"elicitation/create","params":{"message":"name?","requestedSchema":{"type":"object",` +
 		`"properties":{"n":{"type":"string","default":"Ada"}}}}}`
 	roots := `"b":{"method":"roots/list"}`
-	f.handle("tasks/get", sequence(
+	f.Handle("tasks/get", sequence(
 		polled("m2", "input_required", `,"inputRequests":{`+elicit+`}`),
 		polled("m2", "input_required", `,"inputRequests":{`+elicit+`}`), // not taken in yet
 		polled("m2", "input_required", `,"inputRequests":{`+elicit+`,`+roots+`}`),
 		polled("m2", "completed", `,"result":{"content":[{"type":"text","text":"ok"}]}`)))
-	f.result("tasks/update", `{"resultType":"complete"}`)
+	f.Result("tasks/update", `{"resultType":"complete"}`)
 	var mu sync.Mutex
 	asked := map[string]int{}
 	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks(),
@@ -134,7 +134,7 @@ func TestStatelessTaskInputsAnsweredOnce(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"elicit": 1, "roots": 1}, asked); diff != "" {
 		t.Errorf("handler calls (-want +got):\n%s", diff)
 	}
-	updates := f.paramsOf("tasks/update")
+	updates := f.ParamsOf("tasks/update")
 	if len(updates) != 2 {
 		t.Fatalf("%d tasks/update, want 2", len(updates))
 	}
@@ -177,15 +177,15 @@ func TestStatelessTaskOutcomes(t *testing.T) {
 		{"control characters", polled(`m\r\nX-Evil: 1`, "working", ""), func(err error) bool { return errors.Is(err, mcpclient.ErrMalformedResult) }, true},
 	} {
 		f := modernServer(t)
-		f.result("tools/call", created("m"))
-		f.result("tasks/get", tc.poll)
-		f.result("tasks/cancel", `{"resultType":"complete"}`)
+		f.Result("tools/call", created("m"))
+		f.Result("tasks/get", tc.poll)
+		f.Result("tasks/cancel", `{"resultType":"complete"}`)
 		s := connect(t, f, &mcpclient.Options{Tasks: fastTasks(), Roots: func(context.Context) ([]mcpclient.Root, error) { return nil, nil }})
 		if _, err := s.CallTool(ctx5s(t), "t", nil); !tc.check(err) {
 			t.Errorf("%s: got %v", tc.name, err)
 		}
 		s.Close()
-		if got := f.count("tasks/cancel") == 1; got != tc.cancelled {
+		if got := f.Count("tasks/cancel") == 1; got != tc.cancelled {
 			t.Errorf("%s: cancelled %v, want %v", tc.name, got, tc.cancelled)
 		}
 	}
@@ -195,9 +195,9 @@ func TestStatelessTaskOutcomes(t *testing.T) {
 // for the task; notifications/cancelled MUST NOT be used to cancel a task.
 func TestStatelessTaskCancelledWithTheCaller(t *testing.T) {
 	f := modernServer(t)
-	f.result("tools/call", created("m5"))
-	f.result("tasks/get", polled("m5", "working", ""))
-	f.result("tasks/cancel", `{"resultType":"complete"}`)
+	f.Result("tools/call", created("m5"))
+	f.Result("tasks/get", polled("m5", "working", ""))
+	f.Result("tasks/cancel", `{"resultType":"complete"}`)
 	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -206,14 +206,12 @@ func TestStatelessTaskCancelledWithTheCaller(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	s.Close()
-	if p := f.paramsOf("tasks/cancel"); len(p) != 1 || p[0]["taskId"] != "m5" {
+	if p := f.ParamsOf("tasks/cancel"); len(p) != 1 || p[0]["taskId"] != "m5" {
 		t.Errorf("tasks/cancel: %v", p)
 	}
-	callID, _ := f.request("tools/call").ID.MarshalJSON()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, n := range f.notes {
-		if n.Method == "notifications/cancelled" && strings.Contains(string(n.Params), `"requestId":`+string(callID)) {
+	callID, _ := f.Request("tools/call").ID.MarshalJSON()
+	for _, n := range f.Notes("notifications/cancelled") {
+		if strings.Contains(string(n.Params), `"requestId":`+string(callID)) {
 			t.Errorf("the task was cancelled with %s", n.Params)
 		}
 	}
@@ -222,10 +220,10 @@ func TestStatelessTaskCancelledWithTheCaller(t *testing.T) {
 // The handle API: start, look, await, cancel.
 func TestTaskHandleAPI(t *testing.T) {
 	f := modernServer(t)
-	f.result("tools/call", created("h1"))
-	f.handle("tasks/get", sequence(polled("h1", "working", `,"statusMessage":"1 of 2"`),
+	f.Result("tools/call", created("h1"))
+	f.Handle("tasks/get", sequence(polled("h1", "working", `,"statusMessage":"1 of 2"`),
 		polled("h1", "completed", `,"result":{"content":[{"type":"text","text":"fin"}]}`)))
-	f.result("tasks/cancel", `{"resultType":"complete"}`)
+	f.Result("tasks/cancel", `{"resultType":"complete"}`)
 	s := connect(t, f, &mcpclient.Options{Tasks: fastTasks()})
 	task, res, err := Start(ctx5s(t), s, "t", nil)
 	if err != nil || res != nil || task.ID != "h1" || task.Status != Working || task.TTL.Milliseconds() != 60000 {

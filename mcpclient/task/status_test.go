@@ -18,10 +18,10 @@ import (
 func TestLegacyTaskStatusNotice(t *testing.T) {
 	f := legacyTaskServer(t, tasksCaps, `[{"name":"slow","inputSchema":{},"execution":{"taskSupport":"required"}}]`)
 	slowPoll := `,"pollInterval":3600000`
-	f.result("tools/call", `{"task":`+legacyTask("t1", "working", "")[:len(legacyTask("t1", "working", ""))-1]+slowPoll+`}}`)
-	f.result("tasks/result", `{"content":[{"type":"text","text":"done early"}]}`)
+	f.Result("tools/call", `{"task":`+legacyTask("t1", "working", "")[:len(legacyTask("t1", "working", ""))-1]+slowPoll+`}}`)
+	f.Result("tasks/result", `{"content":[{"type":"text","text":"done early"}]}`)
 	var gets atomic.Int64
-	f.handle("tasks/get", func(context.Context, *jsonrpc.Request) (any, error) {
+	f.Handle("tasks/get", func(context.Context, *jsonrpc.Request) (any, error) {
 		gets.Add(1)
 		return json.RawMessage(legacyTask("t1", "working", "")), nil
 	})
@@ -43,9 +43,9 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 	notify := func() {
 		defer close(sent)
 		ctx := context.Background()
-		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("other", "completed", "")))
-		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(`{"taskId":"t1","status":"bogus"}`))
-		f.conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("t1", "completed", `,"statusMessage":"finished"`)))
+		f.Conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("other", "completed", "")))
+		f.Conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(`{"taskId":"t1","status":"bogus"}`))
+		f.Conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("t1", "completed", `,"statusMessage":"finished"`)))
 	}
 	ctx := WithStatus(ctx5s(t), func(task Task) {
 		if statuses = append(statuses, task.Status+":"+task.StatusMessage); len(statuses) == 1 {
