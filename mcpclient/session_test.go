@@ -364,3 +364,26 @@ func TestElicitationDefaultsFilledIn(t *testing.T) {
 		}
 	}
 }
+
+// TestLifecycleRequestsAreNeverCancelled: giving up on initialize or on
+// the server/discover probe tells the server nothing (the spec forbids
+// cancelling initialize, and the probe may be a legacy server's first
+// message); giving up on any other request sends notifications/cancelled.
+// An abandoned initialize otherwise fails Connect, whose conn then closes
+// before a notice could go, so the rule is checked here on a live session.
+func TestLifecycleRequestsAreNeverCancelled(t *testing.T) {
+	f := fakemcp.New(t)
+	s := fakemcp.Connect(t, f, Connect, &Options{})
+	for i, method := range []string{"initialize", "server/discover", "tools/call"} {
+		s.abandoned(jsonrpc.Int64ID(int64(100+i)), method)
+	}
+	s.background.Wait()
+	if err := s.conn.Notify(ctx5s(t), "test/marker", nil); err != nil {
+		t.Fatal(err)
+	}
+	f.WaitNote("test/marker") // notifications arrive in order: every notice is in
+	notes := f.Notes("notifications/cancelled")
+	if len(notes) != 1 || !strings.Contains(string(notes[0].Params), `"requestId":102`) {
+		t.Errorf("cancellation notices: %d, want one, for tools/call (id 102)", len(notes))
+	}
+}

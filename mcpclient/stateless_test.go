@@ -67,6 +67,14 @@ func TestEraDetection(t *testing.T) {
 				if s.Era() != tc.era {
 					t.Errorf("era %v, want %v", s.Era(), tc.era)
 				}
+				// Every notice the session sent is in before the check
+				// below: its background sends are over, and a marker sent
+				// after them has arrived (notifications arrive in order).
+				s.background.Wait()
+				if err := s.conn.Notify(ctx5s(t), "test/marker", nil); err != nil {
+					t.Fatal(err)
+				}
+				f.WaitNote("test/marker")
 			}
 			if got := f.Count("server/discover"); got != tc.discovers {
 				t.Errorf("%d server/discover requests, want %d", got, tc.discovers)
