@@ -65,7 +65,7 @@ func (f *Server) Result(method, result string) {
 
 // Serve serves s in the background until s or f.Conn closes.
 func (f *Server) Serve(s jsonrpc.Stream) {
-	f.Conn = jsonrpc.NewConn(s, &jsonrpc.Options{Handler: f.handle, OnNotification: f.note})
+	f.Conn = jsonrpc.NewConn(s, &jsonrpc.Options{Handler: f.handle, Intercept: f.note})
 }
 
 // Start serves one end of a new in-memory pipe, closed when the test
@@ -126,13 +126,31 @@ func (f *Server) initialize(req *jsonrpc.Request) any {
 	}
 }
 
-func (f *Server) note(_ context.Context, n *jsonrpc.Request) {
+// note records a notification on the read loop, before the next frame
+// is read (jsonrpc's Intercept), so that once the loop has ended every
+// notification the client sent is recorded: see Drain.
+func (f *Server) note(n *jsonrpc.Request) bool {
 	f.mu.Lock()
 	f.notes = append(f.notes, n)
 	f.mu.Unlock()
 	select { // never blocks: one token says "look again"
 	case f.newMsg <- struct{}{}:
 	default:
+	}
+	return true
+}
+
+// Drain waits, up to five seconds, for the server to have read all the
+// client sent: call it once the client's end is closed (the session's
+// Close), so that a test can say what never came.
+func (f *Server) Drain() {
+	f.t.Helper()
+	timer := time.NewTimer(5 * time.Second)
+	defer timer.Stop()
+	select {
+	case <-f.Conn.Done():
+	case <-timer.C:
+		f.t.Fatal("the server never saw the client's end close")
 	}
 }
 

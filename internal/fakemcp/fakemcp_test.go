@@ -62,3 +62,23 @@ func TestScriptedServer(t *testing.T) {
 		t.Errorf("Notes(a) = %d notes, Notes(b) = %d; want 2 and 1", len(got), len(f.Notes("b")))
 	}
 }
+
+// TestDrain: once the client's end is closed, Drain returns with every
+// notification the client sent recorded, so a test can say none other came.
+func TestDrain(t *testing.T) {
+	leakcheck.Check(t)
+	f := New(t)
+	client := jsonrpc.NewConn(f.Start(t), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for range 50 {
+		if err := client.Notify(ctx, "a", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client.Close()
+	f.Drain()
+	if n := len(f.Notes("a")); n != 50 {
+		t.Errorf("after Drain the server has %d of the 50 notifications", n)
+	}
+}

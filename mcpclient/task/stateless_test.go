@@ -206,6 +206,7 @@ func TestStatelessTaskCancelledWithTheCaller(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	s.Close()
+	f.Drain() // every notice the client sent is in
 	if p := f.ParamsOf("tasks/cancel"); len(p) != 1 || p[0]["taskId"] != "m5" {
 		t.Errorf("tasks/cancel: %v", p)
 	}
