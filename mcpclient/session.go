@@ -251,11 +251,11 @@ func (s *Session) inBackground(fn func()) {
 	}()
 }
 
-// discard is a slog.Handler that drops everything.
 // discardLogger is the logger of a Session given none. It holds no
 // state: every Session may share it.
 var discardLogger = slog.New(discard{})
 
+// discard is a slog.Handler that drops everything.
 type discard struct{}
 
 func (discard) Enabled(context.Context, slog.Level) bool  { return false }
