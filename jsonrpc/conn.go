@@ -95,7 +95,11 @@ func (c *Conn) Err() error {
 // Close stops the connection: pending calls fail with ErrClosed, handlers'
 // contexts end, and the stream is closed. It waits for the read loop, if
 // one started, to return (the Stream contract makes Close unblock Read),
-// not for handlers.
+// then, for at most a moment (notifyDrainWait), for the notifications
+// that came before to be delivered: a host does not hear of one after
+// Close returns unless its OnNotification outlasts that moment — or
+// calls Close itself, which then waits that moment and no longer. It
+// does not wait for the handlers of the peer's requests.
 // Close is idempotent and returns the stream's Close result every time.
 func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
@@ -108,10 +112,17 @@ func (c *Conn) Close() error {
 		c.readStart.Do(func() { started = false }) // none started, and none will
 		if started {
 			<-c.readDone
+			if !c.notes.wait(notifyDrainWait) {
+				c.log.Debug("jsonrpc: Close returns with notifications still being delivered", "waited", notifyDrainWait)
+			}
 		}
 	})
 	return c.closeErr
 }
+
+// notifyDrainWait bounds how long Close waits for notifications to be
+// delivered.
+const notifyDrainWait = 500 * time.Millisecond
 
 // stop records why the conn ended and wakes everyone waiting on it. Only the
 // first call has an effect.
@@ -156,7 +167,7 @@ func (c *Conn) startReading() {
 		c.handlers = make(chan struct{}, orDefault(c.opts.MaxPeerRequests, defaultMaxPeerRequests))
 		go c.readLoop()
 		if c.opts.OnNotification != nil {
-			go c.notes.run(c.baseCtx, c.opts.OnNotification)
+			c.notes.start(c.baseCtx, c.opts.OnNotification)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 )
 
 // notificationQueue delivers the peer's notifications to one goroutine in
@@ -16,6 +17,7 @@ type notificationQueue struct {
 	limit   int
 	maxSize int
 	wake    chan struct{} // 1-buffered: "there is something to do"
+	done    chan struct{} // closed when run has returned; made by start
 	stopped bool
 }
 
@@ -57,7 +59,30 @@ func (q *notificationQueue) stop() {
 	q.signal()
 }
 
+// start runs the delivery on a goroutine of its own.
+func (q *notificationQueue) start(ctx context.Context, fn NotificationHandler) {
+	q.done = make(chan struct{})
+	go q.run(ctx, fn)
+}
+
+// wait waits, up to bound, for run to have delivered what was queued and
+// returned; it reports whether it did.
+func (q *notificationQueue) wait(bound time.Duration) bool {
+	if q.done == nil {
+		return true
+	}
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-q.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
 func (q *notificationQueue) run(ctx context.Context, fn NotificationHandler) {
+	defer close(q.done)
 	for {
 		q.mu.Lock()
 		items, stopped := q.items, q.stopped

@@ -1,7 +1,12 @@
 package mcpclient
 
 import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 // Skills are resources: a stateless server's resources/list_changed
@@ -41,5 +46,35 @@ func TestResourcesListChangedForgetsCachedSkills(t *testing.T) {
 		if got := f.Count("skills/list"); got != step.want {
 			t.Fatalf("after %q: %d skills/list requests, want %d", step.notice, got, step.want)
 		}
+	}
+}
+
+// A list_changed that comes ahead of a response empties the cache before
+// the call returns, even while the callbacks are busy with what came
+// before it: the list asked for next is the server's new one.
+func TestListChangedAheadOfAResponseEmptiesTheCache(t *testing.T) {
+	f := modernServer(t)
+	var changed atomic.Bool
+	f.Handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		name := map[bool]string{false: "old", true: "new"}[changed.Load()]
+		return json.RawMessage(`{"tools":[{"name":"` + name + `","inputSchema":{}}],"ttlMs":60000}`), nil
+	})
+	f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+		changed.Store(true)
+		f.Conn.Notify(ctx, "notifications/message", map[string]any{"level": "info", "data": "busy"})
+		f.Conn.Notify(ctx, "notifications/tools/list_changed", nil)
+		return map[string]any{"content": []any{}}, nil
+	})
+	release := make(chan struct{})
+	defer close(release)
+	s := connect(t, f, &Options{OnLog: func(LogMessage) { <-release }})
+	if got, err := s.ListTools(ctx5s(t), ""); err != nil || got.Tools[0].Name != "old" {
+		t.Fatalf("first list: %v %v", got, err)
+	}
+	if _, err := s.CallTool(ctx5s(t), "change", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ListTools(ctx5s(t), ""); err != nil || got.Tools[0].Name != "new" {
+		t.Errorf("list after the change: %v %v, want the new tool", got, err)
 	}
 }

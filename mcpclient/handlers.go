@@ -137,10 +137,15 @@ func decodeParams(req *jsonrpc.Request, v any) error {
 
 // intercept handles, on the read loop, the notifications whose effect must
 // be in place before later frames are processed: progress (so it is
-// recorded before the response it precedes) and cancellation (so a handler
-// is stopped before anything else happens).
+// recorded before the response it precedes), cancellation (so a handler
+// is stopped before anything else happens) and a list's change (so a
+// list asked for after the response it precedes is not the cached one;
+// OnListChanged still hears of it in order with the rest).
 func (s *Session) intercept(n *jsonrpc.Request) bool {
 	switch n.Method {
+	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
+		s.forgetList(n.Method)
+		return false
 	case "notifications/progress":
 		var p struct {
 			Token json.RawMessage `json:"progressToken"`
@@ -225,20 +230,29 @@ func (s *Session) logMessage(params json.RawMessage) bool {
 	return true
 }
 
-// listChanged forgets the cached list a */list_changed names and tells
-// OnListChanged, reporting whether there was one to tell. Skills are
+// listKind is the list a */list_changed names: "tools" …
+func listKind(method string) string {
+	return method[len("notifications/") : len(method)-len("/list_changed")]
+}
+
+// forgetList forgets the cached list a */list_changed names. Skills are
 // resources, so the skills extension's listing goes with them.
-func (s *Session) listChanged(method string) bool {
-	kind := method[len("notifications/") : len(method)-len("/list_changed")]
+func (s *Session) forgetList(method string) {
+	kind := listKind(method)
 	s.cache.forget(kind + "/list")
 	if kind == "resources" {
 		s.cache.forget("resources/templates/list")
 		s.cache.forget("skills/list")
 	}
+}
+
+// listChanged tells OnListChanged of a */list_changed, reporting whether
+// there was one to tell.
+func (s *Session) listChanged(method string) bool {
 	if s.opts.OnListChanged == nil {
 		return false
 	}
-	s.opts.OnListChanged(kind)
+	s.opts.OnListChanged(listKind(method))
 	return true
 }
 

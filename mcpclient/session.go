@@ -155,8 +155,11 @@ func (s *Session) Err() error { return s.conn.Err() }
 func (s *Session) Stream() jsonrpc.Stream { return s.stream }
 
 // Close ends the session: calls in flight fail with ErrClosed and the
-// stream is closed (for stdio, the server process is shut down). It is
-// idempotent and safe to call from any goroutine.
+// stream is closed (for stdio, the server process is shut down). The
+// notifications that came before are handed to their callbacks before it
+// returns, unless a callback keeps it waiting more than a moment (see
+// jsonrpc.Conn.Close). It is idempotent and safe to call from any
+// goroutine, a callback's too.
 func (s *Session) Close() error {
 	s.bgMu.Lock()
 	s.closed = true
