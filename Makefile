@@ -72,10 +72,12 @@ RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env 
 # atexit_sleep_ms, for races in goroutines still running): a second for each
 # of the suite's packages. The tests end their goroutines (leakcheck), so
 # make test skips the sleep, unless GORACE is set already.
+# The tests that drive headless Chromium (TestBrowser…) are make browser's,
+# which make integration runs: a browser's start is seconds of two cores.
 test:
 	$(GO) vet ./...
 	@[ -n "$(RACE)" ] || echo "make test: no cgo or C compiler here, so the tests run without the race detector"
-	GORACE="$${GORACE-atexit_sleep_ms=0}" $(GO) test $(RACE) ./...
+	GORACE="$${GORACE-atexit_sleep_ms=0}" $(GO) test $(RACE) -skip '^TestBrowser' ./...
 
 check:
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: the files above need formatting"; exit 1)
@@ -157,7 +159,7 @@ $(NPM_SERVERS)/.installed: internal/integration/npm/package.json internal/integr
 	cd $(NPM_SERVERS) && npm ci --no-audit --no-fund
 	touch $@
 
-integration: $(NPM_SERVERS)/.installed chromium
+integration: $(NPM_SERVERS)/.installed browser
 	PLAINMCP_EVERYTHING="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything/dist/index.js" \
 	PLAINMCP_EVERYTHING_LEGACY="$(CURDIR)/$(NPM_SERVERS)/node_modules/everything-legacy/dist/index.js" \
 	PLAINMCP_FILESYSTEM="$(CURDIR)/$(NPM_SERVERS)/node_modules/filesystem/dist/index.js" \
@@ -202,7 +204,7 @@ chromium:
 
 # mcpc web's page and its MCP Apps host, in headless Chromium.
 browser: chromium
-	$(GO) test -race -count=1 -v -run Browser ./internal/webui/
+	$(GO) test -race -count=1 -v -run '^TestBrowser' ./internal/webui/
 
 # The official MCP conformance suite, two versions side by side with the Node 22
 # it needs, pinned in conformance/ and installed into a local folder (hidden
