@@ -68,7 +68,8 @@
 // Notifications go to [Options].OnNotification one at a time, in the order they
 // arrived, on a goroutine of their own. [Options].Intercept sees them first,
 // on the read loop, for the few that must take effect before any later
-// frame.
+// frame. [Conn.Close] delivers those that came before it before it
+// returns, waiting a moment at most for a slow OnNotification.
 //
 // # Batches
 //

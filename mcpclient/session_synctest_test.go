@@ -38,3 +38,26 @@ func testInitializeNeverAnsweredEndsConnect(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A callback may close its own session, in either era: Close waits its
+// moment for the callback (itself) and no longer, and the session ends.
+func TestCloseFromACallback(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			f := fakemcp.New(t)
+			if stateless {
+				f.Result("server/discover", discoverOK)
+			}
+			var s *Session
+			closed := make(chan error, 1)
+			s = connectBubbled(t, f, &Options{OnLog: func(LogMessage) { closed <- s.Close() }})
+			f.Conn.Notify(context.Background(), "notifications/message", map[string]any{"level": "info", "data": "bye"})
+			if err := <-closed; err != nil {
+				t.Errorf("Close from OnLog: %v", err)
+			}
+			if s.Err() == nil {
+				t.Error("the session still runs")
+			}
+		})
+	}
+}
