@@ -139,12 +139,22 @@ func decodeParams(req *jsonrpc.Request, v any) error {
 // be in place before later frames are processed: progress (so it is
 // recorded before the response it precedes), cancellation (so a handler
 // is stopped before anything else happens) and a list's change (so a
-// list asked for after the response it precedes is not the cached one;
-// OnListChanged still hears of it in order with the rest).
+// list asked for after the response it precedes is not the cached one).
+// The session's own waiters hear here too, of a task's status and of a
+// subscription's acknowledgement: a slow callback must not hold them up.
+// Returning false, the callbacks still hear of it in order with the rest.
 func (s *Session) intercept(n *jsonrpc.Request) bool {
 	switch n.Method {
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
 		s.forgetList(n.Method)
+		return false
+	case "notifications/tasks/status":
+		if s.tasks != nil {
+			s.tasks.StatusNotice(n.Params)
+		}
+		return false
+	case "notifications/subscriptions/acknowledged":
+		s.acknowledged(n.Params)
 		return false
 	case "notifications/progress":
 		var p struct {
@@ -186,12 +196,6 @@ func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 		handled = s.logMessage(n.Params)
 	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
 		handled = s.listChanged(n.Method)
-	case "notifications/tasks/status":
-		if s.tasks != nil {
-			s.tasks.StatusNotice(n.Params)
-		}
-	case "notifications/subscriptions/acknowledged":
-		s.acknowledged(n.Params)
 	case "notifications/elicitation/complete":
 		handled = s.elicitationComplete(n.Params)
 	case "notifications/resources/updated":

@@ -14,7 +14,8 @@ import (
 // Subscribe in the stateless era returns once the server acknowledged the
 // resource, so a change made right after is not lost; a server without
 // subscriptions/listen fails it at once, and one that never acknowledges
-// it is waited for within the caller's context.
+// it is waited for within the caller's context. A busy callback of the
+// host's holds none of it up.
 func TestSubscribeWaitsForTheAcknowledgement(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -35,13 +36,18 @@ func TestSubscribeWaitsForTheAcknowledgement(t *testing.T) {
 					json.Unmarshal(r.Params, &p)
 					time.Sleep(20 * time.Millisecond) // a server slow to set the subscription up
 					acked.Store(true)
+					f.Conn.Notify(ctx, "notifications/message", map[string]any{"level": "info", "data": "listening"})
 					f.Conn.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": p.Notifications})
 					<-ctx.Done()
 					return nil, ctx.Err()
 				}
 			}
 			f.Handle("subscriptions/listen", listen)
-			s := connect(t, f, nil)
+			// The host's log callback is busy throughout: the session
+			// hears the acknowledgement all the same, on its read loop.
+			busy := make(chan struct{})
+			defer close(busy)
+			s := connect(t, f, &Options{OnLog: func(LogMessage) { <-busy }})
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			err := s.Subscribe(ctx, "file:///a")

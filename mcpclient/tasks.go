@@ -42,7 +42,8 @@ type SessionTasks interface {
 	// for the first): whether each tool may or must run as a task.
 	ToolsListed(cursor string, tools []*Tool)
 	// StatusNotice sees the params of each notifications/tasks/status,
-	// before Options.OnNotification does.
+	// on the session's read loop (so it must not block), before
+	// Options.OnNotification does.
 	StatusNotice(params json.RawMessage)
 	// Answered returns the answer res to the server's request req with
 	// what a request that belongs to a task requires added (2025-11-25's

@@ -27,11 +27,15 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 	})
 	seen := make(chan struct{}, 3)
 	var statuses []string
+	// The host's log callback is busy until the call is over: the notices
+	// reach the task all the same (the session hears them on its read
+	// loop), and OnNotification after it.
+	busy := make(chan struct{})
 	opts := &mcpclient.Options{Tasks: &Options{}, OnNotification: func(method string, _ json.RawMessage) {
 		if method == "notifications/tasks/status" {
 			seen <- struct{}{}
 		}
-	}}
+	}, OnLog: func(mcpclient.LogMessage) { <-busy }}
 	s := connect(t, f, opts)
 	st, _ := of(s)
 	if _, err := mcpclient.Collect(s.Tools(ctx5s(t))); err != nil {
@@ -43,6 +47,7 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 	notify := func() {
 		defer close(sent)
 		ctx := context.Background()
+		f.Conn.Notify(ctx, "notifications/message", map[string]any{"level": "info", "data": "working on it"})
 		f.Conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("other", "completed", "")))
 		f.Conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(`{"taskId":"t1","status":"bogus"}`))
 		f.Conn.Notify(ctx, "notifications/tasks/status", json.RawMessage(legacyTask("t1", "completed", `,"statusMessage":"finished"`)))
@@ -57,6 +62,7 @@ func TestLegacyTaskStatusNotice(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-sent
+	close(busy)
 	if res.Text() != "done early" || gets.Load() != 0 {
 		t.Errorf("result %q after %d tasks/get; want the result at the notice, with no poll", res.Text(), gets.Load())
 	}
