@@ -138,7 +138,12 @@
 // error (return a *jsonrpc.Error to pick the code); the session lives on.
 //
 // Notifications — log messages, list changes, resource updates — go to the
-// callbacks in [Options], one at a time, in order.
+// callbacks in [Options], one at a time, in order, on a goroutine of their
+// own: a slow callback never holds up an answer. What the session itself
+// keeps is updated as each is read, ahead of any answer that follows: a
+// list_changed empties that list's cache, a task's status reaches the
+// call that runs it, an acknowledgement the Subscribe waiting for it.
+// [Session.Close] hands the callbacks what came before it.
 //
 // # Cancellation, timeouts and progress
 //
