@@ -19,17 +19,35 @@ type toolHeaders struct {
 	repeatable map[string]bool
 }
 
+// maxRememberedTools bounds each of toolHeaders' maps: the server names
+// the tools, and a server that lists new ones on every listing must not
+// grow them without end. Past it, a tool listed long ago is forgotten
+// (its call then goes without its headers until it is listed again).
+const maxRememberedTools = 50000
+
+// remember sets m[key] to v if keep, else forgets key, within
+// maxRememberedTools keys.
+func remember[V any](m map[string]V, key string, v V, keep bool) {
+	if !keep {
+		delete(m, key)
+		return
+	}
+	if _, ok := m[key]; !ok && len(m) >= maxRememberedTools {
+		for k := range m {
+			delete(m, k)
+			break
+		}
+	}
+	m[key] = v
+}
+
 func (t *toolHeaders) setRepeatable(tool string, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.repeatable == nil {
 		t.repeatable = map[string]bool{}
 	}
-	if ok {
-		t.repeatable[tool] = true
-	} else {
-		delete(t.repeatable, tool)
-	}
+	remember(t.repeatable, tool, true, ok)
 }
 
 func (t *toolHeaders) isRepeatable(tool string) bool {
@@ -44,7 +62,7 @@ func (t *toolHeaders) set(tool string, h []paramheader.Header) {
 	if t.tools == nil {
 		t.tools = map[string][]paramheader.Header{}
 	}
-	t.tools[tool] = h
+	remember(t.tools, tool, h, len(h) > 0)
 }
 
 func (t *toolHeaders) get(tool string) []paramheader.Header {
