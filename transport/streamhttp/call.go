@@ -148,7 +148,7 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 			x.end()
 			return nil, h.lostDirect(id, reason, &d)
 		}
-		t := time.NewTimer(max(retry, minRetry))
+		t := time.NewTimer(resumeDelay(retry))
 		select {
 		case <-t.C:
 		case <-x.ctx.Done():

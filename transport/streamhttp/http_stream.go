@@ -14,13 +14,20 @@ import (
 
 const (
 	deleteTimeout  = 2 * time.Second
-	defaultRetry   = time.Second // when a server gave no retry: field
-	maxResumes     = 10          // reconnects for one request's stream
-	maxListenRetry = 30 * time.Second
+	defaultRetry   = time.Second            // when a server gave no retry: field
+	maxResumes     = 10                     // reconnects for one request's stream
+	maxListenRetry = 30 * time.Second       // the most a reconnect waits, whatever retry: says
 	listenWait     = time.Second            // SetProtocol's wait for the GET stream
 	minRetry       = 100 * time.Millisecond // the least a reconnect waits, whatever retry: says
 	postTimeout    = 30 * time.Second       // a POST that carries no request
 )
+
+// resumeDelay is how long to wait before resuming a request's broken
+// event stream: the server's retry:, within minRetry and maxListenRetry
+// (a server that asks for a day would hold the call that long).
+func resumeDelay(retry time.Duration) time.Duration {
+	return min(max(retry, minRetry), maxListenRetry)
+}
 
 // setCommonHeaders adds the session and protocol version headers.
 func (h *streamable) setCommonHeaders(req *http.Request, session string) {
@@ -78,7 +85,7 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 			return
 		}
 		select {
-		case <-time.After(max(retry, minRetry)):
+		case <-time.After(resumeDelay(retry)):
 		case <-ctx.Done():
 			return
 		}
