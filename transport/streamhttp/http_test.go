@@ -205,59 +205,6 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	}
 }
 
-func TestHTTPResumesWithLastEventID(t *testing.T) {
-	checkLeaks(t)
-	f := newMCPHTTP(t)
-	var pending *jsonrpc.Message
-	var closedAt time.Time
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
-		if m.Method == "initialize" {
-			w.Header().Set("Mcp-Session-Id", "s")
-			jsonAnswer(w, m, `{}`)
-			return
-		}
-		f.mu.Lock()
-		pending = m
-		f.mu.Unlock()
-		sseHeader(w)
-		fmt.Fprint(w, "id: ev-1\nretry: 300\ndata: \n\n")
-		w.(http.Flusher).Flush()
-		time.Sleep(20 * time.Millisecond) // the stream lasts a while, then breaks (the subject)
-		f.mu.Lock()
-		closedAt = time.Now()
-		f.mu.Unlock()
-	}
-	f.get = func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Last-Event-ID") == "" {
-			w.WriteHeader(http.StatusMethodNotAllowed) // no standalone stream
-			return
-		}
-		sseHeader(w)
-		f.mu.Lock()
-		m := pending
-		f.mu.Unlock()
-		sseEvent(w, "ev-2", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
-	}
-	h, c := dialHTTP(t, f, Config{}, nil)
-	if err := c.Call(ctx5(t), "initialize", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	h.SetProtocol(transport.Protocol{Version: "2025-11-25"})
-	var got string
-	if err := c.Call(ctx5(t), "tools/call", nil, &got); err != nil || got != "resumed" {
-		t.Fatalf("call: %q %v", got, err)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	last := f.gets[len(f.gets)-1]
-	if last.Header.Get("Last-Event-ID") != "ev-1" {
-		t.Errorf("Last-Event-ID %q", last.Header.Get("Last-Event-ID"))
-	}
-	if d := f.getTimes[len(f.getTimes)-1].Sub(closedAt); d < 280*time.Millisecond || d > 1500*time.Millisecond {
-		t.Errorf("reconnected %v after the stream closed, want the server's 300ms", d)
-	}
-}
-
 func TestHTTPStreamLostWithoutEventIDs(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)

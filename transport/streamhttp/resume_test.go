@@ -12,51 +12,73 @@ import (
 	"github.com/plainmcp/plainmcp/transport"
 )
 
-// A server that asks for a day's wait before a broken request stream is
-// resumed (retry:) is resumed after maxListenRetry: the server names the
-// wait, the client bounds it.
-func TestResumeWaitIsBounded(t *testing.T) {
-	checkLeaks(t)
-	inBubble(t, func(t *testing.T) {
-		f := newMemMCPHTTP(t)
-		var pending *jsonrpc.Message
-		f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
-			if m.Method == "initialize" {
-				w.Header().Set("Mcp-Session-Id", "s")
-				jsonAnswer(w, m, `{}`)
-				return
-			}
-			f.mu.Lock()
-			pending = m
-			f.mu.Unlock()
-			sseHeader(w)
-			fmt.Fprintf(w, "id: ev-1\nretry: %d\ndata: \n\n", (24 * time.Hour).Milliseconds()) // then the stream ends
+// A request's event stream that breaks before its response is resumed
+// with a GET that carries the last event id, after the wait the server
+// asked for (retry:): no less than minRetry, no more than maxListenRetry
+// (the server names the wait, the client bounds it), and defaultRetry
+// when it named none.
+func TestResumeWaitsForTheServersRetry(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		retry string // the retry: line, if any
+		want  time.Duration
+	}{
+		{"as the server asks", "retry: 300\n", 300 * time.Millisecond},
+		{"no less than minRetry", "retry: 0\n", minRetry},
+		{"a day is too long", fmt.Sprintf("retry: %d\n", (24 * time.Hour).Milliseconds()), maxListenRetry},
+		{"none named", "", defaultRetry},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			inBubble(t, func(t *testing.T) { resumeAfter(t, tc.retry, tc.want) })
+		})
+	}
+}
+
+func resumeAfter(t *testing.T, retryLine string, want time.Duration) {
+	f := newMemMCPHTTP(t)
+	var pending *jsonrpc.Message
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		if m.Method == "initialize" {
+			w.Header().Set("Mcp-Session-Id", "s")
+			jsonAnswer(w, m, `{}`)
+			return
 		}
-		f.get = func(w http.ResponseWriter, r *http.Request) {
-			if r.Header.Get("Last-Event-ID") == "" {
-				w.WriteHeader(http.StatusMethodNotAllowed)
-				return
-			}
-			f.mu.Lock()
-			m := pending
-			f.mu.Unlock()
-			sseHeader(w)
-			sseEvent(w, "ev-2", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
+		f.mu.Lock()
+		pending = m
+		f.mu.Unlock()
+		sseHeader(w)
+		fmt.Fprint(w, "id: ev-1\n"+retryLine+"data: \n\n") // then the stream ends
+	}
+	f.get = func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Last-Event-ID") == "" {
+			w.WriteHeader(http.StatusMethodNotAllowed) // no standalone stream
+			return
 		}
-		h, c := dialMemHTTP(t, f, Config{}, nil)
-		if err := c.Call(context.Background(), "initialize", nil, nil); err != nil {
-			t.Fatal(err)
-		}
-		h.SetProtocol(transport.Protocol{Version: "2025-11-25"})
-		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
-		defer cancel()
-		start := time.Now()
-		var got string
-		if err := c.Call(ctx, "tools/call", nil, &got); err != nil || got != "resumed" {
-			t.Fatalf("call: %q %v", got, err)
-		}
-		if waited := time.Since(start); waited != maxListenRetry {
-			t.Errorf("resumed after %v, want the bound %v", waited, maxListenRetry)
-		}
-	})
+		f.mu.Lock()
+		m := pending
+		f.mu.Unlock()
+		sseHeader(w)
+		sseEvent(w, "ev-2", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
+	}
+	h, c := dialMemHTTP(t, f, Config{}, nil)
+	if err := c.Call(context.Background(), "initialize", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.SetProtocol(transport.Protocol{Version: "2025-11-25"})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	start := time.Now()
+	var got string
+	if err := c.Call(ctx, "tools/call", nil, &got); err != nil || got != "resumed" {
+		t.Fatalf("call: %q %v", got, err)
+	}
+	if waited := time.Since(start); waited != want {
+		t.Errorf("resumed after %v, want %v", waited, want)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if last := f.gets[len(f.gets)-1]; last.Header.Get("Last-Event-ID") != "ev-1" {
+		t.Errorf("Last-Event-ID %q, want ev-1", last.Header.Get("Last-Event-ID"))
+	}
 }
