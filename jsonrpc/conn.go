@@ -96,10 +96,11 @@ func (c *Conn) Err() error {
 // contexts end, and the stream is closed. It waits for the read loop, if
 // one started, to return (the Stream contract makes Close unblock Read),
 // then, for at most a moment (notifyDrainWait), for the notifications
-// that came before to be delivered: a host does not hear of one after
-// Close returns unless its OnNotification outlasts that moment — or
-// calls Close itself, which then waits that moment and no longer. It
-// does not wait for the handlers of the peer's requests.
+// that came before to be delivered; what is still undelivered then is
+// dropped. So after Close returns, OnNotification is called no more, and
+// is still running only if it outlasted that moment (or called Close
+// itself, which then waits that moment and no longer). Close does not
+// wait for the handlers of the peer's requests.
 // Close is idempotent and returns the stream's Close result every time.
 func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
@@ -112,8 +113,8 @@ func (c *Conn) Close() error {
 		c.readStart.Do(func() { started = false }) // none started, and none will
 		if started {
 			<-c.readDone
-			if !c.notes.wait(notifyDrainWait) {
-				c.log.Debug("jsonrpc: Close returns with notifications still being delivered", "waited", notifyDrainWait)
+			if !c.notes.finish(notifyDrainWait) {
+				c.log.Debug("jsonrpc: Close dropped the notifications it could not deliver in time", "waited", notifyDrainWait)
 			}
 		}
 	})

@@ -69,7 +69,8 @@
 // arrived, on a goroutine of their own. [Options].Intercept sees them first,
 // on the read loop, for the few that must take effect before any later
 // frame. [Conn.Close] delivers those that came before it before it
-// returns, waiting a moment at most for a slow OnNotification.
+// returns, waiting a moment at most for a slow OnNotification; what is
+// left undelivered after that moment is dropped.
 //
 // # Batches
 //

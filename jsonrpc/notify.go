@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,6 +20,7 @@ type notificationQueue struct {
 	wake    chan struct{} // 1-buffered: "there is something to do"
 	done    chan struct{} // closed when run has returned; made by start
 	stopped bool
+	dropped atomic.Bool // by abandon: run delivers nothing more
 }
 
 // init sets the bounds; the wake-up channel is made only if notifications
@@ -65,9 +67,11 @@ func (q *notificationQueue) start(ctx context.Context, fn NotificationHandler) {
 	go q.run(ctx, fn)
 }
 
-// wait waits, up to bound, for run to have delivered what was queued and
-// returned; it reports whether it did.
-func (q *notificationQueue) wait(bound time.Duration) bool {
+// finish waits, up to bound, for run to have delivered what was queued
+// and returned; it reports whether it did. Past the bound it drops what
+// is still undelivered: only the notification being delivered then
+// outlives the wait.
+func (q *notificationQueue) finish(bound time.Duration) bool {
 	if q.done == nil {
 		return true
 	}
@@ -77,8 +81,12 @@ func (q *notificationQueue) wait(bound time.Duration) bool {
 	case <-q.done:
 		return true
 	case <-t.C:
-		return false
 	}
+	q.dropped.Store(true)
+	q.mu.Lock()
+	q.items, q.bytes = nil, 0
+	q.mu.Unlock()
+	return false
 }
 
 func (q *notificationQueue) run(ctx context.Context, fn NotificationHandler) {
@@ -89,6 +97,9 @@ func (q *notificationQueue) run(ctx context.Context, fn NotificationHandler) {
 		q.items, q.bytes = nil, 0
 		q.mu.Unlock()
 		for _, r := range items {
+			if q.dropped.Load() {
+				return
+			}
 			fn(ctx, r)
 		}
 		if stopped && len(items) == 0 {

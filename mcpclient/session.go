@@ -157,8 +157,9 @@ func (s *Session) Stream() jsonrpc.Stream { return s.stream }
 // Close ends the session: calls in flight fail with ErrClosed and the
 // stream is closed (for stdio, the server process is shut down). The
 // notifications that came before are handed to their callbacks before it
-// returns, unless a callback keeps it waiting more than a moment (see
-// jsonrpc.Conn.Close). It is idempotent and safe to call from any
+// returns; if a callback keeps it waiting more than a moment, those still
+// undelivered are dropped (see jsonrpc.Conn.Close). No callback is called
+// after Close returns. It is idempotent and safe to call from any
 // goroutine, a callback's too.
 func (s *Session) Close() error {
 	s.bgMu.Lock()
