@@ -20,7 +20,7 @@ type notificationQueue struct {
 	wake    chan struct{} // 1-buffered: "there is something to do"
 	done    chan struct{} // closed when run has returned; made by start
 	stopped bool
-	dropped atomic.Bool // by abandon: run delivers nothing more
+	dropped atomic.Bool // by finish, past its bound: run delivers nothing more
 }
 
 // init sets the bounds; the wake-up channel is made only if notifications

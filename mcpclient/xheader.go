@@ -21,8 +21,9 @@ type toolHeaders struct {
 
 // maxRememberedTools bounds each of toolHeaders' maps: the server names
 // the tools, and a server that lists new ones on every listing must not
-// grow them without end. Past it, a tool listed long ago is forgotten
-// (its call then goes without its headers until it is listed again).
+// grow them without end. Past it, another tool is forgotten to make room
+// (until it is listed again, its call goes without its headers and is
+// not re-issued on a lost response).
 const maxRememberedTools = 50000
 
 // remember sets m[key] to v if keep, else forgets key, within
