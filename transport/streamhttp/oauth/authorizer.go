@@ -97,9 +97,11 @@ type Config struct {
 	Store TokenStore
 
 	// HTTPClient carries discovery, registration and token requests; nil
-	// means a client with a 30-second timeout. It should not follow
-	// redirects to other origins with credentials (net/http's clients
-	// drop the Authorization header on such redirects).
+	// means a client with a 30-second timeout. A copy is used whose
+	// redirect policy refuses, whatever its CheckRedirect says, a redirect
+	// to a URL that is not https or http on loopback ([ErrUnsafeURL]), and
+	// one of a token, registration or revocation request to another origin
+	// ([ErrRedirected]).
 	HTTPClient *http.Client
 
 	// UserStepTimeout bounds an authorization that needs the user, from
@@ -160,11 +162,8 @@ func New(cfg Config) (*Authorizer, error) {
 	if cfg.UserStepTimeout <= 0 {
 		cfg.UserStepTimeout = DefaultUserStepTimeout
 	}
-	a := &Authorizer{cfg: cfg, server: u, http: cfg.HTTPClient, store: cfg.Store, clients: map[string]*clientInfo{},
+	a := &Authorizer{cfg: cfg, server: u, http: guardRedirects(cfg.HTTPClient), store: cfg.Store, clients: map[string]*clientInfo{},
 		asNonces: map[string]string{}}
-	if a.http == nil {
-		a.http = &http.Client{Timeout: 30 * time.Second}
-	}
 	if a.store == nil {
 		a.store = &MemoryStore{}
 	}

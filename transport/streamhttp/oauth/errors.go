@@ -27,4 +27,10 @@ var (
 	// something on the user's machine; such a URL is refused before any
 	// request or user step.
 	ErrUnsafeURL = safe.ErrURL
+	// ErrRedirected: an endpoint redirected a request that carries
+	// credentials (a token, registration or revocation request) to another
+	// origin. Such a redirect is never followed: the request's body and
+	// headers hold the code, the PKCE verifier, a refresh token or the
+	// client's secret.
+	ErrRedirected = errors.New("oauth: an endpoint redirected a request with credentials to another origin")
 )

@@ -40,11 +40,14 @@ type fake struct {
 	iss            func(issuer string) (string, bool) // the iss to redirect with
 	noRegistration bool
 	expiresIn      int
-	refresh        bool // issue refresh tokens
-	refuseRefresh  bool // answer refresh requests invalid_grant
-	rotate         bool // a refresh token works once; reusing one is counted and refused
-	laterExpiresIn int  // expires_in of refreshed tokens, if set
-	cimd           bool // accept client ID metadata documents
+	refresh        bool   // issue refresh tokens
+	refuseRefresh  bool   // answer refresh requests invalid_grant
+	rotate         bool   // a refresh token works once; reusing one is counted and refused
+	laterExpiresIn int    // expires_in of refreshed tokens, if set
+	cimd           bool   // accept client ID metadata documents
+	tokenRedirect  string // answer token requests of redirectGrant with a redirect there, if set
+	redirectGrant  string // the grant_type redirected
+	redirectCode   int    // the status of that redirect
 
 	mu         sync.Mutex
 	gets       []string
@@ -111,6 +114,10 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		red.RawQuery = rq.Encode()
 		http.Redirect(w, r, red.String(), http.StatusFound)
 	case r.Method == http.MethodPost && r.URL.Path == f.issuerPath+"/token":
+		if f.tokenRedirect != "" && r.FormValue("grant_type") == f.redirectGrant {
+			http.Redirect(w, r, f.tokenRedirect, f.redirectCode)
+			return
+		}
 		r.ParseForm()
 		f.tokenForms = append(f.tokenForms, r.PostForm)
 		f.tokenAuthz = append(f.tokenAuthz, r.Header.Get("Authorization"))

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/plainmcp/plainmcp/secret"
 )
@@ -59,7 +58,8 @@ type IDJAG struct {
 	Scope string
 
 	// HTTPClient carries the exchange; nil means a client with a
-	// 30-second timeout.
+	// 30-second timeout. Either way, a redirect of the exchange to another
+	// origin is refused ([ErrRedirected]).
 	HTTPClient *http.Client
 }
 
@@ -91,10 +91,7 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (secret.String, er
 	req.Header = header
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	client := x.HTTPClient
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
-	}
+	client := guardRedirects(x.HTTPClient)
 	var out struct {
 		AccessToken     string `json:"access_token"`
 		IssuedTokenType string `json:"issued_token_type"`

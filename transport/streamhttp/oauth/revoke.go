@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
@@ -17,7 +16,8 @@ import (
 // Revoke revokes tok at its authorization server's revocation endpoint
 // (RFC 7009): the refresh token, which ends the grant, then the access
 // token. The client authenticates as it did for the token. client nil
-// means one with a 30-second timeout. A token whose server offers no
+// means one with a 30-second timeout; either way, a redirect to another
+// origin is refused ([ErrRedirected]). A token whose server offers no
 // revocation endpoint is left alone, with no error: forgetting it is all
 // a client can do.
 func Revoke(ctx context.Context, client *http.Client, tok *Token) error {
@@ -27,9 +27,7 @@ func Revoke(ctx context.Context, client *http.Client, tok *Token) error {
 	if _, err := safe.ParseURL("the authorization server's revocation_endpoint", tok.RevocationEndpoint); err != nil {
 		return fmt.Errorf("oauth: %w", err)
 	}
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
-	}
+	client = guardRedirects(client)
 	c := &clientInfo{id: tok.ClientID, secret: tok.ClientSecret, method: tok.ClientAuth, audience: tok.Issuer}
 	if c.method == AuthPrivateKeyJWT {
 		c.method = AuthNone // its key is not stored; RFC 7009 lets a public client revoke
