@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -99,6 +100,10 @@ func isLoopback(host string) bool {
 	return host == "localhost" || host == "127.0.0.1" || host == "::1"
 }
 
+// maxExpiresIn is the largest expires_in, in seconds, a time.Duration
+// holds.
+const maxExpiresIn = int64(math.MaxInt64 / time.Second)
+
 // tokenResponse is a token endpoint's successful answer (RFC 6749 section
 // 5.1).
 type tokenResponse struct {
@@ -140,7 +145,10 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 	}
 	t := &Token{AccessToken: secret.New(out.AccessToken), RefreshToken: secret.New(out.RefreshToken), Scope: out.Scope, Type: typ, Obtained: time.Now()}
 	if out.ExpiresIn > 0 {
-		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
+		// At most what a Duration holds (292 years): past that, the
+		// product wrapped to an expiry in the past, and every request
+		// refreshed the token.
+		t.Expiry = time.Now().Add(time.Duration(min(out.ExpiresIn, maxExpiresIn)) * time.Second)
 	}
 	return t, nil
 }

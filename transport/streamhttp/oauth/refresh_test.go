@@ -162,3 +162,22 @@ func TestStoredTokenRefreshesInALaterRun(t *testing.T) {
 		t.Errorf("%d client registrations, want 1 (the later run reuses the stored client)", f.registered)
 	}
 }
+
+// An expires_in too large for a time.Duration is a token that lasts, not
+// one already expired: none of these is refreshed before every request.
+func TestHugeExpiresInIsNoExpiry(t *testing.T) {
+	for _, expiresIn := range []int{9223372037, 1 << 40, 1<<63 - 1} {
+		f := standard()
+		f.refresh, f.expiresIn = true, expiresIn
+		newFake(t, f)
+		a := f.authorizer(t, Config{})
+		for i := range 3 {
+			if resp, err := f.call(a); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("expires_in %d, call %d: %v %v", expiresIn, i, resp, err)
+			}
+		}
+		if n := f.grants("refresh_token"); n != 0 {
+			t.Errorf("expires_in %d: %d refreshes in 3 calls, want none", expiresIn, n)
+		}
+	}
+}
