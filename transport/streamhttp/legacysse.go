@@ -118,7 +118,7 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		resp.Body.Close()
 		return nil, fmt.Errorf("transport: GET %s: got Content-Type %q, want text/event-stream (is this an MCP HTTP+SSE endpoint?)",
-			where, resp.Header.Get("Content-Type"))
+			where, truncateHeader(resp.Header.Get("Content-Type"))) // a server's header: up to net/http's 10 MiB
 	}
 	s := &legacy{base: base, body: resp.Body, events: newSSEReader(resp.Body, base.maxMessage), done: make(chan struct{})}
 	for s.messages == nil {

@@ -164,3 +164,23 @@ func TestLegacyEndpointWaitIsBounded(t *testing.T) {
 		t.Errorf("Dial took %v", d)
 	}
 }
+
+// The Content-Type an HTTP+SSE server answers with is quoted in the
+// error within bounds, however long the header.
+func TestDialLegacyQuotesContentTypeBriefly(t *testing.T) {
+	checkLeaks(t)
+	srv := newLegacyServer(t, func(s *legacyServer) {
+		s.getFn = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/x-"+strings.Repeat("a", 200<<10))
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := dialLegacy(ctx, srv.config())
+	if err == nil {
+		t.Fatal("dialLegacy succeeded")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "want text/event-stream") || len(msg) > 400 {
+		t.Errorf("got an error of %d bytes, want one of at most 400 saying what was wanted", len(msg))
+	}
+}
