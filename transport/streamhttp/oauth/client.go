@@ -141,7 +141,7 @@ func (a *Authorizer) requestToken(ctx context.Context, endpoint string, c *clien
 	case dpopKey != nil && strings.EqualFold(out.TokenType, "DPoP"):
 		typ = "DPoP"
 	default:
-		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q", out.TokenType)
+		return nil, fmt.Errorf("oauth: the token endpoint returned a token of type %q", safe.Line(out.TokenType, maxQuoted))
 	}
 	t := &Token{AccessToken: secret.New(out.AccessToken), RefreshToken: secret.New(out.RefreshToken), Scope: out.Scope, Type: typ, Obtained: time.Now()}
 	if out.ExpiresIn > 0 {

@@ -103,7 +103,9 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) (found b
 		return false, nil
 	}
 	if resp.StatusCode != http.StatusOK {
-		return false, fmt.Errorf("oauth: fetching %s: %s", redact(u), resp.Status)
+		// The status code, not resp.Status: its reason phrase is the
+		// server's text, control characters and all.
+		return false, fmt.Errorf("oauth: fetching %s: %d %s", redact(u), resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadata)).Decode(v); err != nil {
 		return false, fmt.Errorf("oauth: decoding %s: %w", redact(u), err)
@@ -130,7 +132,7 @@ func discoverResource(ctx context.Context, client *http.Client, server *url.URL,
 			continue
 		}
 		if !resourceCovers(m.Resource, server) {
-			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, 200), redact(server.String()))
+			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, maxQuoted), redact(server.String()))
 		}
 		if len(m.AuthorizationServers) == 0 {
 			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", redact(u))
@@ -180,7 +182,7 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 			return nil, err
 		}
 		if m.Issuer != issuer {
-			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), safe.Line(m.Issuer, 200), issuer)
+			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), safe.Line(m.Issuer, maxQuoted), safe.Line(issuer, maxQuoted))
 		}
 		if err := m.check(); err != nil {
 			return nil, err
@@ -219,7 +221,7 @@ func (m *ServerMetadata) check() error {
 		return err
 	}
 	if m.TokenEndpoint == "" {
-		return fmt.Errorf("oauth: the metadata of %q lacks a token endpoint", m.Issuer)
+		return fmt.Errorf("oauth: the metadata of %q lacks a token endpoint", safe.Line(m.Issuer, maxQuoted))
 	}
 	return nil
 }
@@ -252,15 +254,20 @@ func (m *ServerMetadata) checkURLs() error {
 // that specification required to support PKCE.
 func (m *ServerMetadata) checkCodeFlow(assumed bool) error {
 	if m.AuthorizationEndpoint == "" {
-		return fmt.Errorf("oauth: the metadata of %q lacks an authorization endpoint", m.Issuer)
+		return fmt.Errorf("oauth: the metadata of %q lacks an authorization endpoint", safe.Line(m.Issuer, maxQuoted))
 	}
 	if !assumed && !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
-		return fmt.Errorf("%w (issuer %q)", ErrNoPKCE, m.Issuer)
+		return fmt.Errorf("%w (issuer %q)", ErrNoPKCE, safe.Line(m.Issuer, maxQuoted))
 	}
 	return nil
 }
 
-// redact is u without its user info, query and fragment.
+// maxQuoted bounds a URL, an issuer or a token type a server sent that
+// an error quotes.
+const maxQuoted = 200
+
+// redact is u without its user info, query and fragment, cut to
+// maxQuoted bytes (a server chooses its metadata URLs and issuers).
 func redact(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
@@ -271,7 +278,7 @@ func redact(u string) string {
 		p.RawQuery = "…"
 	}
 	p.Fragment = ""
-	return p.String()
+	return safe.Line(p.String(), maxQuoted)
 }
 
 // unwrapURLError drops the *url.Error wrapper, whose text repeats the

@@ -48,6 +48,7 @@ type fake struct {
 	tokenRedirect  string // answer token requests of redirectGrant with a redirect there, if set
 	redirectGrant  string // the grant_type redirected
 	redirectCode   int    // the status of that redirect
+	tokenType      string // the token_type of tokens issued; "" means "bearer"
 
 	mu         sync.Mutex
 	gets       []string
@@ -154,7 +155,11 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !f.grantNoScope {
 			f.scopes[tok] = f.authQuery.Get("scope")
 		}
-		resp := map[string]any{"access_token": tok, "token_type": "bearer"}
+		typ := "bearer"
+		if f.tokenType != "" {
+			typ = f.tokenType
+		}
+		resp := map[string]any{"access_token": tok, "token_type": typ}
 		if expiresIn > 0 {
 			resp["expires_in"] = expiresIn
 		}

@@ -224,7 +224,7 @@ func (a *Authorizer) userStep(ctx context.Context, step UserStep, redirect strin
 	iss, hasIss := r["iss"]
 	switch {
 	case hasIss && (len(iss) != 1 || iss[0] != g.meta.Issuer):
-		return "", "", fmt.Errorf("%w: the authorization response's iss is not %q", ErrIssuerMismatch, g.meta.Issuer)
+		return "", "", fmt.Errorf("%w: the authorization response's iss is not %q", ErrIssuerMismatch, safe.Line(g.meta.Issuer, maxQuoted))
 	case !hasIss && g.meta.IssParameterSupported:
 		return "", "", fmt.Errorf("%w: the authorization response lacks the iss the server advertises", ErrIssuerMismatch)
 	}

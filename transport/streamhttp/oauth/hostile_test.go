@@ -209,3 +209,65 @@ func TestRedirectURLChecked(t *testing.T) {
 		}
 	}
 }
+
+// What a server or an authorization server says reaches an error
+// printable and bounded: a status line's reason phrase, a token_type, an
+// issuer or a metadata URL of any length.
+func TestHostileTextInErrorsBounded(t *testing.T) {
+	long := strings.Repeat("x", 100<<10)
+	rawStatus := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		status := "500 Internal Server Error"
+		if r.URL.Path == "/esc" {
+			status = "500 \x1b]0;owned\x07\x1b[2J" + long
+		}
+		buf.WriteString("HTTP/1.1 " + status + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+		buf.Flush()
+	}))
+	t.Cleanup(rawStatus.Close)
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T) error
+	}{
+		{"reason phrase", func(t *testing.T) error {
+			h := newHostile(t)
+			h.challenge = rawStatus.URL + "/esc"
+			err, _ := h.run(t, Config{})
+			return err
+		}},
+		{"long metadata URL", func(t *testing.T) error {
+			h := newHostile(t)
+			h.challenge = rawStatus.URL + "/" + long
+			err, _ := h.run(t, Config{})
+			return err
+		}},
+		{"long issuer", func(t *testing.T) error {
+			h := newHostile(t)
+			h.prm["authorization_servers"] = []string{h.srv.URL + "/" + long}
+			err, _ := h.run(t, Config{})
+			return err
+		}},
+		{"long token_type", func(t *testing.T) error {
+			f := standard()
+			f.tokenType = "\x1b[2J" + long
+			newFake(t, f)
+			_, err := f.call(f.authorizer(t, Config{}))
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.run(t)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if len(msg) > 2000 || strings.ContainsFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Errorf("an error of %d bytes, or with control characters: %.300q", len(msg), msg)
+			}
+		})
+	}
+}

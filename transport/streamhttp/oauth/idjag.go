@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -100,7 +101,7 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (secret.String, er
 		return secret.String{}, err
 	}
 	if out.IssuedTokenType != idJAGTokenType {
-		return secret.String{}, fmt.Errorf("oauth: the IdP issued a token of type %q, not an ID-JAG", out.IssuedTokenType)
+		return secret.String{}, fmt.Errorf("oauth: the IdP issued a token of type %q, not an ID-JAG", safe.Line(out.IssuedTokenType, maxQuoted))
 	}
 	if out.AccessToken == "" {
 		return secret.String{}, errors.New("oauth: the IdP's token exchange answer has no access_token")
