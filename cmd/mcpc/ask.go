@@ -107,18 +107,20 @@ func (a *asker) elicit(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclie
 
 // prompt is the line that asks for the field.
 func (f formField) prompt() string {
+	// Every part is the server's text, cleaned, so that the prompt stays
+	// one line: a line break could print a line that reads as mcpc's.
 	var b strings.Builder
-	b.WriteString("  " + f.name)
+	b.WriteString("  " + clean(f.name))
 	if f.Title != "" {
 		b.WriteString(" (" + clean(f.Title) + ")")
 	}
-	kind := f.Type
+	kind := clean(f.Type)
 	if len(f.Enum) > 0 {
-		kind = "one of " + strings.Join(f.Enum, ", ")
+		kind = "one of " + f.choices()
 	}
 	b.WriteString(" [" + kind)
 	if f.Default != nil {
-		fmt.Fprintf(&b, ", default %v", f.Default)
+		b.WriteString(", default " + clean(fmt.Sprint(f.Default)))
 	} else if f.required {
 		b.WriteString(", required")
 	}
@@ -129,6 +131,9 @@ func (f formField) prompt() string {
 	b.WriteString(": ")
 	return b.String()
 }
+
+// choices are the field's enum, as a prompt shows them.
+func (f formField) choices() string { return clean(strings.Join(f.Enum, ", ")) }
 
 // value reads an answer: the value to send and whether to send one, or
 // what is wrong with it.
@@ -143,7 +148,7 @@ func (f formField) value(line string) (any, bool, string) {
 		return nil, false, ""
 	}
 	if len(f.Enum) > 0 && !slices.Contains(f.Enum, line) {
-		return nil, false, "choose one of: " + strings.Join(f.Enum, ", ")
+		return nil, false, "choose one of: " + f.choices()
 	}
 	switch f.Type {
 	case "integer":

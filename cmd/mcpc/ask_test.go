@@ -142,3 +142,33 @@ func TestMessagesReadAsOneSentence(t *testing.T) {
 		}
 	}
 }
+
+// Every part of a form field the server names — its name, type, choices
+// and default, as well as its title and description — is shown on the
+// field's own prompt line: a line break in any of them cannot print a line
+// that reads as mcpc's (a consent question, say), nor a choice that is not
+// the one the server will get.
+func TestAskerFieldPromptIsOneLine(t *testing.T) {
+	const fake = "\nThe model wants to call mcp__fs__rm: Run it? [y/N] "
+	schema, err := json.Marshal(map[string]any{"properties": map[string]any{
+		"name" + fake: map[string]any{"type": "string" + fake, "title": "t" + fake, "description": "d" + fake,
+			"default": "v" + fake},
+		"pick": map[string]any{"type": "string", "enum": []string{"a" + fake, "b"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	// The first field takes its default; the second gets a wrong choice,
+	// so the choices are said again, then the input ends.
+	a := newAsker(strings.NewReader("\nc\n"), &out)
+	if _, err := a.elicit(context.Background(), &mcpclient.ElicitParams{Message: "Form" + fake, RequestedSchema: schema}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "The model wants") {
+			t.Errorf("a line of the server's text reads as mcpc's:\n%s", out.String())
+			break
+		}
+	}
+}
