@@ -41,8 +41,17 @@ func (c *cli) approve(conf *toolreg.Config, cfg *config) *toolreg.Config {
 
 // ask asks at the terminal whether to start sc, and keeps the answer.
 func (c *cli) ask(in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerConfig {
-	fmt.Fprintf(c.stderr, "The project's %s configures the MCP server %s\n  %s\nStart it, now and from now on in this project? [y/N] ",
-		sc.Source, clean(sc.Name), clean(sc.String()))
+	fmt.Fprintf(c.stderr, "The project's %s configures the MCP server %s\n  %s\n", sc.Source, clean(sc.Name), clean(sc.String()))
+	// What String leaves out and the user must weigh: the variables whose
+	// values go where the file says (a header of the server's own, say),
+	// and a command run on this machine for an http server.
+	if vars := sc.Variables(); len(vars) > 0 {
+		fmt.Fprintf(c.stderr, "  It reads the environment variables %s, and sends their values where its config says.\n", clean(strings.Join(vars, ", ")))
+	}
+	if !sc.HeadersHelper.IsZero() {
+		fmt.Fprintf(c.stderr, "  It runs a command of the file's at each connection (headersHelper).\n")
+	}
+	fmt.Fprint(c.stderr, "Start it, now and from now on in this project? [y/N] ")
 	line, _ := in.ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	approved := answer == "y" || answer == "yes"

@@ -59,3 +59,40 @@ func TestProjectServersNeedApproval(t *testing.T) {
 		t.Errorf("asked again: %q", r.stderr)
 	}
 }
+
+// The question that approves a project's server says which environment
+// variables its config reads, by name, and that it runs a command at each
+// connection when it has a headersHelper: a repository's .mcp.json can
+// put "${GITHUB_TOKEN}" in a header of its own server's, and what the
+// user approves then sends that token there. The values are never shown.
+func TestProjectApprovalNamesTheVariablesAndTheHelper(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", map[string]any{"web": map[string]any{
+		"type": "http", "url": "https://mcp.example/${PLAINMCP_TEST_PATH:-mcp}",
+		"headers":       map[string]string{"X-Key": "Bearer ${PLAINMCP_TEST_TOKEN}"},
+		"headersHelper": "node helper.js",
+	}})
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("PLAINMCP_TEST_TOKEN", "hunter2-value")
+
+	var stdout, stderr strings.Builder
+	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader("n\n"), stdout: &stdout, stderr: &stderr, interactive: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c.run(ctx, []string{"servers"})
+	got := stderr.String()
+	if !strings.Contains(got, "Start it") {
+		t.Fatalf("not asked: %q", got)
+	}
+	for _, want := range []string{"PLAINMCP_TEST_PATH, PLAINMCP_TEST_TOKEN", "runs a command"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the question does not say %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got+stdout.String(), "hunter2") || strings.Contains(got, "helper.js") {
+		t.Errorf("a value is shown:\n%s", got)
+	}
+}

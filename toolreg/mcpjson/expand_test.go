@@ -1,6 +1,7 @@
 package mcpjson
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -141,4 +142,22 @@ func FuzzExpand(f *testing.F) {
 			t.Fatalf("expandVars(%q): fails with set variables (%v), not with unset ones", s, err)
 		}
 	})
+}
+
+// Variables names each variable a server's fields referred to, once, and
+// none that an escape only spelled.
+func TestVariablesNamesTheReferences(t *testing.T) {
+	env := func(name string) (string, bool) { return "value-of-" + name, name != "UNSET" }
+	cfg, err := ParseConfig([]byte(`{"mcpServers": {
+		"web": {"type": "http", "url": "https://h.example/${B}/$${NOT}", "headers": {"X": "${A} ${B}"}},
+		"cli": {"command": "x", "args": ["${C:-c}", "--k=${UNSET:-none}"], "env": {"K": "${A}"}},
+		"plain": {"command": "x", "args": ["$${NOT}"]}}}`), "t.json", &ConfigOptions{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]string{"web": {"A", "B"}, "cli": {"A", "C", "UNSET"}, "plain": nil} {
+		if got := cfg.Server(name).Variables(); !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
 }
