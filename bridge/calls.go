@@ -93,7 +93,9 @@ func (o *RunOptions) decide(ctx context.Context, byName map[string]*toolreg.Tool
 	if o.Approve == nil {
 		return fmt.Sprintf("not run: %s is not marked read-only, and this host approves no such call", u.Name)
 	}
-	call := toolreg.Call{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Args: json.RawMessage(objectOrEmpty(u.Input))}
+	// The annotations too, as toolreg gives its approver: one approver
+	// may serve both, and should see the same Call from each.
+	call := toolreg.Call{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Args: json.RawMessage(objectOrEmpty(u.Input)), Annotations: t.Def.Annotations}
 	if err := approve(ctx, o.Approve, call); err != nil {
 		return fmt.Sprintf("not run: the call was not approved: %v", err)
 	}

@@ -199,3 +199,22 @@ func TestToolSubset(t *testing.T) {
 		t.Errorf("got results %q, want add refused and echo run", results)
 	}
 }
+
+// Run's approver is told what the registry's is told about a call: the
+// tool's annotations as its server listed them, so a host that hands both
+// the same approver gets the same Call from each.
+func TestApproverSeesTheAnnotations(t *testing.T) {
+	reg, _ := newFakeServer(t, &toolreg.Options{}, fakeTool{def: toolDef("write", `{"destructiveHint":true}`), call: func(context.Context, json.RawMessage) string {
+		return textResult("written")
+	}})
+	f := newFake(t, toolCalls([3]string{"c1", "mcp__fake__write", `{"a":1}`}), answer("ok"))
+	var got []toolreg.Call
+	_, err := Run(context.Background(), newOpenAI(f), reg, "Write", &RunOptions{
+		Approve: func(_ context.Context, c toolreg.Call) error { got = append(got, c); return refuse(nil, c) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Annotations == nil || got[0].Annotations.DestructiveHint == nil || !*got[0].Annotations.DestructiveHint {
+		t.Errorf("the approver was asked %+v, want the tool's annotations", got)
+	}
+}
