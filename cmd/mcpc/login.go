@@ -197,30 +197,33 @@ func (e *env) reusedPortStep(ctx context.Context, name string) (*loopbackStep, e
 	return newLoopbackStep(name, 0, e.stdin, e.stderr)
 }
 
-// stepUp answers a call that failed with 403 insufficient_scope: at a
-// terminal it logs in again for the scope the server named (with the
-// token's, in the browser) and says to call again; elsewhere it returns
-// the error with the command that would do it.
-func (e *env) stepUp(ctx context.Context, reg *toolreg.Registry, err error) (again bool, _ error) {
+// stepUp answers a call to server that failed with 403
+// insufficient_scope: at a terminal it logs in again for the scope the
+// server named (with the token's, in the browser) and says to call again;
+// elsewhere it returns the error with the command that would do it. Only
+// the failed call's server is weighed: another's last refusal may have
+// asked for more scope, and a 403 from this one does not send the person
+// to log in there.
+func (e *env) stepUp(ctx context.Context, reg *toolreg.Registry, server string, err error) (again bool, _ error) {
 	var he *streamhttp.HTTPError
 	if e.dialer == nil || !errors.As(err, &he) || he.StatusCode != http.StatusForbidden {
 		return false, nil
 	}
-	for _, name := range serverNames(e.conf) {
-		sc := e.conf.Server(name)
-		scope, ok := e.dialer.StepUpScope(sc)
-		if !ok {
-			continue
-		}
-		if !e.interactive {
-			line := fmt.Sprintf("%v\nthe server %s needs more scope (%s) for this: run: mcpc login --scope %q %s", err, sc.Name, scope, scope, sc.Name)
-			return false, &lineError{line: line, errs: []error{err, errNeedsLogin}}
-		}
-		fmt.Fprintf(e.stderr, "mcpc: %s needs more scope (%s); authorizing again\n", sc.Name, scope)
-		if err := e.login(ctx, reg, sc, &oauth.LoginOptions{Scopes: strings.Fields(scope)}); err != nil {
-			return false, err
-		}
-		return true, nil
+	sc := e.conf.Server(server)
+	if sc == nil {
+		return false, nil
 	}
-	return false, nil
+	scope, ok := e.dialer.StepUpScope(sc)
+	if !ok {
+		return false, nil
+	}
+	if !e.interactive {
+		line := fmt.Sprintf("%v\nthe server %s needs more scope (%s) for this: run: mcpc login --scope %q %s", err, sc.Name, scope, scope, sc.Name)
+		return false, &lineError{line: line, errs: []error{err, errNeedsLogin}}
+	}
+	fmt.Fprintf(e.stderr, "mcpc: %s needs more scope (%s); authorizing again\n", sc.Name, scope)
+	if err := e.login(ctx, reg, sc, &oauth.LoginOptions{Scopes: strings.Fields(scope)}); err != nil {
+		return false, err
+	}
+	return true, nil
 }

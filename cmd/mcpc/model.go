@@ -138,7 +138,7 @@ func (e *env) retryAsk(reg *toolreg.Registry) func(context.Context, toolreg.Call
 	return func(ctx context.Context, call toolreg.Call, err error) bool {
 		one.Lock()
 		defer one.Unlock()
-		again, serr := e.stepUp(ctx, reg, err)
+		again, serr := e.stepUp(ctx, reg, call.Server, err)
 		if serr == nil && !again {
 			again, serr = e.visits.requiredBy(ctx, call.Server, err, e.cfg.timeout)
 		}

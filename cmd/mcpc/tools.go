@@ -168,7 +168,7 @@ func callTool(ctx context.Context, e *env, reg *toolreg.Registry, name string, p
 // call answered 403 insufficient_scope (see env.stepUp).
 func callToolStepUp(ctx context.Context, e *env, reg *toolreg.Registry, name string, params json.RawMessage) (*toolreg.Result, error) {
 	res, err := callTool(ctx, e, reg, name, params)
-	if again, serr := e.stepUp(ctx, reg, err); serr != nil {
+	if again, serr := e.stepUp(ctx, reg, e.visits.lastCalled(), err); serr != nil {
 		return nil, serr
 	} else if again {
 		res, err = callTool(ctx, e, reg, name, params)

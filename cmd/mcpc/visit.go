@@ -211,13 +211,17 @@ func (v *visits) called(server string) {
 	v.mu.Unlock()
 }
 
+// lastCalled is the server of the last tool call (see called).
+func (v *visits) lastCalled() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.server
+}
+
 // required handles a tool call's -32042 from the server of the last
 // call (see called): see requiredBy.
 func (v *visits) required(ctx context.Context, err error, bound time.Duration) (bool, error) {
-	v.mu.Lock()
-	server := v.server
-	v.mu.Unlock()
-	return v.requiredBy(ctx, server, err, bound)
+	return v.requiredBy(ctx, v.lastCalled(), err, bound)
 }
 
 // requiredBy handles a -32042 of server's: every page shown and, on yes,
