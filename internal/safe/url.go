@@ -63,3 +63,31 @@ func Loopback(host string) bool {
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.Unmap().IsLoopback()
 }
+
+// Local reports whether host names this machine: a loopback host
+// ([Loopback]), an unspecified address (0.0.0.0 and :: reach this
+// machine's services), or a name under .localhost, which RFC 6761 sets
+// aside for it.
+func Local(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if Loopback(h) || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Unmap().IsUnspecified()
+}
+
+// CheckNamedURL is [CheckURL] for a URL that a peer at by named: a
+// server's challenge, its metadata, a redirect. A peer that is not on
+// this machine ([Local]) may not name one that is: that would let a
+// remote server have the client, or the user's browser, send requests to
+// the services listening on this machine.
+func CheckNamedURL(what string, u, by *url.URL) error {
+	if err := CheckURL(what, u); err != nil {
+		return err
+	}
+	if Local(u.Hostname()) && (by == nil || !Local(by.Hostname())) {
+		return fmt.Errorf("%w: %s is on this machine, and the host that named it is not", ErrURL, what)
+	}
+	return nil
+}

@@ -98,3 +98,40 @@ func FuzzCheckURL(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckNamedURL(t *testing.T) {
+	remote, _ := url.Parse("https://mcp.example/mcp")
+	local, _ := url.Parse("http://127.0.0.1:8080/mcp")
+	for _, tc := range []struct {
+		raw string
+		by  *url.URL
+		ok  bool
+	}{
+		{"https://as.example/.well-known/x", remote, true},
+		{"https://as.example/", local, true},
+		{"http://localhost:9000/", local, true},
+		{"https://[::1]/", local, true},
+		{"http://localhost:9000/admin", remote, false},
+		{"http://127.0.0.2/", remote, false},
+		{"https://127.0.0.1/", remote, false},
+		{"https://localhost./", remote, false},
+		{"https://app.localhost/", remote, false},
+		{"https://0.0.0.0:8443/", remote, false},
+		{"https://[::]:8443/", remote, false},
+		{"https://[::ffff:127.0.0.1]/", remote, false},
+		{"http://as.example/", local, false}, // CheckURL's rule still holds
+		{"https://127.0.0.1/", nil, false},
+	} {
+		u, err := url.Parse(tc.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CheckNamedURL("the resource_metadata URL", u, tc.by)
+		if tc.ok != (err == nil) {
+			t.Errorf("%s named by %v: %v", tc.raw, tc.by, err)
+		}
+		if err != nil && (!errors.Is(err, ErrURL) || !strings.Contains(err.Error(), "the resource_metadata URL")) {
+			t.Errorf("%s: %v does not wrap ErrURL and name the URL", tc.raw, err)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package oauth
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -118,8 +117,8 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) (found b
 // location has it.
 func discoverResource(ctx context.Context, client *http.Client, server *url.URL, fromChallenge string) (*ResourceMetadata, error) {
 	if fromChallenge != "" {
-		if _, err := safe.ParseURL("the resource_metadata URL of the server's challenge", fromChallenge); err != nil {
-			return nil, fmt.Errorf("oauth: %w", err)
+		if err := checkNamed("the resource_metadata URL of the server's challenge", fromChallenge, server); err != nil {
+			return nil, err
 		}
 	}
 	for _, u := range resourceMetadataURLs(server, fromChallenge) {
@@ -139,8 +138,8 @@ func discoverResource(ctx context.Context, client *http.Client, server *url.URL,
 		}
 		for i, as := range m.AuthorizationServers {
 			what := fmt.Sprintf("authorization_servers[%d] of the protected resource metadata at %s", i, redact(u))
-			if _, err := safe.ParseURL(what, as); err != nil {
-				return nil, fmt.Errorf("oauth: %w", err)
+			if err := checkNamed(what, as, server); err != nil {
+				return nil, err
 			}
 		}
 		return &m, nil
@@ -178,13 +177,13 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 		if !found {
 			continue
 		}
-		if err := m.checkURLs(); err != nil {
+		if err := m.checkURLs(iu); err != nil {
 			return nil, err
 		}
 		if m.Issuer != issuer {
 			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), safe.Line(m.Issuer, maxQuoted), safe.Line(issuer, maxQuoted))
 		}
-		if err := m.check(); err != nil {
+		if err := m.check(iu); err != nil {
 			return nil, err
 		}
 		return &m, nil
@@ -195,7 +194,8 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 // fetchServerMetadata reads authorization server metadata from the URL a
 // host configured, which names the issuer it trusts.
 func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*ServerMetadata, error) {
-	if _, err := safe.ParseURL("the configured authorization server metadata URL", u); err != nil {
+	at, err := safe.ParseURL("the configured authorization server metadata URL", u)
+	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
 	var m ServerMetadata
@@ -208,16 +208,16 @@ func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*S
 	case m.Issuer == "":
 		return nil, fmt.Errorf("oauth: the metadata at %s names no issuer", redact(u))
 	}
-	if err := m.check(); err != nil {
+	if err := m.check(at); err != nil {
 		return nil, err
 	}
 	return &m, nil
 }
 
 // check refuses metadata no grant can use, and metadata with a URL the
-// client must not use or open.
-func (m *ServerMetadata) check() error {
-	if err := m.checkURLs(); err != nil {
+// client must not use or open; by is where the metadata came from.
+func (m *ServerMetadata) check(by *url.URL) error {
+	if err := m.checkURLs(by); err != nil {
 		return err
 	}
 	if m.TokenEndpoint == "" {
@@ -227,11 +227,16 @@ func (m *ServerMetadata) check() error {
 }
 
 // checkURLs refuses metadata any of whose URLs is not https, or http on a
-// loopback host ([ErrUnsafeURL]), before anything uses or opens one. The
+// loopback host, or is on this machine when by, where the metadata came
+// from, is not ([ErrUnsafeURL]), before anything uses or opens one. The
 // error names the member, never the URL (its query could be anything).
-func (m *ServerMetadata) checkURLs() error {
+func (m *ServerMetadata) checkURLs(by *url.URL) error {
+	if m.Issuer != "" {
+		if _, err := safe.ParseURL("the authorization server's issuer", m.Issuer); err != nil {
+			return fmt.Errorf("oauth: %w", err)
+		}
+	}
 	for _, e := range []struct{ name, url string }{
-		{"issuer", m.Issuer},
 		{"authorization_endpoint", m.AuthorizationEndpoint},
 		{"token_endpoint", m.TokenEndpoint},
 		{"registration_endpoint", m.RegistrationEndpoint},
@@ -241,8 +246,8 @@ func (m *ServerMetadata) checkURLs() error {
 		if e.url == "" {
 			continue
 		}
-		if _, err := safe.ParseURL("the authorization server's "+e.name, e.url); err != nil {
-			return fmt.Errorf("oauth: %w", err)
+		if err := checkNamed("the authorization server's "+e.name, e.url, by); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -260,33 +265,4 @@ func (m *ServerMetadata) checkCodeFlow(assumed bool) error {
 		return fmt.Errorf("%w (issuer %q)", ErrNoPKCE, safe.Line(m.Issuer, maxQuoted))
 	}
 	return nil
-}
-
-// maxQuoted bounds a URL, an issuer or a token type a server sent that
-// an error quotes.
-const maxQuoted = 200
-
-// redact is u without its user info, query and fragment, cut to
-// maxQuoted bytes (a server chooses its metadata URLs and issuers).
-func redact(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return "(malformed URL)"
-	}
-	p.User = nil
-	if p.RawQuery != "" {
-		p.RawQuery = "…"
-	}
-	p.Fragment = ""
-	return safe.Line(p.String(), maxQuoted)
-}
-
-// unwrapURLError drops the *url.Error wrapper, whose text repeats the
-// whole URL; the callers name the URL themselves, redacted.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }

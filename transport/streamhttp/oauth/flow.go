@@ -250,14 +250,14 @@ func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *Serve
 	}
 	if found {
 		// That specification did not tie the issuer to the origin.
-		return m, false, m.check()
+		return m, false, m.check(server)
 	}
 	m = &ServerMetadata{
 		AuthorizationEndpoint: root + "/authorize",
 		TokenEndpoint:         root + "/token",
 		RegistrationEndpoint:  root + "/register",
 	}
-	return m, true, m.checkURLs()
+	return m, true, m.checkURLs(server)
 }
 
 // canonicalResource is the server URL as a resource indicator (RFC 8707):

@@ -19,7 +19,8 @@ import (
 //
 //   - a redirect to a URL that is not https, or http on a loopback host,
 //     is never followed ([ErrUnsafeURL]): a metadata document fetched over
-//     plain http could be replaced on the way;
+//     plain http could be replaced on the way; nor one from a host that is
+//     not on this machine to one that is;
 //   - a redirect of anything but a GET (a token, registration or
 //     revocation request) to another origin is never followed
 //     ([ErrRedirected]); a metadata GET, which carries nothing secret, may
@@ -35,7 +36,7 @@ func guardRedirects(c *http.Client) *http.Client {
 	g := *c // the caller's client is not modified
 	next := c.CheckRedirect
 	g.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := safe.CheckURL("the target of a redirect", req.URL); err != nil {
+		if err := safe.CheckNamedURL("the target of a redirect", req.URL, via[len(via)-1].URL); err != nil {
 			return err
 		}
 		if first := via[0]; first.Method != http.MethodGet && !sameOrigin(req.URL, first.URL) {
