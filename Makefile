@@ -57,9 +57,10 @@ demo: build
 	@echo "== a model uses the servers' tools: mcpc ask through its OpenAI adapter, offline and without a key"
 	@echo "   (bin/standin-model is a scripted stand-in for a provider, not a model; it speaks the"
 	@echo "   OpenAI Chat Completions wire over loopback and points OPENAI_BASE_URL at itself)."
-	@echo "   add is marked read-only and runs; log is not, so it needs consent: rather than stop and"
-	@echo "   ask at the terminal, the demo gives it with --allow, and mcpc says so on stderr"
-	$(BIN)/standin-model -- $(DEMO_MCPC) --server demo ask --allow mcp__demo__log --model openai:standin "What is 2 + 40? Log the question."
+	@echo "   Every call needs consent. add is marked read-only by its server, a hint mcpc believes only of"
+	@echo "   servers --trust-annotations names, so add runs; log is not, and rather than stop and ask at"
+	@echo "   the terminal the demo gives consent with --allow, which mcpc says on stderr"
+	$(BIN)/standin-model -- $(DEMO_MCPC) --server demo ask --trust-annotations demo --allow mcp__demo__log --model openai:standin "What is 2 + 40? Log the question."
 	@echo
 	@echo "== the server's sampling request answered through the same adapter and stand-in"
 	$(BIN)/standin-model -- $(DEMO_MCPC) --server demo --sampling openai:standin call mcp__demo__sample '{"prompt": "Say hi"}'

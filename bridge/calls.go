@@ -87,11 +87,11 @@ func (o *RunOptions) decide(ctx context.Context, byName map[string]*toolreg.Tool
 	if t == nil || t.Def == nil {
 		return fmt.Sprintf("not run: %q was not offered to the model", u.Name)
 	}
-	if readOnly(t.Def) && !o.ApproveReadOnly {
-		return ""
+	if readOnly(t.Def) && o.TrustAnnotations != nil && o.TrustAnnotations(t.Server) {
+		return "" // a hint the host chose to trust, from this server
 	}
 	if o.Approve == nil {
-		return fmt.Sprintf("not run: %s is not marked read-only, and this host approves no such call", u.Name)
+		return fmt.Sprintf("not run: %s needs consent, and this host approves no call", u.Name)
 	}
 	// The annotations too, as toolreg gives its approver: one approver
 	// may serve both, and should see the same Call from each.

@@ -88,14 +88,14 @@ func TestInjectionNeedsConsent(t *testing.T) {
 		name        string
 		annotations string // the destructive tool's, as its server lists it
 		approve     func(context.Context, toolreg.Call) error
-		approveRO   bool
+		distrust    bool // the host does not trust the server's annotations
 		ran, asked  int
 	}{
 		{name: "no approver", annotations: `{"destructiveHint":true}`},
 		{name: "approver refuses", annotations: `{"destructiveHint":true}`, approve: refuse, asked: 2},
 		{name: "no annotations", annotations: ``, approve: refuse, asked: 2},
 		{name: "the server claims read-only and destructive", annotations: `{"readOnlyHint":true,"destructiveHint":true}`, approve: refuse, asked: 2},
-		{name: "the host distrusts read-only hints", annotations: `{"readOnlyHint":true}`, approve: refuseDeletes, approveRO: true, asked: 3},
+		{name: "the host does not trust the server's read-only hints", annotations: `{"readOnlyHint":true}`, approve: refuseDeletes, distrust: true, asked: 3},
 		{name: "approver agrees", annotations: `{"destructiveHint":true}`, approve: agree, asked: 2, ran: 2},
 	} {
 		for _, wire := range []string{"openai", "anthropic"} {
@@ -111,7 +111,7 @@ func TestInjectionNeedsConsent(t *testing.T) {
 					}})
 				var mu sync.Mutex
 				var asked []toolreg.Call
-				opts := &RunOptions{ApproveReadOnly: tc.approveRO}
+				opts := &RunOptions{TrustAnnotations: func(server string) bool { return !tc.distrust && server == "fake" }}
 				if tc.approve != nil {
 					opts.Approve = func(ctx context.Context, c toolreg.Call) error {
 						mu.Lock()
@@ -143,6 +143,10 @@ func TestInjectionNeedsConsent(t *testing.T) {
 		}
 	}
 }
+
+// trustAll trusts every server's annotations: the tests' servers are
+// the test's own.
+func trustAll(string) bool { return true }
 
 func refuse(context.Context, toolreg.Call) error { return errors.New("the user said no") }
 func agree(context.Context, toolreg.Call) error  { return nil }
@@ -177,7 +181,7 @@ func TestApproverPanicRefuses(t *testing.T) {
 func TestToolSubset(t *testing.T) {
 	reg := newRegistry(t, &toolreg.Options{})
 	f := newFake(t, toolCalls([3]string{"c1", "mcp__demo__add", `{"a":1,"b":2}`}, [3]string{"c2", "mcp__demo__echo", `{"text":"hi"}`}), answer("ok"))
-	tr, err := Run(context.Background(), newOpenAI(f), reg, "Add", &RunOptions{
+	tr, err := Run(context.Background(), newOpenAI(f), reg, "Add", &RunOptions{TrustAnnotations: trustAll,
 		Tools:      []string{"mcp__demo__echo", "mcp__demo__fail"},
 		ToolFilter: func(t toolreg.Tool) bool { return t.Def.Name != "fail" },
 	})

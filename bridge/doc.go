@@ -58,12 +58,13 @@
 // and any of it may be written to steer the model. Run therefore treats
 // the model's tool calls as requests, not commands:
 //
-//   - Consent: a tool runs without asking only if its server marks it
-//     read-only (annotations readOnlyHint, and not destructiveHint); every
-//     other call goes to [RunOptions].Approve — the same function a host
-//     gives its registry as toolreg.Options.Approve will do — and without
-//     one it is refused. Annotations are hints from the server, which is
-//     not trusted either: ApproveReadOnly sends every call to Approve.
+//   - Consent: every call goes to [RunOptions].Approve — the same
+//     function a host gives its registry as toolreg.Options.Approve will
+//     do — and without one it is refused. Annotations are the server's
+//     hints, and the server is not trusted either: only for a server the
+//     host trusts ([RunOptions].TrustAnnotations) does a tool it marks
+//     read-only (readOnlyHint, and not destructiveHint) run without
+//     asking.
 //   - Fan-out: at most MaxCallsPerTurn calls of one turn run, at most
 //     MaxConcurrentCalls at once, on as many goroutines; Approve is asked
 //     one call at a time.

@@ -67,8 +67,8 @@ func demoRegistry() (*toolreg.Registry, error) {
 	return toolreg.New(context.Background(), cfg, &toolreg.Options{Dial: dial})
 }
 
-// A tool its server does not mark read-only runs only if the host's
-// approver agrees; here it refuses, and the model reads why.
+// A call runs only if the host's approver agrees (or the host trusts its
+// server's read-only mark); here it refuses, and the model reads why.
 func ExampleRunOptions_approve() {
 	provider := scripted(
 		`{"model":"m","choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function",
@@ -127,6 +127,10 @@ func ExampleRun() {
 
 	model := &bridge.OpenAI{APIKey: secret.New("sk-…"), BaseURL: provider.URL, Model: "m"}
 	tr, err := bridge.Run(context.Background(), model, reg, "What is 2 + 40?", &bridge.RunOptions{
+		// The host's own demo server: its read-only hints (add's) are
+		// trusted, and add runs without asking. Any other server's tools
+		// would go to Approve, and with none be refused.
+		TrustAnnotations: func(server string) bool { return server == "demo" },
 		OnTool: func(use, result mcpclient.Content) {
 			fmt.Println("called", use.Name, string(use.Input), "→", strings.TrimSpace(result.Content[0].Text))
 		},

@@ -59,7 +59,7 @@ func TestRetryAfterAPersonActs(t *testing.T) {
 						}})
 				var mu sync.Mutex
 				var asked []toolreg.Call
-				opts := &RunOptions{}
+				opts := &RunOptions{TrustAnnotations: trustAll}
 				if tc.retry != nil {
 					opts.Retry = func(ctx context.Context, c toolreg.Call, err error) bool {
 						mu.Lock()

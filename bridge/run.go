@@ -24,9 +24,9 @@ const (
 var ErrTurnLimit = errors.New("bridge: turn limit reached")
 
 // RunOptions tune [Run]. A nil *RunOptions gives the defaults, which are
-// meant for a model that reads untrusted text: only tools that their
-// server marks read-only run, at most DefaultMaxCallsPerTurn of them a
-// turn and DefaultMaxConcurrentCalls at once, each result capped at
+// meant for a model that reads untrusted text: no tool runs without the
+// approver's consent, at most DefaultMaxCallsPerTurn of them a turn and
+// DefaultMaxConcurrentCalls at once, each result capped at
 // DefaultMaxResultBytes.
 type RunOptions struct {
 	// SystemPrompt, if set, goes with every model turn.
@@ -56,16 +56,19 @@ type RunOptions struct {
 	// at a time, in the order of the model's calls. A nil Approve refuses
 	// every call that needs consent.
 	//
-	// A call needs consent unless its server marks the tool read-only
-	// (annotations readOnlyHint true, destructiveHint not true). Those
-	// annotations are hints from the server, not a guarantee: a server
-	// may mark anything read-only. A host that does not trust a server's
-	// hints sets ApproveReadOnly, and every call goes to Approve. The
-	// registry's own approver, if it has one, is asked as well, by the
-	// registry, as for any call.
+	// A call needs consent unless its server is one the host trusts
+	// (TrustAnnotations) and marks the tool read-only (annotations
+	// readOnlyHint true, destructiveHint not true). Annotations are the
+	// server's word about its own tool: the specification has clients
+	// treat them as untrusted unless they come from a trusted server, as
+	// a server may mark anything read-only. The registry's own approver,
+	// if it has one, is asked as well, by the registry, as for any call.
 	Approve func(ctx context.Context, call toolreg.Call) error
-	// ApproveReadOnly sends calls of read-only tools to Approve too.
-	ApproveReadOnly bool
+	// TrustAnnotations reports whether the host trusts the annotations
+	// of server's tools: a call of a tool such a server marks read-only
+	// then runs without Approve. Nil trusts no server, and every call
+	// goes to Approve.
+	TrustAnnotations func(server string) bool
 
 	// Tools, if not empty, names the only tools offered to the model
 	// (exposed names, mcp__server__tool); ToolFilter, if set, offers only

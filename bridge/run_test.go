@@ -108,7 +108,7 @@ func TestRunParallelToolCalls(t *testing.T) {
 		toolCalls([3]string{"c1", "mcp__demo__add", `{"a":2,"b":40}`}, [3]string{"c2", "mcp__demo__fail", `{}`}, [3]string{"c3", "mcp__demo__nope", `{}`}),
 		answer("The sum is 42."))
 	var seen []string
-	tr, err := Run(context.Background(), newOpenAI(f), reg, "What is 2+40?", &RunOptions{
+	tr, err := Run(context.Background(), newOpenAI(f), reg, "What is 2+40?", &RunOptions{TrustAnnotations: trustAll,
 		OnTool: func(use, result mcpclient.Content) {
 			seen = append(seen, fmt.Sprintf("%s %s error=%v", use.ID, use.Name, result.IsError))
 		}})
@@ -177,7 +177,7 @@ data: [DONE]
 func TestRunCapsToolResults(t *testing.T) {
 	reg := newRegistry(t, &toolreg.Options{})
 	f := newFake(t, toolCalls([3]string{"c1", "mcp__demo__big", `{"bytes":100000}`}), answer("big"))
-	if _, err := Run(context.Background(), newOpenAI(f), reg, "Be big", &RunOptions{MaxResultBytes: 500}); err != nil {
+	if _, err := Run(context.Background(), newOpenAI(f), reg, "Be big", &RunOptions{MaxResultBytes: 500, TrustAnnotations: trustAll}); err != nil {
 		t.Fatal(err)
 	}
 	got := toolMessages(t, f.requests()[1].body)["c1"]
@@ -208,7 +208,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := Run(ctx, newOpenAI(f), reg, "Wait", nil)
+	_, err := Run(ctx, newOpenAI(f), reg, "Wait", &RunOptions{TrustAnnotations: trustAll})
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
 		t.Errorf("got %v after %v, want the context's error soon", err, time.Since(start))
 	}

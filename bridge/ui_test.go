@@ -35,7 +35,7 @@ func TestRunHidesAppOnlyTools(t *testing.T) {
 	}
 	defer reg.Close()
 	f := newFake(t, toolCalls([3]string{"c1", "mcp__apps__tick", `{}`}, [3]string{"c2", "mcp__apps__clock", `{}`}), answer("done"))
-	if _, err := Run(context.Background(), newOpenAI(f), reg, "What time is it?", nil); err != nil {
+	if _, err := Run(context.Background(), newOpenAI(f), reg, "What time is it?", &RunOptions{TrustAnnotations: trustAll}); err != nil {
 		t.Fatal(err)
 	}
 	reqs := f.requests()

@@ -13,7 +13,8 @@ import (
 )
 
 // consent decides the tool calls of ask that need it: bridge.Run sends it
-// every call of a tool that its server does not mark read-only. A call
+// every call but those of tools marked read-only by a server that
+// --trust-annotations names (a server's word on its own tools). A call
 // that an --allow pattern names, or any call under --yes, runs, and
 // stderr says why; otherwise the person at the terminal is asked; with no
 // terminal (a script, a pipe) the call is refused, and the model is told.
@@ -85,8 +86,7 @@ func argLines(args any) []string {
 func (a *asker) consent(ctx context.Context, call toolreg.Call) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	fmt.Fprintf(a.out, "\nThe model wants to call %s: tool %q of server %q, which its server does not mark read-only.\n",
-		call.Name, clean(call.Tool), clean(call.Server))
+	fmt.Fprintf(a.out, "\nThe model wants to call %s: tool %q of server %q.\n", call.Name, clean(call.Tool), clean(call.Server))
 	for _, l := range argLines(call.Args) {
 		fmt.Fprintf(a.out, "    %s\n", l)
 	}

@@ -74,8 +74,7 @@ func (f *bodyModel) requests() []string {
 	return append([]string(nil), f.got...)
 }
 
-// changeModel calls mcp__demo__change (its server does not mark it
-// read-only), then answers "done".
+// changeModel calls mcp__demo__change, then answers "done".
 func changeModel(t *testing.T) *bodyModel {
 	return newBodyModel(t,
 		`{"model":"m","choices":[{"message":{"tool_calls":[{"id":"c1","type":"function","function":{"name":"mcp__demo__change","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
@@ -96,7 +95,7 @@ func runAsk(t *testing.T, dir string, f *bodyModel, interactive bool, stdin stri
 	return result{code, stdout.String(), stderr.String()}
 }
 
-// A call of a tool that is not marked read-only runs only with consent:
+// A call runs only with consent:
 // --allow or --yes, or a person who says yes; without a terminal it is
 // refused, and the model reads why.
 func TestAskConsent(t *testing.T) {
@@ -116,7 +115,7 @@ func TestAskConsent(t *testing.T) {
 		{name: "--allow another tool", args: []string{"--allow", "mcp__demo__log"}, stderr: []string{"consent: refused"}},
 		{name: "--yes", args: []string{"--yes"}, ran: true, stderr: []string{"consent: approved by --yes: mcp__demo__change"}},
 		{name: "the person says yes", interactive: true, stdin: "y\n", ran: true,
-			stderr: []string{`The model wants to call mcp__demo__change: tool "change" of server "demo", which its server does not mark read-only.`, "Run it? [y/N]"}},
+			stderr: []string{`The model wants to call mcp__demo__change: tool "change" of server "demo".`, "Run it? [y/N]"}},
 		{name: "the person says no", interactive: true, stdin: "\n", stderr: []string{"Run it? [y/N]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

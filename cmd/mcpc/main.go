@@ -66,10 +66,11 @@
 // # Consent in ask
 //
 // The model reads what tools return, and a tool's output may be written to
-// steer it, so ask does not run whatever the model calls. A tool whose
-// server marks it read-only runs (a hint from the server: --tools keeps
-// out a server you do not trust). Any other call runs only with consent:
-// a tool named by --allow, or any under --yes, runs and stderr says so;
+// steer it, so ask does not run whatever the model calls. A call runs
+// only with consent: a tool named by --allow, or any under --yes, runs
+// and stderr says so; so does a tool marked read-only by a server that
+// --trust-annotations names (annotations are the server's word about its
+// own tools, believed only of servers the user trusts);
 // else the person at the terminal is shown the tool, its server and its
 // arguments and asked; with no terminal, the call is refused and the
 // model told why. At most 16 calls of one model turn run, 4 at once; each

@@ -65,7 +65,8 @@ func loopbackURL(raw string) bool {
 // cmdAsk puts a question to the --model, which may use the selected
 // servers' tools: the answer goes to stdout, the tools offered and a line
 // per tool call to stderr; with --json, the whole transcript goes to
-// stdout. Calls of tools not marked read-only need consent (see consent).
+// stdout. Tool calls need consent (see consent), but for tools marked
+// read-only by a server --trust-annotations names.
 func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if e.cfg.model == "" {
 		return usagef("ask needs --model PROVIDER:NAME (openai:NAME or anthropic:NAME)")
@@ -108,7 +109,8 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 func (e *env) runOptions(history []mcpclient.SamplingMessage) *bridge.RunOptions {
 	c := &consent{allow: e.cfg.ask.allow, yes: e.cfg.ask.yes, ask: e.ask, out: e.stderr}
 	opts := &bridge.RunOptions{MaxTurns: e.cfg.maxTurns, History: history, Approve: c.approve,
-		NoStream: e.cfg.ask.noStream,
+		TrustAnnotations: e.cfg.ask.trustsAnnotations(),
+		NoStream:         e.cfg.ask.noStream,
 		OnTool: func(use, result mcpclient.Content) {
 			e.endLine()
 			fmt.Fprintln(e.stderr, toolLine(use, result))

@@ -76,7 +76,7 @@ func addModel(t *testing.T) (*fakeModel, map[string]string) {
 func TestAsk(t *testing.T) {
 	dir := demoDir(t)
 	f, env := addModel(t)
-	r := runEnv(t, dir, env, "--server", "demo", "ask", "--model", "openai:gpt-test", "What is 2+40?")
+	r := runEnv(t, dir, env, "--server", "demo", "ask", "--trust-annotations", "demo", "--model", "openai:gpt-test", "What is 2+40?")
 	r.want(t, exitOK)
 	if r.stdout != "The sum is 42.\n" {
 		t.Errorf("stdout: got %q, want the answer", r.stdout)
@@ -90,7 +90,7 @@ func TestAsk(t *testing.T) {
 	}
 
 	_, env = addModel(t)
-	r = runEnv(t, dir, env, "--server", "demo", "--json", "ask", "--model", "openai:gpt-test", "What is 2+40?")
+	r = runEnv(t, dir, env, "--server", "demo", "--json", "ask", "--trust-annotations", "demo", "--model", "openai:gpt-test", "What is 2+40?")
 	r.want(t, exitOK)
 	var tr struct {
 		Answer   string            `json:"answer"`
@@ -117,13 +117,38 @@ func TestAskStreams(t *testing.T) {
 			"data: {\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"3.\"},\"finish_reason\":\"stop\"}]}\n\n"+
 			"data: [DONE]\n\n")
 	env := map[string]string{"OPENAI_API_KEY": fakeKey, "OPENAI_BASE_URL": f.URL}
-	r := runEnv(t, dir, env, "--server", "demo", "ask", "--model", "openai:m", "1+2?")
+	r := runEnv(t, dir, env, "--server", "demo", "ask", "--trust-annotations", "*", "--model", "openai:m", "1+2?")
 	r.want(t, exitOK)
 	if want := "Let me add.\nIt is 3.\n"; r.stdout != want {
 		t.Errorf("stdout: got %q, want %q", r.stdout, want)
 	}
 	if want := `tool mcp__demo__add {"a":1,"b":2} → 3`; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr %q does not summarize the call as %q", r.stderr, want)
+	}
+}
+
+// A tool its server marks read-only (add) runs without asking only when
+// --trust-annotations names its server: annotations are the server's
+// word about its own tools.
+func TestAskTrustsAnnotationsOnlyWhenTold(t *testing.T) {
+	dir := demoDir(t)
+	for _, tc := range []struct {
+		trust []string
+		ran   bool
+	}{
+		{nil, false},
+		{[]string{"--trust-annotations", "other"}, false},
+		{[]string{"--trust-annotations", "demo"}, true},
+		{[]string{"--trust-annotations", "other,*"}, true},
+	} {
+		_, env := addModel(t)
+		r := runEnv(t, dir, env, append(append([]string{"--server", "demo", "ask"}, tc.trust...), "--model", "openai:gpt-test", "What is 2+40?")...)
+		r.want(t, exitOK)
+		ran := strings.Contains(r.stderr, `tool mcp__demo__add {"a":2,"b":40} → 42`)
+		refused := strings.Contains(r.stderr, "consent: refused, no terminal to ask (--allow mcp__demo__add or --yes would run it)")
+		if ran != tc.ran || refused == tc.ran {
+			t.Errorf("%v: ran %v, refused %v; want ran %v\n%s", tc.trust, ran, refused, tc.ran, r.stderr)
+		}
 	}
 }
 

@@ -25,8 +25,9 @@ Commands:
   info                       each server's name, version, protocol, capabilities, instructions
   ask <question>             ask --model, which may call the selected servers' tools: its text
                              to stdout as it comes, the tools offered and a line per tool call to
-                             stderr (--json: the transcript). Tools not marked read-only run only
-                             with consent: asked at the terminal, or --allow / --yes; else refused
+                             stderr (--json: the transcript). Tool calls run only with consent:
+                             asked at the terminal, or --allow / --yes, or marked read-only by a
+                             server named by --trust-annotations; else refused
   login <server>             authorize mcpc at an http server with OAuth in the browser (the redirect
                              comes back to 127.0.0.1, at the config's oauth.callbackPort or the port
                              of the client registered before, or is pasted on stdin); the tokens go to
@@ -71,6 +72,9 @@ Output and behaviour:
   --allow TOOL               ask: run calls of TOOL without asking (an exposed name; * matches any
                              run of characters; repeatable or comma-separated)
   --yes                      ask: run every call that needs consent, without asking
+  --trust-annotations SERVER ask and web: believe the tool annotations of SERVER (* for all), so
+                             that its tools marked read-only run without asking; a server's
+                             annotations are its word about its own tools (repeatable)
   --tools TOOL               ask: offer the model only these tools (as --allow)
   --continue FILE            ask: go on with the conversation saved in FILE, and save it there
   --no-stream                ask: ask the provider for whole answers

@@ -26,7 +26,8 @@ func cmdWeb(ctx context.Context, e *env, _ []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := webui.Start(&webui.Options{Registry: reg, Trace: trace, Addr: e.cfg.addr, Yes: e.cfg.ask.yes})
+	srv, err := webui.Start(&webui.Options{Registry: reg, Trace: trace, Addr: e.cfg.addr, Yes: e.cfg.ask.yes,
+		TrustAnnotations: e.cfg.ask.trustsAnnotations()})
 	if err != nil {
 		return usagef("web: %v", err)
 	}

@@ -100,24 +100,28 @@ type toolJSON struct {
 	Description string                     `json:"description,omitempty"`
 	InputSchema json.RawMessage            `json:"inputSchema,omitempty"`
 	Annotations *mcpclient.ToolAnnotations `json:"annotations,omitempty"`
-	ReadOnly    bool                       `json:"readOnly"`
+	ReadOnly    bool                       `json:"readOnly"`     // marked so by a server whose annotations the host trusts
 	UI          string                     `json:"ui,omitempty"` // the interface's ui:// URI
 	Model       bool                       `json:"model"`        // visible to the model
 	App         bool                       `json:"app"`          // callable by its app
 }
 
-func toolOut(t toolreg.Tool) toolJSON {
+func (s *Server) toolOut(t toolreg.Tool) toolJSON {
 	ui := apps.ToolUIOf(t.Def)
 	j := toolJSON{Name: t.Name, Server: t.Server, Tool: t.Def.Name, Title: t.Def.Title, Description: t.Def.Description,
-		Annotations: t.Def.Annotations, ReadOnly: readOnly(t.Def), UI: ui.ResourceURI, Model: ui.ModelVisible(), App: ui.AppVisible()}
+		Annotations: t.Def.Annotations, ReadOnly: s.readOnly(t), UI: ui.ResourceURI, Model: ui.ModelVisible(), App: ui.AppVisible()}
 	if json.Valid(t.Def.InputSchema) {
 		j.InputSchema = t.Def.InputSchema
 	}
 	return j
 }
 
-func readOnly(d *mcpclient.Tool) bool {
-	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil && *d.Annotations.ReadOnlyHint
+// readOnly reports whether t's server marks it read-only and not
+// destructive, and the host believes that server's annotations.
+func (s *Server) readOnly(t toolreg.Tool) bool {
+	a := t.Def.Annotations
+	marked := a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint && (a.DestructiveHint == nil || !*a.DestructiveHint)
+	return marked && s.opts.TrustAnnotations != nil && s.opts.TrustAnnotations(t.Server)
 }
 
 func (s *Server) apiTools(w http.ResponseWriter, r *http.Request) {
@@ -128,7 +132,7 @@ func (s *Server) apiTools(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []toolJSON{}
 	for _, t := range tools {
-		out = append(out, toolOut(t))
+		out = append(out, s.toolOut(t))
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -12,8 +12,8 @@ import (
 
 // A tool's interface and the calls of the page's API: the person's, a
 // link's (?call=) and an app's, the last two only with consent, --yes or
-// a read-only tool, and an app's only to its own server's tools visible
-// to apps.
+// a read-only tool of a server whose annotations the host trusts, and an
+// app's only to its own server's tools visible to apps.
 
 // uiJSON is a tool's interface as the page hands it to the sandbox.
 type uiJSON struct {
@@ -55,7 +55,7 @@ func (s *Server) apiUI(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, uiJSON{URI: it.UI.URI, Server: it.Tool.Server, HTML: it.UI.HTML, CSP: csp,
 		Policy: csp.Policy(), Refused: m.CSP.Invalid(), Allow: m.Permissions.Allow(), Permissions: perms,
-		PrefersBorder: m.PrefersBorder, Tool: toolOut(it.Tool), SandboxURL: s.sandboxURL(csp)})
+		PrefersBorder: m.PrefersBorder, Tool: s.toolOut(it.Tool), SandboxURL: s.sandboxURL(csp)})
 }
 
 type callRequest struct {
@@ -118,7 +118,8 @@ func (s *Server) apiCall(w http.ResponseWriter, r *http.Request) {
 var errNoConsent = errors.New("the person has not agreed to this call")
 
 // allowed reports whether a call the person did not start may run: they
-// agreed, --yes was given, or the tool says it only reads.
+// agreed, --yes was given, or the tool's server, whose annotations the
+// host trusts, marks it read-only.
 func (s *Server) allowed(r *http.Request, name string, consent bool) bool {
 	if consent || s.opts.Yes {
 		return true
@@ -126,7 +127,7 @@ func (s *Server) allowed(r *http.Request, name string, consent bool) bool {
 	tools, _ := s.opts.Registry.Tools(r.Context())
 	for _, t := range tools {
 		if t.Name == name {
-			return readOnly(t.Def)
+			return s.readOnly(t)
 		}
 	}
 	return false

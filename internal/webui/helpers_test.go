@@ -16,8 +16,15 @@ import (
 // tells one second later.
 var base = time.Date(2026, 1, 26, 12, 0, 0, 0, time.UTC)
 
-// startPage serves a page over one in-memory appserver named "apps".
+// startPage serves a page over one in-memory appserver named "apps",
+// whose annotations the page trusts (the test's own server).
 func startPage(t *testing.T, yes bool) (*Server, *appserver.Server) {
+	t.Helper()
+	return startPageWith(t, Options{Yes: yes, TrustAnnotations: func(server string) bool { return server == "apps" }})
+}
+
+// startPageWith is startPage with opts, but for its registry and trace.
+func startPageWith(t *testing.T, opts Options) (*Server, *appserver.Server) {
 	t.Helper()
 	app := appserver.New()
 	var n atomic.Int64
@@ -42,7 +49,8 @@ func startPage(t *testing.T, yes bool) (*Server, *appserver.Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { reg.Close() })
-	srv, err := Start(&Options{Registry: reg, Trace: trace, Yes: yes})
+	opts.Registry, opts.Trace = reg, trace
+	srv, err := Start(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

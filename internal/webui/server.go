@@ -32,6 +32,11 @@ type Options struct {
 	// Yes lets calls the person did not start (from an app, from a
 	// ?call= link) run without asking.
 	Yes bool
+	// TrustAnnotations reports whether the host believes server's tool
+	// annotations: such a call of a tool that server marks read-only then
+	// runs without asking too. Nil believes no server's: annotations are
+	// a server's word about its own tools.
+	TrustAnnotations func(server string) bool
 	// Logger receives what the page's apps log and the CSP sources the
 	// page refused. Nil is silent.
 	Logger *slog.Logger

@@ -181,6 +181,30 @@ func TestCallConsentAndVisibility(t *testing.T) {
 	}
 }
 
+// A server's read-only mark is believed only of a server the host
+// trusts: with none trusted, a link's or an app's call of the clock (a
+// tool its server marks read-only) needs consent too.
+func TestReadOnlyOnlyFromTrustedServers(t *testing.T) {
+	srv, _ := startPageWith(t, Options{})
+	u, _ := url.Parse(srv.URL())
+	origin := "http://" + u.Host
+	for _, body := range []string{`{"from":"link","name":"mcp__apps__clock"}`, `{"from":"app","server":"apps","tool":"clock"}`} {
+		resp, out := post(t, srv.URL()+"api/call", origin, "application/json", body)
+		if e, _ := out["error"].(string); resp.StatusCode != 403 || !strings.Contains(e, "agreed") {
+			t.Errorf("%s: status %d, error %q; want 403, not agreed", body, resp.StatusCode, e)
+		}
+	}
+	var tools []toolJSON
+	if err := json.NewDecoder(get(t, srv.URL()+"api/tools", "").Body).Decode(&tools); err != nil || len(tools) == 0 {
+		t.Fatalf("api/tools: %v, %d tools", err, len(tools))
+	}
+	for _, tool := range tools {
+		if tool.ReadOnly {
+			t.Errorf("the page was told %s runs unasked", tool.Name)
+		}
+	}
+}
+
 // A call's answer carries the frames it took on the wire.
 func TestCallFrames(t *testing.T) {
 	srv, _ := startPage(t, false)
