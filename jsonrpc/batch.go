@@ -6,9 +6,9 @@ import (
 )
 
 // handleBatch processes a JSON array of messages. Responses are delivered
-// and notifications queued in order; the requests run concurrently and their
-// answers go back together as one array, as JSON-RPC 2.0 requires. We never
-// send batches ourselves.
+// and notifications queued in order; the requests run concurrently (within
+// MaxPeerRequests, as lone ones do) and their answers go back together as
+// one array, as JSON-RPC 2.0 requires. We never send batches ourselves.
 func (c *Conn) handleBatch(frame []byte) {
 	msgs, errs, err := DecodeBatch(frame)
 	if err != nil {
@@ -28,20 +28,41 @@ func (c *Conn) handleBatch(frame []byte) {
 			reqs = append(reqs, &Request{ID: m.ID, Method: m.Method, Params: m.Params})
 		}
 	}
-	if len(reqs) == 0 {
-		return
+	if len(reqs) > 0 {
+		c.answerBatch(reqs)
 	}
+}
+
+// answerBatch handles a batch's requests and sends their answers as one
+// array. Each takes a slot of MaxPeerRequests as a lone request does, or
+// is refused at once in its place: packing requests into one batch must
+// not get a peer more handlers at once (or goroutines) than the limit.
+func (c *Conn) answerBatch(reqs []*Request) {
+	answers := make([][]byte, len(reqs))
 	ctxs := make([]context.Context, len(reqs))
+	refused := 0
 	for i, r := range reqs {
-		ctxs[i] = c.startRequest(r)
+		select {
+		case c.handlers <- struct{}{}:
+			ctxs[i] = c.startRequest(r)
+		default:
+			answers[i] = AppendError(nil, r.ID, c.tooMany())
+			refused++
+		}
+	}
+	if refused > 0 {
+		c.log.Warn("jsonrpc: too many requests from the peer in flight; refusing some of a batch", "refused", refused, "of", len(reqs), "limit", cap(c.handlers))
 	}
 	go func() {
-		answers := make([][]byte, len(reqs))
 		var wg sync.WaitGroup
 		for i, r := range reqs {
+			if ctxs[i] == nil {
+				continue // refused
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer func() { <-c.handlers }()
 				answers[i] = c.handle(ctxs[i], r)
 				if !c.finishRequest(r.ID) {
 					answers[i] = nil
@@ -49,22 +70,27 @@ func (c *Conn) handleBatch(frame []byte) {
 			}()
 		}
 		wg.Wait()
-		out := []byte{'['}
-		for _, a := range answers {
-			if a == nil {
-				continue
-			}
-			if len(out) > 1 {
-				out = append(out, ',')
-			}
-			out = append(out, a...)
-		}
-		if len(out) == 1 {
-			return
-		}
-		out = append(out, ']')
-		if err := c.stream.Write(c.baseCtx, out); err != nil {
-			c.log.Debug("jsonrpc: could not send batch response", "error", err)
-		}
+		c.sendBatch(answers)
 	}()
+}
+
+// sendBatch writes the answers that are due as one array, if any are.
+func (c *Conn) sendBatch(answers [][]byte) {
+	out := []byte{'['}
+	for _, a := range answers {
+		if a == nil {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, a...)
+	}
+	if len(out) == 1 {
+		return
+	}
+	out = append(out, ']')
+	if err := c.stream.Write(c.baseCtx, out); err != nil {
+		c.log.Debug("jsonrpc: could not send batch response", "error", err)
+	}
 }

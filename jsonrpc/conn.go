@@ -247,12 +247,16 @@ const refuseWait = 100 * time.Millisecond
 // read loop, without a goroutine.
 func (c *Conn) refuse(req *Request) {
 	c.log.Warn("jsonrpc: too many requests from the peer in flight; refusing one", "method", req.Method, "limit", cap(c.handlers))
-	e := NewError(CodeInternalError, "too many requests in flight (at most %d); try again later", cap(c.handlers))
 	ctx, cancel := context.WithTimeout(c.baseCtx, refuseWait)
 	defer cancel()
-	if err := c.stream.Write(ctx, AppendError(nil, req.ID, e)); err != nil {
+	if err := c.stream.Write(ctx, AppendError(nil, req.ID, c.tooMany())); err != nil {
 		c.log.Debug("jsonrpc: could not refuse a request", "id", req.ID, "error", err)
 	}
+}
+
+// tooMany is the answer to a request over the limit of requests in flight.
+func (c *Conn) tooMany() *Error {
+	return NewError(CodeInternalError, "too many requests in flight (at most %d); try again later", cap(c.handlers))
 }
 
 func (c *Conn) queueNotification(m *Message) {
