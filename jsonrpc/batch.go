@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"context"
 	"sync"
 )
@@ -23,7 +24,10 @@ func (c *Conn) handleBatch(frame []byte) {
 		case m.IsResponse():
 			c.deliver(m.ID, reply{m: m})
 		case m.IsNotification():
-			c.queueNotification(m)
+			// Its params would keep the whole batch in memory: a copy
+			// keeps only them.
+			m.Params = bytes.Clone(m.Params)
+			c.queueNotification(m, len(m.Params))
 		default:
 			reqs = append(reqs, &Request{ID: m.ID, Method: m.Method, Params: m.Params})
 		}

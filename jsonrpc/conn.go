@@ -212,7 +212,7 @@ func (c *Conn) handleFrame(frame []byte) {
 	case m.IsResponse():
 		c.deliver(m.ID, reply{m: m})
 	case m.IsNotification():
-		c.queueNotification(m)
+		c.queueNotification(m, len(frame))
 	default:
 		req := &Request{ID: m.ID, Method: m.Method, Params: m.Params}
 		select {
@@ -259,13 +259,16 @@ func (c *Conn) tooMany() *Error {
 	return NewError(CodeInternalError, "too many requests in flight (at most %d); try again later", cap(c.handlers))
 }
 
-func (c *Conn) queueNotification(m *Message) {
+// queueNotification hands a notification to Intercept and, unless it
+// consumed it, to the queue for OnNotification. size is what it keeps in
+// memory while queued: its whole frame, which its params point into.
+func (c *Conn) queueNotification(m *Message, size int) {
 	n := &Request{Method: m.Method, Params: m.Params}
 	if c.opts.Intercept != nil && c.opts.Intercept(n) {
 		return
 	}
 	if c.opts.OnNotification != nil {
-		c.notes.push(n, c.log)
+		c.notes.push(n, size, c.log)
 	}
 }
 

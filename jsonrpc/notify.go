@@ -13,14 +13,21 @@ import (
 // limit new notifications are dropped and reported.
 type notificationQueue struct {
 	mu      sync.Mutex
-	items   []*Request
-	bytes   int // of the params queued
+	items   []queuedNote
+	bytes   int // that the queued notifications keep in memory
 	limit   int
 	maxSize int
 	wake    chan struct{} // 1-buffered: "there is something to do"
 	done    chan struct{} // closed when run has returned; made by start
 	stopped bool
 	dropped atomic.Bool // by finish, past its bound: run delivers nothing more
+}
+
+// queuedNote is a notification and the bytes it keeps in memory: its
+// params point into its frame, so the frame stays as long as they do.
+type queuedNote struct {
+	r    *Request
+	size int
 }
 
 // init sets the bounds; the wake-up channel is made only if notifications
@@ -33,15 +40,17 @@ func (q *notificationQueue) init(limit, maxBytes int, delivered bool) {
 	}
 }
 
-func (q *notificationQueue) push(r *Request, log *slog.Logger) {
+// push queues r, which keeps size bytes in memory, unless that would
+// pass a bound.
+func (q *notificationQueue) push(r *Request, size int, log *slog.Logger) {
 	q.mu.Lock()
-	if len(q.items) >= q.limit || q.bytes+len(r.Params) > q.maxSize {
+	if len(q.items) >= q.limit || q.bytes+size > q.maxSize {
 		q.mu.Unlock()
-		log.Warn("jsonrpc: notification queue full, dropping notification", "method", r.Method, "bytes", len(r.Params))
+		log.Warn("jsonrpc: notification queue full, dropping notification", "method", r.Method, "bytes", size)
 		return
 	}
-	q.items = append(q.items, r)
-	q.bytes += len(r.Params)
+	q.items = append(q.items, queuedNote{r, size})
+	q.bytes += size
 	q.mu.Unlock()
 	q.signal()
 }
@@ -89,24 +98,40 @@ func (q *notificationQueue) finish(bound time.Duration) bool {
 	return false
 }
 
+// run delivers the notifications one by one. Each leaves the queue, and
+// its bounds, only as its delivery starts: one taken early would make
+// room for more than the bounds allow to wait.
 func (q *notificationQueue) run(ctx context.Context, fn NotificationHandler) {
 	defer close(q.done)
 	for {
-		q.mu.Lock()
-		items, stopped := q.items, q.stopped
-		q.items, q.bytes = nil, 0
-		q.mu.Unlock()
-		for _, r := range items {
-			if q.dropped.Load() {
-				return
-			}
-			fn(ctx, r)
-		}
-		if stopped && len(items) == 0 {
+		r, stopped := q.pop()
+		switch {
+		case q.dropped.Load():
 			return
-		}
-		if len(items) == 0 {
+		case r != nil:
+			fn(ctx, r)
+		case stopped:
+			return
+		default:
 			<-q.wake
 		}
 	}
+}
+
+// pop takes the oldest notification out of the queue, if there is one,
+// and says whether the queue was stopped.
+func (q *notificationQueue) pop() (*Request, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) == 0 {
+		if cap(q.items) > 64 {
+			q.items = nil // let a drained backlog's array go
+		}
+		return nil, q.stopped
+	}
+	n := q.items[0]
+	q.items[0] = queuedNote{}
+	q.items = q.items[1:]
+	q.bytes -= n.size
+	return n.r, q.stopped
 }

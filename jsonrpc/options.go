@@ -49,9 +49,10 @@ type Options struct {
 	Logger *slog.Logger
 
 	// MaxQueuedNotifications bounds the notifications waiting for
-	// OnNotification, by count; MaxQueuedNotificationBytes by the size of
-	// their params. Past either, new ones are dropped and reported. Zero
-	// means 10000 and 64 MiB.
+	// OnNotification (not counting the one it is handling), by count;
+	// MaxQueuedNotificationBytes by what they keep in memory: the size of
+	// their frames (of their params, for a batch's). Past either, new ones
+	// are dropped and reported. Zero means 10000 and 64 MiB.
 	MaxQueuedNotifications     int
 	MaxQueuedNotificationBytes int
 
