@@ -4,23 +4,31 @@ import (
 	"bytes"
 	"context"
 	"sync"
+
+	"github.com/plainmcp/plainmcp/internal/jsonscan"
 )
 
 // handleBatch processes a JSON array of messages. Responses are delivered
 // and notifications queued in order; the requests run concurrently (within
 // MaxPeerRequests, as lone ones do) and their answers go back together as
 // one array, as JSON-RPC 2.0 requires. We never send batches ourselves.
+//
+// The elements are decoded and handled one by one, never all at once: a
+// batch of a million tiny elements must not cost many times its frame.
+// For the same reason at most maxBatchRequests of its requests are taken
+// (handled or refused); the peer gets no answer for the rest.
 func (c *Conn) handleBatch(frame []byte) {
-	msgs, errs, err := DecodeBatch(frame)
+	start, err := checkBatch(frame)
 	if err != nil {
 		c.log.Warn("jsonrpc: dropping batch", "error", err, "frame", preview(frame))
 		return
 	}
 	var reqs []*Request
-	for i, m := range msgs {
+	ignored := 0
+	jsonscan.EachElement(frame, start, func(elem []byte) {
+		m := c.decodeOrFail(elem)
 		switch {
-		case errs[i] != nil:
-			c.log.Warn("jsonrpc: dropping batch element", "index", i, "error", errs[i])
+		case m == nil:
 		case m.IsResponse():
 			c.deliver(m.ID, reply{m: m})
 		case m.IsNotification():
@@ -28,14 +36,23 @@ func (c *Conn) handleBatch(frame []byte) {
 			// keeps only them.
 			m.Params = bytes.Clone(m.Params)
 			c.queueNotification(m, len(m.Params))
-		default:
+		case len(reqs) < maxBatchRequests:
 			reqs = append(reqs, &Request{ID: m.ID, Method: m.Method, Params: m.Params})
+		default:
+			ignored++
 		}
+	})
+	if ignored > 0 {
+		c.log.Warn("jsonrpc: too many requests in a batch; ignoring the rest", "ignored", ignored, "limit", maxBatchRequests)
 	}
 	if len(reqs) > 0 {
 		c.answerBatch(reqs)
 	}
 }
+
+// maxBatchRequests bounds the requests of one batch that are handled or
+// refused; each costs memory until the batch's answer is sent.
+const maxBatchRequests = 1024
 
 // answerBatch handles a batch's requests and sends their answers as one
 // array. Each takes a slot of MaxPeerRequests as a lone request does, or

@@ -197,18 +197,9 @@ func (c *Conn) handleFrame(frame []byte) {
 		c.handleBatch(frame)
 		return
 	}
-	m, err := Decode(frame)
-	if err != nil {
-		if id, ok := responseID(frame); ok {
-			// A response we cannot read still ends its call at once.
-			c.log.Warn("jsonrpc: undecodable response", "id", id, "error", err, "frame", preview(frame))
-			c.deliver(id, reply{err: &BadResponseError{ID: id, Reason: err.Error()}})
-			return
-		}
-		c.log.Warn("jsonrpc: dropping frame", "error", err, "frame", preview(frame))
-		return
-	}
+	m := c.decodeOrFail(frame)
 	switch {
+	case m == nil:
 	case m.IsResponse():
 		c.deliver(m.ID, reply{m: m})
 	case m.IsNotification():

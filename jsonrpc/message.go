@@ -175,16 +175,9 @@ func keyName(raw []byte) []byte {
 // is decoded independently: a bad element yields an error in its slot and
 // does not spoil the others.
 func DecodeBatch(frame []byte) ([]*Message, []error, error) {
-	i := jsonscan.SkipSpace(frame, 0)
-	if i >= len(frame) || frame[i] != '[' {
-		return nil, nil, errors.New("jsonrpc: frame is not a JSON array")
-	}
-	end, err := jsonscan.SkipArray(frame, i, 0)
+	i, err := checkBatch(frame)
 	if err != nil {
-		return nil, nil, fmt.Errorf("jsonrpc: malformed batch: %w", err)
-	}
-	if jsonscan.SkipSpace(frame, end) != len(frame) {
-		return nil, nil, errors.New("jsonrpc: trailing data after batch")
+		return nil, nil, err
 	}
 	var msgs []*Message
 	var errs []error
@@ -193,10 +186,26 @@ func DecodeBatch(frame []byte) ([]*Message, []error, error) {
 		msgs = append(msgs, m)
 		errs = append(errs, err)
 	})
-	if len(msgs) == 0 {
-		return nil, nil, errors.New("jsonrpc: empty batch")
-	}
 	return msgs, errs, nil
+}
+
+// checkBatch checks that frame is one JSON array with at least one
+// element, and returns the index of its '['.
+func checkBatch(frame []byte) (int, error) {
+	i := jsonscan.SkipSpace(frame, 0)
+	if i >= len(frame) || frame[i] != '[' {
+		return 0, errors.New("jsonrpc: frame is not a JSON array")
+	}
+	end, err := jsonscan.SkipArray(frame, i, 0)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("jsonrpc: malformed batch: %w", err)
+	case jsonscan.SkipSpace(frame, end) != len(frame):
+		return 0, errors.New("jsonrpc: trailing data after batch")
+	case frame[jsonscan.SkipSpace(frame, i+1)] == ']':
+		return 0, errors.New("jsonrpc: empty batch")
+	}
+	return i, nil
 }
 
 // The append functions below write messages without building a generic map

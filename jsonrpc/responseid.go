@@ -13,3 +13,19 @@ func responseID(frame []byte) (ID, bool) {
 	}
 	return id, true
 }
+
+// decodeOrFail decodes a message, or reports why it cannot and returns
+// nil. A response it cannot read still ends its call at once.
+func (c *Conn) decodeOrFail(frame []byte) *Message {
+	m, err := Decode(frame)
+	if err == nil {
+		return m
+	}
+	if id, ok := responseID(frame); ok {
+		c.log.Warn("jsonrpc: undecodable response", "id", id, "error", err, "frame", preview(frame))
+		c.deliver(id, reply{err: &BadResponseError{ID: id, Reason: err.Error()}})
+		return nil
+	}
+	c.log.Warn("jsonrpc: dropping frame", "error", err, "frame", preview(frame))
+	return nil
+}
