@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
 )
 
 // Standard JSON-RPC 2.0 error codes.
@@ -46,10 +50,29 @@ type Error struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// Error formats the code and message; the data is left out (it may be large).
+// Error formats the code and message; the data is left out (it may be
+// large). The message is usually the peer's, and error text ends up in
+// logs and on terminals: it is quoted on one line, at most maxErrorText
+// bytes, with control characters escaped (Message keeps it as it came).
 func (e *Error) Error() string {
-	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
+	m, rest := e.Message, ""
+	if len(m) > 4*maxErrorText {
+		// Only the start is quoted: spare Line the rest of a huge one.
+		cut := 4 * maxErrorText
+		for cut > 0 && !utf8.RuneStart(m[cut]) {
+			cut--
+		}
+		m, rest = m[:cut], "…"
+	}
+	q := safe.Line(m, maxErrorText)
+	if !strings.HasSuffix(q, "…") {
+		q += rest
+	}
+	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, q)
 }
+
+// maxErrorText bounds the message an *Error's text quotes.
+const maxErrorText = 1 << 10
 
 // Is reports whether target is an *Error with the same code.
 func (e *Error) Is(target error) bool {
