@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
 )
 
 // stderrInError bounds how much of the stderr tail an ExitError's message
@@ -37,7 +39,7 @@ func newExitError(waitErr error, stderr string) *ExitError {
 }
 
 // Error says how the server ended and quotes the last lines of its
-// stderr, which usually say why.
+// stderr, which usually say why, with control characters escaped.
 func (e *ExitError) Error() string {
 	var b strings.Builder
 	switch {
@@ -49,8 +51,10 @@ func (e *ExitError) Error() string {
 		fmt.Fprintf(&b, "server exited with status %d", e.Code)
 	}
 	if t := lastLines(e.Stderr, stderrInError); t != "" {
+		// Error text ends up on terminals: what the server printed is
+		// quoted inert, its lines kept.
 		b.WriteString(": ")
-		b.WriteString(t)
+		b.WriteString(safe.Printable(t))
 	}
 	return b.String()
 }
