@@ -125,7 +125,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzMimeType -fuzztime $(FUZZTIME) ./mcpclient/apps
 	$(GO) test -run '^$$' -fuzz FuzzFrontmatter -fuzztime $(FUZZTIME) ./mcpclient/skill
 	$(GO) test -run '^$$' -fuzz FuzzRedact -fuzztime $(FUZZTIME) ./secret
-	$(GO) test -run '^$$' -fuzz FuzzCheckURL -fuzztime $(FUZZTIME) ./internal/safe
+	$(GO) test -run '^$$' -fuzz FuzzCheckURL -fuzztime $(FUZZTIME) ./internal/safeurl
 	$(GO) test -run '^$$' -fuzz FuzzPrintable -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzWriter -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzSSE -fuzztime $(FUZZTIME) ./transport/streamhttp

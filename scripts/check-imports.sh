@@ -8,8 +8,9 @@
 #     and transport, not the layers above them, nor the opt-in packages
 #     mcpclient/task, mcpclient/skill and mcpclient/apps
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
-#     secret, a leaf any layer may hold secrets in, and internal/safe, the
-#     checks on untrusted URLs and text, import none of them, nor does
+#     secret, a leaf any layer may hold secrets in, and internal/safe and
+#     internal/safeurl, the checks on untrusted text and URLs, import none
+#     of them, nor does
 #     internal/jsonscan, the JSON lexer under jsonrpc
 #  3. the packages that exist for tests (fakes, leak and read checks) are
 #     linked by tests alone, never by a library or a program
@@ -38,6 +39,7 @@ check() {
 }
 check internal/jsonscan jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check internal/safeurl jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/integration internal/webui
 check transport mcpclient toolreg bridge cmd internal/demoserver internal/webui

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/mcpclient/task"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -53,7 +53,7 @@ func exitCode(ctx context.Context, err error) int {
 	case errors.As(err, &usage):
 		return exitUsage
 	case errors.As(err, &refused), errors.Is(err, toolreg.ErrRefused), errors.Is(err, toolreg.ErrUnapproved),
-		errors.Is(err, safe.ErrURL), errors.As(err, &refusal),
+		errors.Is(err, safeurl.ErrUnsafe), errors.As(err, &refusal),
 		errors.As(err, &denied) && denied.Code == "access_denied":
 		return exitRefused
 	case errors.As(err, &tool), errors.As(err, &failed):

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/mcpclient/task"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -39,7 +39,7 @@ func TestExitCode(t *testing.T) {
 		{"approver", fmt.Errorf("%w: t: no", toolreg.ErrRefused), exitRefused},
 		{"unapproved", serverError(toolreg.ServerStatus{Name: "p", State: toolreg.StateUnapproved}), exitRefused},
 		{"project server", refusedError{"not approved"}, exitRefused},
-		{"untrusted URL", fmt.Errorf("server %q: %w", "x", fmt.Errorf("%w: ftp://x", safe.ErrURL)), exitRefused},
+		{"untrusted URL", fmt.Errorf("server %q: %w", "x", fmt.Errorf("%w: ftp://x", safeurl.ErrUnsafe)), exitRefused},
 		{"skill", &skill.Error{Check: "digest"}, exitRefused},
 		{"access denied", &oauth.AuthorizationError{Code: "access_denied"}, exitRefused},
 		{"other authorization error", &oauth.AuthorizationError{Code: "server_error"}, exitFailure},

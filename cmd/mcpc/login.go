@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
@@ -48,7 +48,7 @@ func tokenStore() *oauth.FileStore {
 // something on the user's machine. The oauth package checks it first;
 // this is the check at the point where it leaves. Tests replace it.
 var openBrowser = func(u string) error {
-	if _, err := safe.ParseURL("the URL to open", u); err != nil {
+	if _, err := safeurl.Parse("the URL to open", u); err != nil {
 		return err
 	}
 	var cmd *exec.Cmd

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
 
 // The opener refuses, before it starts anything, every URL but https and
@@ -23,7 +23,7 @@ func TestOpenerRefusesUnsafeURLs(t *testing.T) {
 		"",
 	} {
 		err := openBrowser(u)
-		if !errors.Is(err, safe.ErrURL) {
+		if !errors.Is(err, safeurl.ErrUnsafe) {
 			t.Errorf("openBrowser(%q) = %v, want a refusal", u, err)
 			continue
 		}

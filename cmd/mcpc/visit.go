@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -67,14 +67,14 @@ func (v *visits) elicit(server string, form mcpclient.ElicitationHandler) mcpcli
 }
 
 // checkVisitURL returns the URL's host if mcpc may show and open it: an
-// https URL, or http on loopback (safe.ParseURL), in printable ASCII, so
+// https URL, or http on loopback (safeurl.Parse), in printable ASCII, so
 // that the text shown is the page opened and one host cannot pass for
 // another.
 func checkVisitURL(raw string) (string, error) {
 	if len(raw) > maxVisitURL {
 		return "", fmt.Errorf("the page's URL is over %d bytes, too long to show whole", maxVisitURL)
 	}
-	u, err := safe.ParseURL("the page's URL", raw)
+	u, err := safeurl.Parse("the page's URL", raw)
 	if err != nil {
 		return "", err
 	}

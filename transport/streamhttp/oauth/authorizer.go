@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -185,7 +185,7 @@ func (cfg *Config) check() (*url.URL, error) {
 		return nil, errors.New("oauth: private_key_jwt needs Config.SigningKey")
 	}
 	if cfg.RedirectURL != "" {
-		if _, err := safe.ParseURL("Config.RedirectURL", cfg.RedirectURL); err != nil {
+		if _, err := safeurl.Parse("Config.RedirectURL", cfg.RedirectURL); err != nil {
 			return nil, fmt.Errorf("oauth: %w", err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
 
 // ResourceMetadata is an MCP server's OAuth protected resource metadata
@@ -164,7 +165,7 @@ func resourceCovers(res string, server *url.URL) bool {
 // which must name exactly that issuer. It returns ErrNoMetadata when no
 // location has it.
 func discoverServer(ctx context.Context, client *http.Client, issuer string) (*ServerMetadata, error) {
-	iu, err := safe.ParseURL("the authorization server", issuer)
+	iu, err := safeurl.Parse("the authorization server", issuer)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
@@ -194,7 +195,7 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 // fetchServerMetadata reads authorization server metadata from the URL a
 // host configured, which names the issuer it trusts.
 func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*ServerMetadata, error) {
-	at, err := safe.ParseURL("the configured authorization server metadata URL", u)
+	at, err := safeurl.Parse("the configured authorization server metadata URL", u)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
@@ -232,7 +233,7 @@ func (m *ServerMetadata) check(by *url.URL) error {
 // error names the member, never the URL (its query could be anything).
 func (m *ServerMetadata) checkURLs(by *url.URL) error {
 	if m.Issuer != "" {
-		if _, err := safe.ParseURL("the authorization server's issuer", m.Issuer); err != nil {
+		if _, err := safeurl.Parse("the authorization server's issuer", m.Issuer); err != nil {
 			return fmt.Errorf("oauth: %w", err)
 		}
 	}

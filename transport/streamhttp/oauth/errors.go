@@ -3,7 +3,7 @@ package oauth
 import (
 	"errors"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
 
 // Errors the discovery and the flow wrap; match them with errors.Is.
@@ -26,7 +26,7 @@ var (
 	// file: or custom-scheme URL handed to a browser or an OS opener runs
 	// something on the user's machine; such a URL is refused before any
 	// request or user step.
-	ErrUnsafeURL = safe.ErrURL
+	ErrUnsafeURL = safeurl.ErrUnsafe
 	// ErrRedirected: an endpoint redirected a request that carries
 	// credentials (a token, registration or revocation request) to another
 	// origin. Such a redirect is never followed: the request's body and

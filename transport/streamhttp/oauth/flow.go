@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -187,7 +188,7 @@ func (a *Authorizer) codeFlow(ctx context.Context, g *grant, scope string, step 
 // userStep sends the user to the authorization endpoint and checks the
 // redirect that comes back: state, RFC 9207 iss, and code.
 func (a *Authorizer) userStep(ctx context.Context, step UserStep, redirect string, g *grant, scope string) (code, verifier string, err error) {
-	authURL, err := safe.ParseURL("the authorization server's authorization_endpoint", g.meta.AuthorizationEndpoint)
+	authURL, err := safeurl.Parse("the authorization server's authorization_endpoint", g.meta.AuthorizationEndpoint)
 	if err != nil {
 		return "", "", fmt.Errorf("oauth: %w", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
 
 // LoginOptions are the choices of one [Authorizer.Login]. A nil
@@ -39,7 +39,7 @@ func (a *Authorizer) Login(ctx context.Context, opts *LoginOptions) error {
 		opts = &LoginOptions{}
 	}
 	if opts.RedirectURL != "" {
-		if _, err := safe.ParseURL("LoginOptions.RedirectURL", opts.RedirectURL); err != nil {
+		if _, err := safeurl.Parse("LoginOptions.RedirectURL", opts.RedirectURL); err != nil {
 			return fmt.Errorf("oauth: %w", err)
 		}
 	}

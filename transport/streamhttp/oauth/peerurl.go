@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
 
 // This file is what the package does with the URLs and the text a server
@@ -14,16 +15,16 @@ import (
 
 // checkNamed refuses a URL named by a peer at by that is not https or
 // http on loopback, or that is on this machine when by is not
-// (safe.CheckNamedURL): a remote server's challenge or metadata may not
+// (safeurl.CheckNamed): a remote server's challenge or metadata may not
 // send discovery, token requests or the user's browser to the services
 // listening on this machine.
 func checkNamed(what, raw string, by *url.URL) error {
 	u, err := url.Parse(raw)
 	if err != nil {
-		_, err = safe.ParseURL(what, raw) // the malformed URL's error
+		_, err = safeurl.Parse(what, raw) // the malformed URL's error
 		return fmt.Errorf("oauth: %w", err)
 	}
-	if err := safe.CheckNamedURL(what, u, by); err != nil {
+	if err := safeurl.CheckNamed(what, u, by); err != nil {
 		return fmt.Errorf("oauth: %w", err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
 
 // guardRedirects is a copy of c (nil: a client with a 30-second timeout)
@@ -36,7 +37,7 @@ func guardRedirects(c *http.Client) *http.Client {
 	g := *c // the caller's client is not modified
 	next := c.CheckRedirect
 	g.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := safe.CheckNamedURL("the target of a redirect", req.URL, via[len(via)-1].URL); err != nil {
+		if err := safeurl.CheckNamed("the target of a redirect", req.URL, via[len(via)-1].URL); err != nil {
 			return err
 		}
 		if first := via[0]; first.Method != http.MethodGet && !sameOrigin(req.URL, first.URL) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -24,7 +25,7 @@ func Revoke(ctx context.Context, client *http.Client, tok *Token) error {
 	if tok == nil || tok.RevocationEndpoint == "" {
 		return nil
 	}
-	if _, err := safe.ParseURL("the authorization server's revocation_endpoint", tok.RevocationEndpoint); err != nil {
+	if _, err := safeurl.Parse("the authorization server's revocation_endpoint", tok.RevocationEndpoint); err != nil {
 		return fmt.Errorf("oauth: %w", err)
 	}
 	client = guardRedirects(client)

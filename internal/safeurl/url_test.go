@@ -1,4 +1,4 @@
-package safe
+package safeurl
 
 import (
 	"errors"
@@ -41,7 +41,7 @@ func TestCheckURL(t *testing.T) {
 		{"https://user:pass@as.example/", false, "user info"},
 		{"https://as.example/\x1b[2J", false, "malformed"},
 	} {
-		u, err := ParseURL("the authorization_endpoint", tc.raw)
+		u, err := Parse("the authorization_endpoint", tc.raw)
 		if tc.ok {
 			if err != nil || u == nil {
 				t.Errorf("%q: %v", tc.raw, err)
@@ -52,8 +52,8 @@ func TestCheckURL(t *testing.T) {
 			t.Errorf("%q: allowed", tc.raw)
 			continue
 		}
-		if !errors.Is(err, ErrURL) {
-			t.Errorf("%q: %v does not wrap ErrURL", tc.raw, err)
+		if !errors.Is(err, ErrUnsafe) {
+			t.Errorf("%q: %v does not wrap ErrUnsafe", tc.raw, err)
 		}
 		msg := err.Error()
 		if !strings.Contains(msg, "the authorization_endpoint") || !strings.Contains(msg, tc.says) {
@@ -63,7 +63,7 @@ func TestCheckURL(t *testing.T) {
 			t.Errorf("%q: the error quotes the URL: %s", tc.raw, msg)
 		}
 	}
-	if err := CheckURL("the URL", nil); !errors.Is(err, ErrURL) {
+	if err := Check("the URL", nil); !errors.Is(err, ErrUnsafe) {
 		t.Errorf("nil: %v", err)
 	}
 }
@@ -73,10 +73,10 @@ func FuzzCheckURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		u, err := ParseURL("the URL", raw)
+		u, err := Parse("the URL", raw)
 		if err != nil {
-			if !errors.Is(err, ErrURL) {
-				t.Errorf("%q: %v does not wrap ErrURL", raw, err)
+			if !errors.Is(err, ErrUnsafe) {
+				t.Errorf("%q: %v does not wrap ErrUnsafe", raw, err)
 			}
 			if len(raw) > 24 && strings.Contains(err.Error(), raw) {
 				t.Errorf("the error quotes the URL: %v", err)
@@ -119,19 +119,19 @@ func TestCheckNamedURL(t *testing.T) {
 		{"https://0.0.0.0:8443/", remote, false},
 		{"https://[::]:8443/", remote, false},
 		{"https://[::ffff:127.0.0.1]/", remote, false},
-		{"http://as.example/", local, false}, // CheckURL's rule still holds
+		{"http://as.example/", local, false}, // Check's rule still holds
 		{"https://127.0.0.1/", nil, false},
 	} {
 		u, err := url.Parse(tc.raw)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = CheckNamedURL("the resource_metadata URL", u, tc.by)
+		err = CheckNamed("the resource_metadata URL", u, tc.by)
 		if tc.ok != (err == nil) {
 			t.Errorf("%s named by %v: %v", tc.raw, tc.by, err)
 		}
-		if err != nil && (!errors.Is(err, ErrURL) || !strings.Contains(err.Error(), "the resource_metadata URL")) {
-			t.Errorf("%s: %v does not wrap ErrURL and name the URL", tc.raw, err)
+		if err != nil && (!errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "the resource_metadata URL")) {
+			t.Errorf("%s: %v does not wrap ErrUnsafe and name the URL", tc.raw, err)
 		}
 	}
 }
