@@ -28,7 +28,7 @@ type consent struct {
 func (c *consent) approve(ctx context.Context, call toolreg.Call) error {
 	what := callLine(call)
 	for _, p := range c.allow {
-		if (toolreg.ToolFilter{Allow: []string{p}}).Permits(call.Name) {
+		if allows(p, call) {
 			fmt.Fprintf(c.out, "consent: approved by --allow %s: %s\n", clean(p), what)
 			return nil
 		}
@@ -42,6 +42,20 @@ func (c *consent) approve(ctx context.Context, call toolreg.Call) error {
 	}
 	fmt.Fprintf(c.out, "consent: refused, no terminal to ask (--allow %s or --yes would run it): %s\n", call.Name, what)
 	return errors.New("it needs the user's consent, and there was no one to ask")
+}
+
+// allows reports whether the --allow pattern p names call: p matches its
+// exposed name and, if p spells out a server (mcp__<server>__…), names
+// call's. The tools of a server named "fs__x" are mcp__fs__x__…, which
+// mcp__fs__* matches too: consent given to fs's tools must not reach
+// another server's.
+func allows(p string, call toolreg.Call) bool {
+	if !(toolreg.ToolFilter{Allow: []string{p}}).Permits(call.Name) {
+		return false
+	}
+	lit, _, _ := strings.Cut(p, "*")
+	rest, prefixed := strings.CutPrefix(lit, "mcp__")
+	return !prefixed || !strings.Contains(rest, "__") || strings.HasPrefix(p, toolreg.Qualify(call.Server, ""))
 }
 
 // callLine is a call in one line: the tool, its server and its arguments

@@ -233,3 +233,27 @@ func TestAskKeylessLoopback(t *testing.T) {
 	r = runEnv(t, dir, map[string]string{"OPENAI_BASE_URL": "https://models.example/v1"}, "--server", "demo", "ask", "--model", "openai:x", "Hi")
 	r.want(t, exitUsage, "set OPENAI_API_KEY")
 }
+
+// An --allow pattern that spells out a server approves that server's
+// tools alone, though the exposed names of a server named "fs__x" begin
+// as those of fs do.
+func TestAllowNamesOneServer(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, name, server, tool string
+		ok                          bool
+	}{
+		{"mcp__fs__*", "mcp__fs__read", "fs", "read", true},
+		{"mcp__fs__*", "mcp__fs__x__rm", "fs", "x__rm", true},
+		{"mcp__fs__*", "mcp__fs__x__rm", "fs__x", "rm", false},
+		{"mcp__fs__x__*", "mcp__fs__x__rm", "fs__x", "rm", true},
+		{"mcp__fs__read", "mcp__fs__read", "fs", "read", true},
+		{"mcp__f*", "mcp__fs__x__rm", "fs__x", "rm", true}, // a wildcard across servers, as written
+		{"*", "mcp__fs__x__rm", "fs__x", "rm", true},
+		{"mcp__fs__*", "mcp__git__rm", "git", "rm", false},
+	} {
+		call := toolreg.Call{Name: tc.name, Server: tc.server, Tool: tc.tool}
+		if got := allows(tc.pattern, call); got != tc.ok {
+			t.Errorf("--allow %s, %s of server %q: got %v, want %v", tc.pattern, tc.name, tc.server, got, tc.ok)
+		}
+	}
+}
