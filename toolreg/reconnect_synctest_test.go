@@ -116,3 +116,56 @@ func testRegistryReconnectDialsOnce(t *testing.T) {
 	r.Close()
 	m.wg.Wait() // every server's Serve returned: Close closed every session
 }
+
+// A server that comes up and dies at once, every time (it crashes on its
+// first request, say), is a crash loop too: each short-lived session
+// counts as a failure, and the backoff doubles as for a server that
+// fails to start, rather than starting at 1 s again with every session
+// that got as far as initialize. A session that lived long resets it.
+func TestRegistryBacksOffASessionThatDiesAtOnce(t *testing.T) {
+	synctest.Test(t, testRegistryBacksOffASessionThatDiesAtOnce)
+}
+
+func testRegistryBacksOffASessionThatDiesAtOnce(t *testing.T) {
+	m := &inMemory{}
+	var dying atomic.Bool
+	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		session, err := m.dial(ctx, sc, opts)
+		if err == nil && dying.Load() {
+			go session.Close() // gone right after initialize
+		}
+		return session, err
+	}
+	r := newInMemory(t, m, &Options{Dial: dial}, "flaky")
+	dying.Store(true)
+	session, _ := r.Session(ctx10(t), "flaky")
+	session.Close()
+	synctest.Wait() // the first death is noticed
+	wait := firstBackoff
+	for i := range 6 {
+		if st := r.Servers()[0]; st.NextRetry.Sub(time.Now()) != wait {
+			t.Fatalf("death %d: next retry in %v, want %v (%+v)", i+1, st.NextRetry.Sub(time.Now()), wait, st)
+		}
+		time.Sleep(wait)             // on the bubble's clock
+		r.Session(ctx10(t), "flaky") // reconnects, and the session dies at once
+		synctest.Wait()
+		wait = min(2*wait, maxBackoff)
+	}
+	if n := m.sent("flaky", "dial"); n != 7 {
+		t.Errorf("%d dials, want 7", n)
+	}
+	// A session that outlives the longest backoff was not a crash loop:
+	// its death is retried after the first backoff again.
+	dying.Store(false)
+	time.Sleep(maxBackoff)
+	if _, err := r.Session(ctx10(t), "flaky"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(maxBackoff)
+	session, _ = r.Session(ctx10(t), "flaky")
+	session.Close()
+	synctest.Wait()
+	if st := r.Servers()[0]; st.NextRetry.Sub(time.Now()) != firstBackoff {
+		t.Errorf("after a long-lived session: next retry in %v, want %v", st.NextRetry.Sub(time.Now()), firstBackoff)
+	}
+}

@@ -54,6 +54,7 @@ type server struct {
 	state       string
 	lastErr     error
 	failures    int
+	streak      int // failures before the current session
 	nextTry     time.Time
 	connectedAt time.Time
 	closed      bool
@@ -161,7 +162,8 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 		session.Close()
 		return fmt.Errorf("server %q: removed while connecting", s.cfg.Name)
 	}
-	s.session, s.state, s.lastErr, s.failures = session, StateConnected, nil, 0
+	s.session, s.state, s.lastErr = session, StateConnected, nil
+	s.streak, s.failures = s.failures, 0
 	s.connectedAt = time.Now()
 	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale, s.skills.stale = true, true, true, true, true
 	s.mu.Unlock()
@@ -181,7 +183,14 @@ func (s *server) watch(session *mcpclient.Session) {
 	}
 	err := session.Err()
 	s.state, s.lastErr = StateReconnecting, unavailable(s.cfg.Name, err)
-	s.failures++
+	// A session that dies young (a server that crashes on its first
+	// request) continues the streak of failures before it, so that its
+	// backoff doubles as a failed start's does; one that outlived the
+	// longest backoff starts a new streak.
+	s.failures = 1
+	if time.Since(s.connectedAt) < maxBackoff {
+		s.failures = s.streak + 1
+	}
 	s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
 	s.mu.Unlock()
 	s.r.log.Warn("toolreg: server disconnected", "server", s.cfg.Name, "error", err)
