@@ -37,8 +37,28 @@ func (s *server) listTools(ctx context.Context) ([]*mcpclient.Tool, error) {
 				kept = append(kept, t)
 			}
 		}
-		return kept, err // err: the listing stopped at the page cap
+		return firstOfEach(s, "tools", kept, func(t *mcpclient.Tool) string { return t.Name }), err // err: the listing stopped at the page cap
 	})
+}
+
+// firstOfEach keeps the first of the items that share a name. A server
+// may list a name twice: both would get the same exposed name, and a
+// model API refuses a list of tools in which a name repeats (every
+// server's tools with it), while a call, its approver and the host's
+// display would each take one of the two definitions.
+func firstOfEach[T any](s *server, what string, items []T, name func(T) string) []T {
+	seen := make(map[string]bool, len(items))
+	kept := items[:0:0]
+	for _, it := range items {
+		if n := name(it); !seen[n] {
+			seen[n] = true
+			kept = append(kept, it)
+		}
+	}
+	if dropped := len(items) - len(kept); dropped > 0 {
+		s.r.log.Warn("toolreg: a listing repeats names; the first of each is kept", "server", s.cfg.Name, "kind", what, "dropped", dropped)
+	}
+	return kept
 }
 
 // A server lists only what its capabilities offer: one that offers no
@@ -49,7 +69,14 @@ func offersResources(c mcpclient.ServerCapabilities) bool { return c.Resources !
 
 // listPrompts returns the server's prompts; none if it offers none.
 func (s *server) listPrompts(ctx context.Context) ([]*mcpclient.Prompt, error) {
-	return cachedList(ctx, s, &s.prompts, collect(s, "prompts", offersPrompts, (*mcpclient.Session).Prompts))
+	list := collect(s, "prompts", offersPrompts, (*mcpclient.Session).Prompts)
+	return cachedList(ctx, s, &s.prompts, func(ctx context.Context, session *mcpclient.Session) ([]*mcpclient.Prompt, error) {
+		prompts, err := list(ctx, session)
+		if prompts == nil {
+			return nil, err
+		}
+		return firstOfEach(s, "prompts", prompts, func(p *mcpclient.Prompt) string { return p.Name }), err
+	})
 }
 
 // listResources returns the server's resources; none if it offers none.
