@@ -82,6 +82,12 @@ func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, er
 // starting the server (Options.Lazy), making a first listing, or listing
 // again the server a new name points to, as need be.
 func (r *Registry) route(ctx context.Context, name string) (*server, Ref, error) {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed { // no listing would name the tool: say why
+		return nil, Ref{}, fmt.Errorf("toolreg: %s: %w", name, ErrClosed)
+	}
 	// Starting and listing serve every caller, not this call: they get
 	// its deadline and cancellation, not its values (a progress callback).
 	lctx, cancel := withoutValues(ctx)

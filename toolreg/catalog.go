@@ -53,8 +53,9 @@ func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetc
 		return items, nil
 	}
 	if s.closed {
+		err := s.closedError()
 		s.mu.Unlock()
-		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
+		return nil, err
 	}
 	f := c.flight
 	if f == nil {

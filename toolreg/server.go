@@ -58,6 +58,7 @@ type server struct {
 	nextTry     time.Time
 	connectedAt time.Time
 	closed      bool
+	ended       error // why it was closed: ErrClosed, ErrRemoved
 
 	tools     catalog[*mcpclient.Tool] // filtered
 	prompts   catalog[*mcpclient.Prompt]
@@ -97,8 +98,13 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	defer s.dialMu.Unlock()
 	// Callers that found the session dead queue here; the first one
 	// reconnects, and the others take its session (or its failure)
-	// instead of starting a server each.
+	// instead of starting a server each. A closed server starts no more
+	// (a Dial may start a process before it looks at ctx).
 	s.mu.Lock()
+	if s.closed {
+		defer s.mu.Unlock()
+		return s.closedError()
+	}
 	alive := s.state == StateConnected && s.session != nil && s.session.Err() == nil
 	tried := s.state != StateConnected && s.failures > 0 && time.Now().Before(s.nextTry)
 	old, lastErr := s.session, s.lastErr
@@ -158,9 +164,10 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 		return err
 	}
 	if s.closed {
+		err := s.closedError()
 		s.mu.Unlock()
 		session.Close()
-		return fmt.Errorf("server %q: removed while connecting", s.cfg.Name)
+		return err
 	}
 	s.session, s.state, s.lastErr = session, StateConnected, nil
 	s.streak, s.failures = s.failures, 0
@@ -208,11 +215,14 @@ func (s *server) lastErrLocked() error {
 func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 	s.mu.Lock()
 	session, state, lastErr, wait := s.session, s.state, s.lastErr, s.nextTry.Sub(time.Now())
-	closed := s.closed
+	var closed error
+	if s.closed {
+		closed = s.closedError()
+	}
 	s.mu.Unlock()
 	switch {
-	case closed:
-		return nil, fmt.Errorf("server %q: removed", s.cfg.Name)
+	case closed != nil:
+		return nil, closed
 	case state == StateDisabled || state == StateUnapproved:
 		return nil, s.offError(state)
 	case state == StateConnected && session != nil:
@@ -229,15 +239,6 @@ func (s *server) live(ctx context.Context) (*mcpclient.Session, error) {
 		return nil, &stateError{fmt.Sprintf("server %q: not connected", s.cfg.Name), ErrUnavailable, nil}
 	}
 	return s.session, nil
-}
-
-// offError is why a server that is off (disabled, or not approved) is
-// not started.
-func (s *server) offError(state string) error {
-	if state == StateDisabled {
-		return &stateError{fmt.Sprintf("server %q is disabled", s.cfg.Name), ErrDisabled, nil}
-	}
-	return &stateError{fmt.Sprintf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval), ErrUnapproved, nil}
 }
 
 // start connects a server and makes its first listing of tools, both
@@ -281,7 +282,7 @@ func (s *server) startupTimeout() time.Duration {
 // the OnDisconnect hook if a session was open: the event returned.
 func (s *server) close(reason error) *hookEvent {
 	s.mu.Lock()
-	s.closed = true
+	s.closed, s.ended = true, reason
 	session := s.session
 	live := session != nil && s.state == StateConnected
 	s.mu.Unlock()

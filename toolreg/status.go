@@ -1,6 +1,7 @@
 package toolreg
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -127,4 +128,18 @@ func startFailure(name string, err error, timeout time.Duration) error {
 		return &stateError{fmt.Sprintf("server %q did not answer within %v", name, timeout), ErrUnavailable, err}
 	}
 	return unavailable(name, err)
+}
+
+// offError is why a server that is off (disabled, or not approved) is
+// not started.
+func (s *server) offError(state string) error {
+	if state == StateDisabled {
+		return &stateError{fmt.Sprintf("server %q is disabled", s.cfg.Name), ErrDisabled, nil}
+	}
+	return &stateError{fmt.Sprintf("server %q of the project's .mcp.json is not approved (%s)", s.cfg.Name, s.cfg.Approval), ErrUnapproved, nil}
+}
+
+// closedError is the error of a request to the closed server; s.mu is held.
+func (s *server) closedError() error {
+	return fmt.Errorf("server %q: %w", s.cfg.Name, cmp.Or(s.ended, ErrRemoved))
 }
