@@ -3,6 +3,7 @@ package toolreg
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -41,5 +42,53 @@ func TestNothingStartsAfterClose(t *testing.T) {
 				t.Errorf("%d servers dialed after Close", n)
 			}
 		})
+	}
+}
+
+// A connection attempt that Remove (or Close) cuts short is no failure
+// of the server's: OnDisconnect does not hear of it after Remove has
+// returned, the status does not turn to failed, and the attempt's caller
+// learns that the server was removed.
+func TestRemoveDuringConnectIsNoFailure(t *testing.T) {
+	dialing := make(chan struct{})
+	var dials atomic.Int64
+	m := &inMemory{}
+	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		if dials.Add(1) == 1 {
+			return m.dial(ctx, sc, opts)
+		}
+		close(dialing)
+		<-ctx.Done() // a server that never answers
+		return nil, ctx.Err()
+	}
+	var mu sync.Mutex
+	var heard []error
+	r := newInMemory(t, m, &Options{Dial: dial, OnDisconnect: func(_ string, err error) {
+		mu.Lock()
+		heard = append(heard, err)
+		mu.Unlock()
+	}}, "a")
+	done := make(chan error)
+	go func() { done <- r.Reconnect(context.Background(), "a") }()
+	<-dialing
+	r.mu.Lock()
+	srv := r.servers["a"]
+	r.mu.Unlock()
+	if err := r.Remove("a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, ErrRemoved) {
+		t.Errorf("Reconnect cut short by Remove: %v", err)
+	}
+	r.hooks.settle()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, err := range heard {
+		if !errors.Is(err, ErrRemoved) {
+			t.Errorf("OnDisconnect heard %v", err)
+		}
+	}
+	if st := srv.status(); st.State == StateFailed {
+		t.Errorf("status after Remove: %+v", st)
 	}
 }

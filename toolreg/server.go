@@ -150,6 +150,15 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 		transport = transportName(session.Stream(), transport)
 	}
 	s.mu.Lock()
+	if s.closed {
+		// Remove or Close cut it short: no failure, no session to keep.
+		err := s.closedError()
+		s.mu.Unlock()
+		if session != nil {
+			session.Close()
+		}
+		return err
+	}
 	s.transport = transport
 	if err != nil {
 		s.state, s.lastErr = StateFailed, startFailure(s.cfg.Name, err, s.startupTimeout())
@@ -161,12 +170,6 @@ func (s *server) commit(session *mcpclient.Session, err error) error {
 		err := s.lastErr
 		s.mu.Unlock()
 		s.disconnected(err) // a failed start is news too
-		return err
-	}
-	if s.closed {
-		err := s.closedError()
-		s.mu.Unlock()
-		session.Close()
 		return err
 	}
 	s.session, s.state, s.lastErr = session, StateConnected, nil
@@ -190,10 +193,9 @@ func (s *server) watch(session *mcpclient.Session) {
 	}
 	err := session.Err()
 	s.state, s.lastErr = StateReconnecting, unavailable(s.cfg.Name, err)
-	// A session that dies young (a server that crashes on its first
-	// request) continues the streak of failures before it, so that its
-	// backoff doubles as a failed start's does; one that outlived the
-	// longest backoff starts a new streak.
+	// A session that dies young (a server crashing on its first request)
+	// continues the streak of failures before it, so that its backoff
+	// doubles as a failed start's; one that outlived the longest starts anew.
 	s.failures = 1
 	if time.Since(s.connectedAt) < maxBackoff {
 		s.failures = s.streak + 1
