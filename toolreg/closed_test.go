@@ -3,10 +3,13 @@ package toolreg
 import (
 	"context"
 	"errors"
+	"io"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -91,4 +94,56 @@ func TestRemoveDuringConnectIsNoFailure(t *testing.T) {
 	if st := srv.status(); st.State == StateFailed {
 		t.Errorf("status after Remove: %+v", st)
 	}
+}
+
+// A session whose server stopped talking (a stdio server that closed its
+// stdout and runs on, an HTTP stream that ended) is closed once the
+// registry notices, so that what it holds (the process, its GET stream)
+// goes at once, not at the next reconnect, which a backoff may put off
+// for a minute, or never comes.
+func TestDeadSessionIsClosedWhenNoticed(t *testing.T) {
+	m := &inMemory{}
+	mute := make(chan struct{})
+	closed := make(chan struct{})
+	wrap := func(_ string, st jsonrpc.Stream) jsonrpc.Stream {
+		return &muted{Stream: st, mute: mute, closed: closed}
+	}
+	r := newInMemory(t, m, &Options{WrapStream: wrap}, "a")
+	close(mute) // the server says no more, and runs on
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the dead session was not closed: %+v", r.Servers()[0])
+	}
+	if st := r.Servers()[0]; st.State != StateReconnecting {
+		t.Errorf("after the death: %+v", st)
+	}
+}
+
+// muted is a stream whose reading ends (EOF) once mute is closed, and
+// that closes closed when it is closed.
+type muted struct {
+	jsonrpc.Stream
+	mute, closed chan struct{}
+	once         sync.Once
+}
+
+func (m *muted) Read() ([]byte, error) {
+	type read struct {
+		frame []byte
+		err   error
+	}
+	got := make(chan read, 1)
+	go func() { f, err := m.Stream.Read(); got <- read{f, err} }()
+	select {
+	case r := <-got:
+		return r.frame, r.err
+	case <-m.mute:
+		return nil, io.EOF
+	}
+}
+
+func (m *muted) Close() error {
+	m.once.Do(func() { close(m.closed) })
+	return m.Stream.Close()
 }

@@ -201,15 +201,14 @@ func (s *server) watch(session *mcpclient.Session) {
 		s.failures = s.streak + 1
 	}
 	s.nextTry = time.Now().Add(min(firstBackoff<<(s.failures-1), maxBackoff))
+	lastErr := s.lastErr
 	s.mu.Unlock()
 	s.r.log.Warn("toolreg: server disconnected", "server", s.cfg.Name, "error", err)
-	s.disconnected(s.lastErrLocked())
-}
-
-func (s *server) lastErrLocked() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastErr
+	s.disconnected(lastErr)
+	// What the dead session holds (a process that closed its stdout and
+	// runs on, an HTTP stream) goes now, not at a reconnect that may
+	// never come.
+	session.Close()
 }
 
 // live returns a working session, reconnecting a dead one when its backoff
