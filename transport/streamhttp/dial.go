@@ -174,7 +174,13 @@ func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []
 		return err
 	}
 	l, lerr := dialLegacy(ctx, s.cfg)
-	if lerr != nil {
+	var he *HTTPError
+	switch {
+	case errors.As(lerr, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
+		// The legacy endpoint wants credentials: that is what a host
+		// must act on (errors.As finds it first), not the refusal.
+		return fmt.Errorf("%w (after Streamable HTTP was refused: %v)", lerr, err)
+	case lerr != nil:
 		return fmt.Errorf("%w (the legacy HTTP+SSE transport did not answer either: %v)", err, lerr)
 	}
 	s.mu.Lock()

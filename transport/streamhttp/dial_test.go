@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,5 +82,34 @@ func TestDialNoFallbackOnceSettled(t *testing.T) {
 	defer f.mu.Unlock()
 	if len(f.gets) != 0 {
 		t.Errorf("%d GETs: the stream tried HTTP+SSE", len(f.gets))
+	}
+}
+
+// A server whose legacy endpoint wants credentials says so: the 401 of the
+// GET is the error a host finds with errors.As (to start authorization),
+// not the POST's refusal that sent the client there.
+func TestDialFallbackNamesTheLegacyAuthFailure(t *testing.T) {
+	checkLeaks(t)
+	srv := newLegacyServer(t, func(s *legacyServer) {
+		s.getFn = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://as.example/prm"`)
+			http.Error(w, "log in first", http.StatusUnauthorized)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := Dial(ctx, srv.config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonrpc.NewConn(st, nil)
+	defer c.Close()
+	err = c.Call(ctx, "initialize", json.RawMessage(`{}`), nil)
+	var he *HTTPError
+	if !errors.As(err, &he) || he.StatusCode != http.StatusUnauthorized || he.Method != http.MethodGet {
+		t.Fatalf("got %v (%+v), want the legacy GET's 401 first", err, he)
+	}
+	if !strings.Contains(err.Error(), "405") {
+		t.Errorf("%v does not say the POST was refused", err)
 	}
 }
