@@ -18,8 +18,14 @@ import (
 // the same handlers the handshake era uses and retries the request, under a
 // new id, with the answers and the server's opaque requestState.
 
-// maxInputRounds bounds the input-required rounds of one request.
-const maxInputRounds = 10
+// maxInputRounds bounds the input-required rounds of one request, and
+// maxInputsPerRound the input requests of one round: each may put a
+// question to a person or cost a model completion, so 10 rounds of
+// thousands each would be the server's to spend.
+const (
+	maxInputRounds    = 10
+	maxInputsPerRound = 32
+)
 
 // errUnsupportedVersion matches a -32022 answer.
 var errUnsupportedVersion = &jsonrpc.Error{Code: CodeUnsupportedVersion}
@@ -220,6 +226,9 @@ func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMess
 	}
 	if err := json.Unmarshal(raw, &requests); err != nil {
 		return nil, fmt.Errorf("%w: inputRequests: %v", ErrMalformedResult, err)
+	}
+	if len(requests) > maxInputsPerRound {
+		return nil, fmt.Errorf("%w: %d input requests in one round; at most %d are answered", ErrMalformedResult, len(requests), maxInputsPerRound)
 	}
 	keys := make([]string, 0, len(requests))
 	for k := range requests {
