@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -147,15 +148,15 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	}
 	var res discoverResult
 	if json.Unmarshal(raw, &res) != nil || len(res.SupportedVersions) == 0 || res.Capabilities == nil {
-		return fmt.Errorf("%w: server/discover answered %s", errNotModern, truncate(string(raw), 80))
+		return fmt.Errorf("%w: server/discover answered %s", errNotModern, safe.Line(string(raw), 80))
 	}
 	if !slices.Contains(res.SupportedVersions, s.ProtocolVersion()) {
 		v := pickVersion(res.SupportedVersions, statelessVersions)
 		if v == "" {
 			if slices.ContainsFunc(res.SupportedVersions, func(v string) bool { return slices.Contains(handshakeVersions, v) }) {
-				return fmt.Errorf("%w: it supports only %v", errNotModern, res.SupportedVersions)
+				return fmt.Errorf("%w: it supports only %s", errNotModern, quoteVersions(res.SupportedVersions))
 			}
-			return fmt.Errorf("%w: the server speaks %v; plainmcp speaks %s", ErrUnsupportedVersion, res.SupportedVersions, strings.Join(SupportedVersions, ", "))
+			return fmt.Errorf("%w: the server speaks %s; plainmcp speaks %s", ErrUnsupportedVersion, quoteVersions(res.SupportedVersions), strings.Join(SupportedVersions, ", "))
 		}
 		s.setStateless(v)
 	}
@@ -172,6 +173,21 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	s.sessionGen.Add(1)
 	s.relisten() // if a callback wants change notifications
 	return nil
+}
+
+// quoteVersions is the versions a server offered, as an error quotes
+// them: the first few, each on one line, escaped (a version string may
+// hold terminal sequences) and cut short.
+func quoteVersions(vs []string) string {
+	const most = 8
+	q := make([]string, 0, min(len(vs), most)+1)
+	for _, v := range vs[:min(len(vs), most)] {
+		q = append(q, safe.Line(v, 40))
+	}
+	if len(vs) > most {
+		q = append(q, fmt.Sprintf("and %d more", len(vs)-most))
+	}
+	return "[" + strings.Join(q, " ") + "]"
 }
 
 // setStateless switches the session, and its transport, to the stateless
