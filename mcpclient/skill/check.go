@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/internal/safe"
 )
 
 // Before anything of a skill is read, its entry is checked against the
@@ -26,7 +28,7 @@ func (sk *Skill) Check() error {
 	}
 	scheme, rest, ok := strings.Cut(sk.URI, "://")
 	skillPath, isSkill := strings.CutSuffix(rest, "/SKILL.md")
-	if !ok || scheme == "" || !isSkill || !cleanPath(skillPath) {
+	if !ok || !validScheme(scheme) || !isSkill || !cleanPath(skillPath) {
 		return bad("entry", "its URI does not name a <scheme>://<skill-path>/SKILL.md")
 	}
 	if err := checkSkillName(sk.Name); err != "" {
@@ -59,13 +61,13 @@ func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) e
 		rel, inside := strings.CutPrefix(f.URI, sk.Root()+"/")
 		switch {
 		case !inside || !cleanPath(rel):
-			return bad("entry", "a file lies outside the skill's directory: %s", truncate(f.URI, 80))
+			return bad("entry", "a file lies outside the skill's directory: %s", safe.Line(f.URI, 80))
 		case seen[f.URI]:
-			return bad("entry", "a file is listed twice: %s", truncate(f.URI, 80))
+			return bad("entry", "a file is listed twice: %s", safe.Line(f.URI, 80))
 		case !validDigest(f.Digest):
-			return bad("entry", "%s has no sha256:<64 lowercase hex> digest", truncate(f.URI, 80))
+			return bad("entry", "%s has no sha256:<64 lowercase hex> digest", safe.Line(f.URI, 80))
 		case f.Size < 0 || f.Size > MaxSize:
-			return bad("limits", "%s declares %d bytes", truncate(f.URI, 80), f.Size)
+			return bad("limits", "%s declares %d bytes", safe.Line(f.URI, 80), f.Size)
 		}
 		seen[f.URI] = true
 		total += f.Size
@@ -77,14 +79,32 @@ func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) e
 }
 
 // cleanPath reports whether p is a relative path of one or more segments,
-// none of them empty, "." or "..".
+// none of them empty, "." or "..", spelled out or percent-encoded ("%2e"),
+// and none holding a backslash (a separator on Windows, where a host may
+// write the skill's files out) or a character a terminal acts on (a NUL,
+// ESC, a bidi override: see safe.Printable). Such a segment would make a
+// path that leaves the skill's directory, or that prints as another.
 func cleanPath(p string) bool {
 	for _, seg := range strings.Split(p, "/") {
-		if seg == "" || seg == "." || seg == ".." {
+		dots := strings.ReplaceAll(strings.ToLower(seg), "%2e", ".")
+		if dots == "" || dots == "." || dots == ".." || strings.Contains(seg, `\`) || safe.Printable(seg) != seg {
 			return false
 		}
 	}
 	return true
+}
+
+// validScheme reports whether s is a URI scheme (RFC 3986): a letter,
+// then letters, digits, "+", "-" and ".".
+func validScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // checkSkillName applies the Agent Skills naming rules: 1 to 64
@@ -147,9 +167,10 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "skill %s", truncate(e.Skill, 200))
+	// The URIs are the server's: quoted on one line, escaped, cut short.
+	fmt.Fprintf(&b, "skill %s", safe.Line(e.Skill, 200))
 	if e.File != "" && e.File != e.Skill {
-		fmt.Fprintf(&b, ": file %s", truncate(e.File, 200))
+		fmt.Fprintf(&b, ": file %s", safe.Line(e.File, 200))
 	}
 	fmt.Fprintf(&b, ": %s check failed", e.Check)
 	if e.Reason != "" {

@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -96,7 +97,7 @@ func (l *Loaded) ReadFile(ctx context.Context, name string) ([]byte, error) {
 func readFile(ctx context.Context, s *mcpclient.Session, sk *Skill, f File) ([]byte, error) {
 	res, err := s.ReadResource(ctx, f.URI)
 	if err != nil {
-		return nil, fmt.Errorf("skill %s: reading %s: %w", sk.URI, f.URI, err)
+		return nil, fmt.Errorf("skill %s: reading %s: %w", safe.Line(sk.URI, 200), safe.Line(f.URI, 200), err)
 	}
 	fail := func(check, format string, args ...any) error {
 		return &Error{Skill: sk.URI, File: f.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
