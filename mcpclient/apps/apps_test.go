@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -182,3 +183,23 @@ func TestCSPPolicy(t *testing.T) {
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// The URI a refusal names is the server's (a tool's _meta names it):
+// it reaches the error escaped, on one line.
+func TestRefusalQuotesTheURIPrintably(t *testing.T) {
+	uri := "ui://\x1b]0;owned\a/\u202eapp\n"
+	for _, contents := range [][]mcpclient.ResourceContents{
+		nil,
+		{{URI: uri, MimeType: "text/plain", Text: "x"}},
+		{{URI: uri, MimeType: mcpclient.UIMimeType, Blob: "!!", IsBlob: true}},
+		{{URI: uri, MimeType: mcpclient.UIMimeType, Text: strings.Repeat("x", MaxSize+1)}},
+	} {
+		_, err := FromContents(uri, contents, nil)
+		if !errors.Is(err, ErrNotUI) {
+			t.Fatalf("FromContents: %v", err)
+		}
+		if msg := err.Error(); safe.Line(msg, 0) != msg {
+			t.Errorf("the error holds characters a terminal acts on: %q", msg)
+		}
+	}
+}

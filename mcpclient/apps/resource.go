@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -159,8 +160,9 @@ func Read(ctx context.Context, s *mcpclient.Session, uri string, listed json.Raw
 // FromContents makes the interface at uri from a resources/read result's
 // contents, with the checks [Read] describes.
 func FromContents(uri string, contents []mcpclient.ResourceContents, listed json.RawMessage) (*Resource, error) {
+	quoted := safe.Line(uri, 200) // the server's (a tool's _meta names it), as errors quote it
 	if len(contents) == 0 {
-		return nil, fmt.Errorf("%w: %s: the read returned no contents", ErrNotUI, uri)
+		return nil, fmt.Errorf("%w: %s: the read returned no contents", ErrNotUI, quoted)
 	}
 	c := contents[0]
 	for _, cc := range contents {
@@ -170,21 +172,21 @@ func FromContents(uri string, contents []mcpclient.ResourceContents, listed json
 		}
 	}
 	if !IsMimeType(c.MimeType) {
-		return nil, fmt.Errorf("%w: %s: MIME type %q, not %s", ErrNotUI, uri, c.MimeType, mcpclient.UIMimeType)
+		return nil, fmt.Errorf("%w: %s: MIME type %q, not %s", ErrNotUI, quoted, c.MimeType, mcpclient.UIMimeType)
 	}
 	html := c.Text
 	if c.IsBlob {
 		if base64.StdEncoding.DecodedLen(len(c.Blob)) > MaxSize {
-			return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, uri, MaxSize)
+			return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, quoted, MaxSize)
 		}
 		b, err := base64.StdEncoding.DecodeString(c.Blob)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: blob: %w", ErrNotUI, uri, err)
+			return nil, fmt.Errorf("%w: %s: blob: %w", ErrNotUI, quoted, err)
 		}
 		html = string(b)
 	}
 	if len(html) > MaxSize {
-		return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, uri, MaxSize)
+		return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, quoted, MaxSize)
 	}
 	return &Resource{URI: uri, MimeType: c.MimeType, HTML: html, Meta: DecodeMeta(listed, c.Meta)}, nil
 }
