@@ -93,6 +93,11 @@ func (s *Session) listenLoop(ctx context.Context, f subscriptionFilter) {
 			s.listenFailed(err)
 			return
 		}
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) && s.refused(f.ResourceSubscriptions, err) {
+			s.relisten() // without them; this loop's ctx ends with it
+			return
+		}
 		s.log.Debug("mcpclient: subscriptions/listen ended; reopening", "error", err, "after", pause)
 		select {
 		case <-time.After(pause):

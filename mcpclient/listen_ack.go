@@ -70,6 +70,27 @@ func (s *Session) listenFailed(err error) {
 	s.listen.waiters = nil
 }
 
+// refused fails the waiters whose resource was in a listen request the
+// server answered with an error: that answer is final for their
+// Subscribe, which must not wait out subscribeAckWait for it. Their
+// resources leave the subscriptions, which would otherwise be refused
+// again with every listen request. It reports whether any did.
+func (s *Session) refused(uris []string, err error) bool {
+	l := &s.listen
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(l.waiters)
+	l.waiters = slices.DeleteFunc(l.waiters, func(w *ackWaiter) bool {
+		if !slices.Contains(uris, w.uri) {
+			return false
+		}
+		w.done <- err
+		l.uris = slices.DeleteFunc(l.uris, func(u string) bool { return u == w.uri })
+		return true
+	})
+	return len(l.waiters) < n
+}
+
 // waitAck waits for w within ctx and subscribeAckWait.
 func (s *Session) waitAck(ctx context.Context, w *ackWaiter) error {
 	defer s.dropAck(w)
