@@ -51,6 +51,12 @@
 //     authenticated as client_secret_basic, client_secret_post, none, or
 //     private_key_jwt (a JWT assertion signed with Config.SigningKey).
 //
+// Every URL a challenge or metadata names is checked before any request
+// goes to it or any browser opens it: https, or http on loopback, and not
+// on this machine when the host that named it is not ([ErrUnsafeURL]). A
+// token, registration or revocation request never follows a redirect to
+// another origin ([ErrRedirected]).
+//
 // With Config.ClientCredentials, steps 4 to 6 are one token request with
 // the client credentials grant instead (the MCP client credentials
 // extension): no user, no PKCE. With Config.JWTBearerAssertion they are
