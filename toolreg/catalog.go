@@ -40,8 +40,10 @@ type flight[T any] struct {
 type fetcher[T any] func(ctx context.Context, session *mcpclient.Session) ([]T, error)
 
 // cachedList returns c's items: the cached listing while it is fresh, else
-// the result of one refresh shared with every concurrent caller. When the
-// refresh fails, the error comes with the last listing, if there was one. Each caller
+// the result of one refresh shared with every concurrent caller; while
+// the server is not connected, the last listing at once, if there was
+// one. When the refresh fails, the error comes with the last listing, if
+// there was one. Each caller
 // stops waiting when its own ctx ends; the refresh goes on for the others,
 // bounded by listTimeout, and cut short by the server's close, which waits
 // for it.
@@ -64,6 +66,15 @@ func cachedList[T any](ctx context.Context, s *server, c *catalog[T], fetch fetc
 		c.stale = false // a change announced during the refresh marks it again
 		s.bg.Add(1)
 		go refresh(ctx, s, c, f, fetch)
+	}
+	if s.state != StateConnected && c.listed {
+		// The server is being restarted, which may take its whole
+		// startup timeout, and a host asks for the listing every turn:
+		// its last listing answers now, with why it is not fresh, and
+		// the refresh goes on in the background.
+		items, err := c.items, s.lastErr
+		s.mu.Unlock()
+		return items, err
 	}
 	s.mu.Unlock()
 	select {

@@ -56,8 +56,12 @@
 // reported through Options.OnDisconnect and reopened by the next call or
 // listing that needs it, no sooner than a backoff that doubles from 1 s to
 // a minute with each failure: a server that crashes at start is retried,
-// not hammered. Its tools stay listed meanwhile, so that a call can bring
-// it back; the call fails with the server's last error until then.
+// not hammered; one that dies within a minute of connecting counts as a
+// failure too. Its tools stay listed meanwhile, so that a call can bring
+// it back; the call fails with the server's last error until then. A
+// listing does not wait for the restart it starts (which may take the
+// whole startup timeout): it answers at once with the server's last
+// listing, and the restart goes on in the background.
 //
 // A call passes the approver (Options.Approve), if any, which can refuse
 // it; then it runs under the server's toolTimeout. A tool that fails

@@ -169,3 +169,44 @@ func testRegistryBacksOffASessionThatDiesAtOnce(t *testing.T) {
 		t.Errorf("after a long-lived session: next retry in %v, want %v", st.NextRetry.Sub(time.Now()), firstBackoff)
 	}
 }
+
+// A host asks for the tools every turn. A dead server whose restart hangs
+// (its initialize is never answered) must not hold that up each time its
+// backoff passes: Tools answers at once, with the other servers' tools
+// and the dead one's last listing, while the restart goes on within its
+// startup timeout.
+func TestToolsDoNotWaitForAHungRestart(t *testing.T) {
+	synctest.Test(t, testToolsDoNotWaitForAHungRestart)
+}
+
+func testToolsDoNotWaitForAHungRestart(t *testing.T) {
+	m := &inMemory{}
+	var hang atomic.Bool
+	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		if sc.Name == "hung" && hang.Load() {
+			<-ctx.Done() // initialize is never answered
+			return nil, ctx.Err()
+		}
+		return m.dial(ctx, sc, opts)
+	}
+	r := newInMemory(t, m, &Options{Dial: dial}, "ok", "hung")
+	before, err := r.Tools(ctx10(t))
+	if err != nil || len(before) == 0 {
+		t.Fatalf("tools at start: %d, %v", len(before), err)
+	}
+	hang.Store(true)
+	session, _ := r.Session(ctx10(t), "hung")
+	session.Close()
+	synctest.Wait()
+	for turn := range 3 {
+		time.Sleep(maxBackoff) // every backoff has passed: each turn may restart it
+		start := time.Now()
+		tools, _ := r.Tools(ctx10(t))
+		if waited := time.Since(start); waited > 0 {
+			t.Errorf("turn %d: Tools waited %v for the restart", turn, waited)
+		}
+		if len(tools) != len(before) {
+			t.Errorf("turn %d: %d tools, want the %d listed before", turn, len(tools), len(before))
+		}
+	}
+}
