@@ -131,10 +131,15 @@ type Registry struct {
 	hooks       hookQueue
 }
 
-// New connects every enabled server of cfg in parallel, each within its
-// own startup timeout (ctx bounds them all), and lists each one's tools, so
-// that Servers reports their number and the first Tools is served from
-// the cache. One server's failure never
+// maxConcurrentStarts bounds the servers New starts at once: a config of
+// a thousand servers must not start a thousand processes (or open a
+// thousand connections) in the same instant.
+const maxConcurrentStarts = 32
+
+// New connects every enabled server of cfg in parallel, at most 32 at
+// once, each within its own startup timeout (ctx bounds them all), and
+// lists each one's tools, so that Servers reports their number and the
+// first Tools is served from the cache. One server's failure never
 // touches another's: unless opts.Strict, the registry keeps the servers
 // that came up and reports the rest in Servers.
 func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
@@ -148,6 +153,7 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(cfg.Servers))
+	starting := make(chan struct{}, maxConcurrentStarts)
 	for i, sc := range cfg.Servers {
 		srv := r.newServer(sc, true)
 		r.servers[sc.Name] = srv
@@ -158,6 +164,8 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			starting <- struct{}{}
+			defer func() { <-starting }()
 			listErr, err := srv.start(ctx)
 			errs[i] = errors.Join(err, listErr) // strict mode wants a listing too
 		}()
