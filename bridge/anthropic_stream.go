@@ -110,9 +110,9 @@ func (a *anAssembler) event(_, data string) error {
 		return errStreamDone
 	case "error":
 		if ev.Error != nil {
-			return fmt.Errorf("the provider failed mid-stream: %s", excerpt(ev.Error.Type+": "+ev.Error.Message))
+			return &streamFailure{msg: ev.Error.Type + ": " + ev.Error.Message}
 		}
-		return fmt.Errorf("the provider failed mid-stream")
+		return &streamFailure{}
 	}
 	return nil
 }

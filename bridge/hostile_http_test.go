@@ -175,3 +175,29 @@ func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// A stream's error event that echoes the key where the quotation is cut
+// short (maxErrorText) quotes no part of it: the start of a key is still
+// the key's. The key is cut out before the message is.
+func TestStreamErrorEventQuotesNoPartOfTheKey(t *testing.T) {
+	for _, keep := range []int{4, 8, 12, len(testKey) - 1} {
+		msg := strings.Repeat("x", maxErrorText-keep) + testKey + " and more"
+		for _, tc := range []struct {
+			model func(*fakeProvider) Model
+			body  string
+		}{
+			{func(p *fakeProvider) Model { return newOpenAI(p) }, `data: {"error":{"message":` + quoteJSON(msg) + `}}` + "\n\n"},
+			{func(p *fakeProvider) Model { return newAnthropic(p) }, `data: {"type":"error","error":{"type":"x","message":` + quoteJSON(msg[len("x: "):]) + `}}` + "\n\n"},
+		} {
+			f := newFake(t, reply{header: sse, body: tc.body})
+			ctx, _ := collect()
+			_, err := tc.model(f).CreateMessage(ctx, hi())
+			if err == nil {
+				t.Fatal("got no error")
+			}
+			if strings.Contains(err.Error(), testKey[:keep]) {
+				t.Errorf("keeping %d: the error quotes the start of the key: …%s", keep, err.Error()[max(0, len(err.Error())-80):])
+			}
+		}
+	}
+}

@@ -168,7 +168,7 @@ func (c *caller) once(ctx context.Context, payload []byte, decode decoder) (wait
 			if ctx.Err() == nil && actx.Err() != nil {
 				return -1, c.errorf(jsonrpc.CodeInternalError, nil, "no whole answer within %v", timeout)
 			}
-			return -1, c.errorf(jsonrpc.CodeInternalError, nil, "malformed response: %v", unwrapURL(err))
+			return -1, c.errorf(jsonrpc.CodeInternalError, nil, "malformed response: %v", c.quotable(err))
 		}
 		return 0, nil
 	}

@@ -93,7 +93,7 @@ func (a *oaAssembler) event(_, data string) error {
 		return fmt.Errorf("chunk: %w", err)
 	}
 	if ch.Error != nil {
-		return fmt.Errorf("the provider failed mid-stream: %s", excerpt(ch.Error.Message))
+		return &streamFailure{msg: ch.Error.Message}
 	}
 	if ch.Model != "" {
 		a.model = ch.Model

@@ -31,6 +31,31 @@ func isEventStream(contentType string) bool {
 	return strings.EqualFold(strings.TrimSpace(mt), "text/event-stream")
 }
 
+// streamFailure is a provider's error event in a stream. Its message is
+// quoted cut short (excerpt), so the key must be cut out of it first,
+// which only the caller can do (see caller.quotable): cutting first
+// could leave the start of the key at the end of the quotation, where
+// no redaction finds it.
+type streamFailure struct{ msg string }
+
+func (e *streamFailure) Error() string {
+	if q := excerpt(e.msg); q != "" {
+		return "the provider failed mid-stream: " + q
+	}
+	return "the provider failed mid-stream"
+}
+
+// quotable is an error from decoding an answer, fit to quote: without
+// the URL a *url.Error carries, and a stream's failure with the key cut
+// out of the provider's message before it is cut short.
+func (c *caller) quotable(err error) error {
+	var sf *streamFailure
+	if errors.As(err, &sf) {
+		return &streamFailure{msg: c.redact(sf.msg)}
+	}
+	return unwrapURL(err)
+}
+
 // errStreamDone ends readSSE early, without an error.
 var errStreamDone = errors.New("stream done")
 
