@@ -21,6 +21,8 @@
 //   - systemPrompt, maxTokens, temperature and stopSequences map to the
 //     provider's fields; modelPreferences.hints choose a model from the
 //     adapter's Models map (the first hint found wins), else its Model.
+//     A request without maxTokens (0 or less) gets the adapter's default
+//     limit, never none.
 //   - tool_use items are the provider's tool calls, tool_result items its
 //     tool messages; tools are passed with their input schema made fit to
 //     send ([ExportSchema]: no "$schema" and the like at the top, always an

@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,5 +71,28 @@ func TestOpenAITokenLimitField(t *testing.T) {
 	m := &OpenAI{TokenLimitField: "max_output_tokens"}
 	if _, err := m.CreateMessage(context.Background(), hi()); err == nil {
 		t.Error("an unknown field: got no error")
+	}
+}
+
+// A request that names no token limit (maxTokens 0, or less) still
+// sends one: MCP requires maxTokens "to prevent runaway completions",
+// and Chat Completions without a limit lets the answer run to the
+// model's own, at the host's cost, as a server that leaves it out wants.
+func TestOpenAITokenLimitWhenNoneGiven(t *testing.T) {
+	for _, field := range []string{"", "max_tokens"} {
+		for _, asked := range []int{0, -5} {
+			f := newFake(t, answer("ok"))
+			m := newOpenAI(f)
+			m.TokenLimitField = field
+			p := hi()
+			p.MaxTokens = asked
+			if _, err := m.CreateMessage(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			body := string(f.requests()[0].body)
+			if want := fmt.Sprintf(`tokens":%d`, DefaultOpenAIMaxTokens); !strings.Contains(body, want) || strings.Count(body, "tokens\"") != 1 {
+				t.Errorf("field %q, maxTokens %d: got %s, want %s alone", field, asked, body, want)
+			}
+		}
 	}
 }

@@ -16,6 +16,11 @@ import (
 // empty; the official SDKs read it from OPENAI_BASE_URL.
 const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 
+// DefaultOpenAIMaxTokens is the token limit [OpenAI] sends when a request
+// names none (maxTokens 0 or less): Chat Completions without one lets an
+// answer run to the model's own limit, at the host's cost.
+const DefaultOpenAIMaxTokens = 1024
+
 // OpenAI is a [Model] that talks to an OpenAI Chat Completions endpoint,
 // POST {BaseURL}/chat/completions, or to any server that speaks the same
 // wire. It is safe for concurrent use; set its fields before the first
@@ -120,6 +125,9 @@ type OpenAIFunction struct {
 // openAIRequest converts a sampling request to Chat Completions.
 func openAIRequest(p *mcpclient.CreateMessageParams, model string) (*oaRequest, error) {
 	r := &oaRequest{Model: model, MaxCompTok: p.MaxTokens, Temperature: p.Temperature, Stop: p.StopSequences}
+	if r.MaxCompTok <= 0 {
+		r.MaxCompTok = DefaultOpenAIMaxTokens // never unlimited, whatever a server leaves out
+	}
 	if p.SystemPrompt != "" {
 		r.Messages = append(r.Messages, oaMessage{Role: "system", Content: p.SystemPrompt})
 	}
