@@ -188,16 +188,17 @@ func anthropicResult(c mcpclient.Content) anBlock {
 }
 
 type anResponse struct {
-	Type       string    `json:"type"`
-	Model      string    `json:"model"`
-	Content    []anBlock `json:"content"`
-	StopReason string    `json:"stop_reason"`
+	Type       string        `json:"type"`
+	Model      string        `json:"model"`
+	Content    anReplyBlocks `json:"content"`
+	StopReason string        `json:"stop_reason"`
 }
 
 // DecodeAnthropic reads a Messages API response body as an MCP sampling
 // result: its text and tool_use blocks (others, such as thinking, are
-// left out) and its stop reason. A body that is not a message, or a tool
-// use whose input is not a JSON object, is an error.
+// left out) and its stop reason. A body that is not a message, one of
+// more than 256 content blocks, or a tool use whose input is not a JSON
+// object, is an error.
 func DecodeAnthropic(data []byte) (*mcpclient.CreateMessageResult, error) {
 	var r anResponse
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -219,8 +220,7 @@ func anthropicMessage(r *anResponse) (*mcpclient.CreateMessageResult, error) {
 				res.Content = append(res.Content, mcpclient.Content{Type: "text", Text: *b.Text})
 			}
 		case "tool_use":
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(b.Input, &obj); err != nil || obj == nil {
+			if !isObject(b.Input) {
 				return nil, fmt.Errorf("tool use %q: input is not a JSON object", b.Name)
 			}
 			if b.Name == "" {

@@ -19,8 +19,8 @@ type anEvent struct {
 	Message *struct {
 		Model string `json:"model"`
 	} `json:"message"`
-	Index        int      `json:"index"`
-	ContentBlock *anBlock `json:"content_block"`
+	Index        int           `json:"index"`
+	ContentBlock *anReplyBlock `json:"content_block"`
 	Delta        struct {
 		Type        string `json:"type"`
 		Text        string `json:"text"`
@@ -76,7 +76,7 @@ type anAssembler struct {
 }
 
 // block is the started content block i.
-func (a *anAssembler) block(i int) (*anBlock, error) {
+func (a *anAssembler) block(i int) (*anReplyBlock, error) {
 	if i < 0 || i >= len(a.msg.Content) {
 		return nil, fmt.Errorf("content block %d was not started", i)
 	}

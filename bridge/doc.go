@@ -91,6 +91,9 @@
 // answer (server-sent events) and hand its text over piece by piece as it
 // arrives; the answer they return is the same as without streaming, put
 // together in time linear in its length and within the body's limit.
+// Streamed or not, an answer is held in memory in proportion to its
+// bytes: at most 128 tool calls (Chat Completions) or 256 content blocks
+// (Messages API) of it are taken, and more is a malformed answer.
 // [RunOptions].OnText does this for every turn of [Run] (NoStream asks
 // for whole answers instead).
 //

@@ -16,12 +16,13 @@ import (
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
-// A model turn of 10,000 tool calls: a few run, never more than the bound
-// at once, on a bounded number of goroutines, the approver one call at a
-// time; the model reads why the rest did not run.
-func TestTenThousandCallsInOneTurn(t *testing.T) {
+// A model turn of as many tool calls as an answer may hold (more is a
+// malformed answer, see TestAnswerListBounds): a few run, never more than
+// the bound at once, on a bounded number of goroutines, the approver one
+// call at a time; the model reads why the rest did not run.
+func TestManyCallsInOneTurn(t *testing.T) {
 	leakcheck.Check(t)
-	const n = 10_000
+	const n = maxStreamedCalls
 	baseline := runtime.NumGoroutine()
 	var maxGoroutines atomic.Int64
 	reg, srv := newFakeServer(t, &toolreg.Options{}, fakeTool{def: toolDef("note", ""), call: func(context.Context, json.RawMessage) string {

@@ -209,23 +209,24 @@ func openAIAssistant(content []mcpclient.Content) oaMessage {
 
 // The response's wire shape.
 type oaResponse struct {
-	Model   string     `json:"model"`
-	Choices []oaChoice `json:"choices"`
+	Model   string    `json:"model"`
+	Choices oaChoices `json:"choices"`
 }
 
 type oaChoice struct {
 	Message struct {
-		Content   *string      `json:"content"`
-		Refusal   *string      `json:"refusal"`
-		ToolCalls []oaToolCall `json:"tool_calls"`
+		Content   *string     `json:"content"`
+		Refusal   *string     `json:"refusal"`
+		ToolCalls oaToolCalls `json:"tool_calls"`
 	} `json:"message"`
 	FinishReason string `json:"finish_reason"`
 }
 
 // DecodeOpenAI reads a Chat Completions response body as an MCP sampling
 // result: the first choice's text (or refusal) and tool calls, its finish
-// reason as a stop reason. A body with no choice, or a tool call whose
-// arguments are not a JSON object, is an error.
+// reason as a stop reason. A body with no choice, more than 16 choices
+// or 128 tool calls, or a tool call whose arguments are not a JSON
+// object, is an error.
 func DecodeOpenAI(data []byte) (*mcpclient.CreateMessageResult, error) {
 	var r oaResponse
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -270,8 +271,7 @@ func openAIToolUse(tc oaToolCall) (mcpclient.Content, error) {
 	if args == "" {
 		args = "{}"
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(args), &obj); err != nil || obj == nil {
+	if !isObject([]byte(args)) {
 		return mcpclient.Content{}, fmt.Errorf("tool call %q: arguments are not a JSON object", tc.Function.Name)
 	}
 	if tc.Function.Name == "" {

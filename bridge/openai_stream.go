@@ -15,8 +15,8 @@ const maxStreamedCalls = 128
 
 // oaChunk is one streamed piece of a Chat Completions answer.
 type oaChunk struct {
-	Model   string          `json:"model"`
-	Choices []oaChunkChoice `json:"choices"`
+	Model   string         `json:"model"`
+	Choices oaChunkChoices `json:"choices"`
 	Error   *struct {
 		Message string `json:"message"`
 	} `json:"error"`
@@ -26,18 +26,21 @@ type oaChunk struct {
 type oaChunkChoice struct {
 	Index int `json:"index"`
 	Delta struct {
-		Content   *string `json:"content"`
-		Refusal   *string `json:"refusal"`
-		ToolCalls []struct {
-			Index    int    `json:"index"`
-			ID       string `json:"id"`
-			Function struct {
-				Name      string `json:"name"`
-				Arguments string `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
+		Content   *string      `json:"content"`
+		Refusal   *string      `json:"refusal"`
+		ToolCalls oaCallDeltas `json:"tool_calls"`
 	} `json:"delta"`
 	FinishReason *string `json:"finish_reason"`
+}
+
+// oaCallDelta is a piece of one tool call of a chunk.
+type oaCallDelta struct {
+	Index    int    `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 // decodeOpenAIStream reads a streamed Chat Completions answer (data:
