@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -199,5 +202,39 @@ func TestStreamErrorEventQuotesNoPartOfTheKey(t *testing.T) {
 				t.Errorf("keeping %d: the error quotes the start of the key: …%s", keep, err.Error()[max(0, len(err.Error())-80):])
 			}
 		}
+	}
+}
+
+// An answer that is whole ends the call at once, though the provider
+// keeps the connection open after it (a chunked body never ended): the
+// call must not wait out the attempt's timeout for the end of the body.
+// Over a real connection: the in-memory client would wait for the
+// handler.
+func TestWholeAnswerEndsTheCallAtOnce(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, answerBoth().body)
+		w.(http.Flusher).Flush()
+		select { // the body never ends
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	opts := HTTPOptions{Client: srv.Client()}
+	for _, m := range []Model{
+		&OpenAI{APIKey: secret.New(testKey), BaseURL: srv.URL + "/v1/", Model: "m", HTTP: opts},
+		&Anthropic{APIKey: secret.New(testKey), BaseURL: srv.URL + "/", Model: "m", HTTP: opts},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res, err := m.CreateMessage(ctx, secretQuestion())
+		if ctx.Err() != nil {
+			t.Errorf("%T: the call waited for the end of the body, until its deadline (%v)", m, err)
+		} else if err != nil || len(res.Content) == 0 || res.Content[0].Text != "ok" {
+			t.Errorf("%T: got %+v, %v; want the answer", m, res, err)
+		}
+		cancel()
 	}
 }

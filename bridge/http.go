@@ -245,7 +245,7 @@ func (c *caller) message(ctx context.Context, req any, wantStream *bool,
 			res, err = stream(body, onText)
 			return err
 		}
-		data, err := io.ReadAll(body)
+		data, err := firstValue(body)
 		if err != nil {
 			return err
 		}
@@ -258,4 +258,15 @@ func (c *caller) message(ctx context.Context, req any, wantStream *bool,
 		return nil, err
 	}
 	return res, nil
+}
+
+// firstValue reads the JSON value a body begins with: an answer that is
+// whole ends the call when it is in, whether or not the body ends there
+// (a provider may hold its connection open after it).
+func firstValue(body io.Reader) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := json.NewDecoder(body).Decode(&raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
 }
