@@ -130,6 +130,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzWriter -fuzztime $(FUZZTIME) ./internal/safe
 	$(GO) test -run '^$$' -fuzz FuzzSSE -fuzztime $(FUZZTIME) ./transport/streamhttp
 	$(GO) test -run '^$$' -fuzz FuzzUTF8Pieces -fuzztime $(FUZZTIME) ./transport/streamhttp
+	$(GO) test -run '^$$' -fuzz FuzzValueEnd -fuzztime $(FUZZTIME) ./transport/streamhttp
 	$(GO) test -run '^$$' -fuzz FuzzWWWAuthenticate -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzMetadata -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
 	$(GO) test -run '^$$' -fuzz FuzzTokenFile -fuzztime $(FUZZTIME) ./transport/streamhttp/oauth
@@ -146,6 +147,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeOpenAI -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAnthropic -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzDecodeStreams -fuzztime $(FUZZTIME) ./bridge
+	$(GO) test -run '^$$' -fuzz FuzzArrayLen -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzToolResult -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzExportSchema -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzParseForms -fuzztime $(FUZZTIME) ./internal/integration/browser

@@ -209,11 +209,12 @@ func (h *streamable) failCall(err error) {
 
 // readAnswer reads the body of an answer, of at most limit bytes, and
 // closes it. A body of known length is read into a buffer of its size at
-// once; one of unknown length grows as it comes.
+// once; one of unknown length grows as it comes, up to the end of the
+// message it holds (readValue).
 func readAnswer(resp *http.Response, limit int) ([]byte, error) {
 	n := resp.ContentLength
 	if n < 0 {
-		return readBody(resp.Body, limit)
+		return readValue(resp.Body, limit)
 	}
 	defer resp.Body.Close()
 	if n > int64(limit) {
@@ -222,19 +223,6 @@ func readAnswer(resp *http.Response, limit int) ([]byte, error) {
 	b := make([]byte, n)
 	if _, err := io.ReadFull(resp.Body, b); err != nil {
 		return nil, err
-	}
-	return b, nil
-}
-
-// readBody reads at most limit bytes of body and closes it.
-func readBody(body io.ReadCloser, limit int) ([]byte, error) {
-	defer body.Close()
-	b, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > limit {
-		return nil, fmt.Errorf("message larger than %d bytes", limit)
 	}
 	return b, nil
 }

@@ -162,7 +162,8 @@ func TestRedactedExcerptOfAnEchoedBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := readBody(resp.Body, 64<<10)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
