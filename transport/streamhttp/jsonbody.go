@@ -15,7 +15,10 @@ import (
 // come, so that the connection can serve the next request.
 
 // tailWait bounds the wait for a body's end after its message is whole.
-const tailWait = 500 * time.Microsecond
+// A server's final chunk usually follows at once, but on a busy machine
+// may take a few milliseconds; before this bound, a call waited for the
+// body's end however long it took.
+const tailWait = 20 * time.Millisecond
 
 // readValue reads body, up to limit bytes, until the JSON object or array
 // it begins with is whole or the body ends, and closes it.
