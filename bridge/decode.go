@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/plainmcp/plainmcp/internal/jsonscan"
 )
 
 // Reading a provider's answer in memory that follows its bytes. The
@@ -31,35 +33,17 @@ func decodeList[T any](data []byte, max int, what string) ([]T, error) {
 }
 
 // arrayLen counts the elements of data, a valid JSON value as
-// encoding/json hands an UnmarshalJSON, without decoding any of them:
-// the commas outside strings one level down, plus one. Anything but a
-// non-empty array counts 0.
+// encoding/json hands an UnmarshalJSON, without decoding any of them
+// (internal/jsonscan walks it, within encoding/json's depth). Anything but
+// an array counts 0.
 func arrayLen(data []byte) int {
-	data = bytes.TrimSpace(data)
-	if len(data) < 2 || data[0] != '[' {
+	i := jsonscan.SkipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
 		return 0
 	}
-	n, depth, inString, escaped := 0, 0, false, false
-	for _, c := range data {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			escaped, inString = c == '\\', c != '"'
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			depth++
-		case c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 1:
-			n++
-		}
-	}
-	if len(bytes.TrimSpace(data[1:len(data)-1])) == 0 {
-		return 0
-	}
-	return n + 1
+	n := 0
+	jsonscan.EachElement(data, i, func([]byte) { n++ })
+	return n
 }
 
 type (

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
 )
@@ -55,20 +53,7 @@ type Error struct {
 // logs and on terminals: it is quoted on one line, at most maxErrorText
 // bytes, with control characters escaped (Message keeps it as it came).
 func (e *Error) Error() string {
-	m, rest := e.Message, ""
-	if len(m) > 4*maxErrorText {
-		// Only the start is quoted: spare Line the rest of a huge one.
-		cut := 4 * maxErrorText
-		for cut > 0 && !utf8.RuneStart(m[cut]) {
-			cut--
-		}
-		m, rest = m[:cut], "…"
-	}
-	q := safe.Line(m, maxErrorText)
-	if !strings.HasSuffix(q, "…") {
-		q += rest
-	}
-	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, q)
+	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, safe.Line(e.Message, maxErrorText))
 }
 
 // maxErrorText bounds the message an *Error's text quotes.

@@ -24,20 +24,31 @@ func Printable(s string) string {
 // Line is s as a quote on one line of at most max bytes: runs of white
 // space (newlines included) become one space, then it is made
 // [Printable], then cut to max bytes at a character boundary with "…"
-// appended. A max of zero or less means no bound.
+// appended. A max of zero or less means no bound. Of a long s only the
+// first 4×max bytes are read (a peer's text may be megabytes): what
+// follows them shows only as the "…".
 func Line(s string, max int) string {
+	rest := ""
+	if max > 0 && len(s) > 4*max {
+		s, rest = s[:runeStartBefore(s, 4*max)], "…"
+	}
 	if strings.ContainsFunc(s, isSpaceToJoin) {
 		s = strings.Join(strings.FieldsFunc(s, isSpaceToJoin), " ")
 	}
 	s = escape(s, oneLine)
 	if max <= 0 || len(s) <= max {
-		return s
+		return s + rest
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return s[:runeStartBefore(s, max)] + "…"
+}
+
+// runeStartBefore is the start of the character at s[i], or i itself if
+// one starts there: the cut that keeps s[:cut] whole UTF-8.
+func runeStartBefore(s string, i int) int {
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
 	}
-	return s[:cut] + "…"
+	return i
 }
 
 // isSpaceToJoin is the white space Line joins: ASCII's and the Unicode

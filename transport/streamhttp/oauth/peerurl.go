@@ -19,12 +19,11 @@ import (
 // send discovery, token requests or the user's browser to the services
 // listening on this machine.
 func checkNamed(what, raw string, by *url.URL) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		_, err = safeurl.Parse(what, raw) // the malformed URL's error
-		return fmt.Errorf("oauth: %w", err)
+	u, err := safeurl.Parse(what, raw)
+	if err == nil {
+		err = safeurl.CheckNamed(what, u, by)
 	}
-	if err := safeurl.CheckNamed(what, u, by); err != nil {
+	if err != nil {
 		return fmt.Errorf("oauth: %w", err)
 	}
 	return nil
