@@ -110,6 +110,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
 	eras := loadEraCache(eraCacheFile())
 	eras.pin(conf, cfg.protocol)
+	opts.Dial = eras.dial(opts.Dial)
 	e := &env{visits: v, conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
 	defer func() {
 		if e.reg != nil {

@@ -159,7 +159,10 @@
 // plainmcp/eras.json in the user cache directory remembers, for a week,
 // which configured servers never answered the server/discover probe: mcpc
 // then starts them with initialize at once instead of waiting the probe's
-// five seconds on every command. Deleting it is always safe.
+// five seconds on every command. It remembers the era, never a version:
+// initialize offers the newest handshake version and the server may answer
+// an older one. A remembered server that refuses the handshake is
+// forgotten and probed in the same run. Deleting it is always safe.
 //
 // # Exit status
 //
