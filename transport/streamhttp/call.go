@@ -59,6 +59,9 @@ func (h *streamable) Call(ctx context.Context, id jsonrpc.ID, method string, fra
 		}
 		return h.jsonAnswer(id, body, true)
 	case "text/event-stream":
+		if h.isProbe(method) {
+			return h.followProbe(ctx, x, resp, id)
+		}
 		return h.followDirect(ctx, x, resp.Body, id)
 	default:
 		closeShort(resp)
