@@ -112,8 +112,8 @@ bench-http:
 # Short fuzzing runs of every fuzz target (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 20s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
-	$(GO) test -run '^$$' -fuzz FuzzPeekResponseID -fuzztime $(FUZZTIME) ./jsonrpc
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/rpcwire
+	$(GO) test -run '^$$' -fuzz FuzzPeekResponseID -fuzztime $(FUZZTIME) ./internal/rpcwire
 	$(GO) test -run '^$$' -fuzz FuzzAgreesWithEncodingJSON -fuzztime $(FUZZTIME) ./internal/jsonscan
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient

@@ -11,7 +11,9 @@
 #     secret, a leaf any layer may hold secrets in, and internal/safe and
 #     internal/safeurl, the checks on untrusted text and URLs, import none
 #     of them, nor does
-#     internal/jsonscan, the JSON lexer under jsonrpc
+#     internal/jsonscan, the JSON lexer under jsonrpc, nor
+#     internal/rpcwire, the engine under jsonrpc that transport, streamhttp
+#     and mcpclient share (it imports none of them)
 #  3. the packages that exist for tests (fakes, leak and read checks) are
 #     linked by tests alone, never by a library or a program
 set -euo pipefail
@@ -38,6 +40,7 @@ check() {
   done
 }
 check internal/jsonscan jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check internal/rpcwire jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safeurl jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui

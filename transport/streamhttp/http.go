@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -77,7 +78,7 @@ type streamable struct {
 }
 
 // inbound is what Read hands on next: a message, or the failure of one
-// call (a *jsonrpc.ResponseLostError or *jsonrpc.BadResponseError), which
+// call (a *rpcwire.ResponseLostError or *rpcwire.BadResponseError), which
 // ends that call and not the stream.
 type inbound struct {
 	frame []byte
@@ -236,7 +237,7 @@ func (h *streamable) refused(resp *http.Response, m *outgoing, sentSession strin
 	}
 	if m.isRequest() {
 		if e := errorInBody(body); e != nil {
-			return jsonrpc.AppendError(nil, m.id, e), nil
+			return rpcwire.AppendError(nil, m.id, e), nil
 		}
 	}
 	return nil, &HTTPError{Method: http.MethodPost, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode,

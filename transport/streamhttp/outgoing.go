@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -95,7 +96,7 @@ func nameOf(m *outgoing) (string, bool) {
 		return "", false
 	}
 	if !m.decoded {
-		if d, err := jsonrpc.Decode(m.frame); err == nil {
+		if d, err := rpcwire.Decode(m.frame); err == nil {
 			m.params = d.Params
 		}
 		m.decoded = true

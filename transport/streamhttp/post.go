@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -37,7 +38,7 @@ const (
 // that is final — a response, an error status, an empty or unusable body —
 // ends its call at once.
 func (h *streamable) Write(ctx context.Context, frame []byte) error {
-	m, err := jsonrpc.Decode(frame)
+	m, err := rpcwire.Decode(frame)
 	if err != nil {
 		return fmt.Errorf("transport: message to send: %w", err)
 	}
@@ -223,7 +224,7 @@ func (h *streamable) jsonAnswer(id jsonrpc.ID, body []byte, direct bool) ([]byte
 		return nil, h.unusable(id, "the server answered with an empty body")
 	}
 	if trimmed[0] == '[' {
-		msgs, _, err := jsonrpc.DecodeBatch(trimmed)
+		msgs, _, err := rpcwire.DecodeBatch(trimmed)
 		for _, r := range msgs {
 			if err == nil && r != nil && r.IsResponse() && r.ID == id {
 				h.deliver(trimmed)
@@ -235,7 +236,7 @@ func (h *streamable) jsonAnswer(id jsonrpc.ID, body []byte, direct bool) ([]byte
 	if direct {
 		return body, nil
 	}
-	r, err := jsonrpc.Decode(trimmed)
+	r, err := rpcwire.Decode(trimmed)
 	switch {
 	case err != nil:
 		return nil, h.unusable(id, fmt.Sprintf("the answer is no JSON-RPC message: %v", err))

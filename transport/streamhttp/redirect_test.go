@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -150,7 +150,7 @@ func TestRedirectWithinTheOriginFollowed(t *testing.T) {
 		mu.Lock()
 		got = append(got, r.Header.Clone())
 		mu.Unlock()
-		m, err := jsonrpc.Decode(body)
+		m, err := rpcwire.Decode(body)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
