@@ -2,8 +2,10 @@
 # Checks the import rules of plainmcp:
 #  1. non-test code imports the standard library and this module only;
 #  2. the layers import one way, tests included:
-#     jsonrpc <- transport <- mcpclient <- toolreg/mcpjson <- toolreg
-#       <- toolreg/remote (with transport/streamhttp) <- bridge <- cmd
+#     jsonrpc <- transport <- mcpclient <- toolreg
+#       <- toolreg/remote (with transport/streamhttp) <- bridge <- cmd,
+#     and toolreg/mcpjson, the config format, <- toolreg: it links no
+#     session, transport or JSON-RPC
 #     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
 #     and transport, not the layers above them, nor the opt-in packages
 #     mcpclient/task, mcpclient/skill and mcpclient/apps
@@ -85,7 +87,10 @@ checkone() {
     fi
   done
 }
-checkone toolreg/mcpjson toolreg toolreg/remote transport/streamhttp/... bridge/... cmd/...
+# The config format links no session, transport or JSON-RPC either: it
+# takes the protocol versions from the leaf internal/mcpversion.
+checkone toolreg/mcpjson toolreg toolreg/remote mcpclient/... transport/... jsonrpc/... internal/rpcwire bridge/... cmd/...
+checkone internal/mcpversion jsonrpc/... transport/... mcpclient/... toolreg/...
 checkone toolreg toolreg/remote transport/streamhttp/...
 
 [ $fail -eq 0 ] && echo "imports: ok"
