@@ -69,4 +69,16 @@
 // scope (~/.claude.json's mcpServers), the project scope (.mcp.json) and
 // the local scope (~/.claude.json's projects[dir].mcpServers, which a
 // [ConfigFile] with a Project reads).
+//
+// # Approval
+//
+// A project's .mcp.json comes with its repository, which anyone may have
+// written: its servers carry the user's answers ([Approvals], read from
+// ~/.claude.json as Claude Code keeps them), and a host starts none the
+// user has not approved. To ask, it shows [ServerConfig.Disclosure]: the
+// command and every argument whole, written as a shell reads them back,
+// with only env and header values (and a URL's user info) hidden — never
+// String, which hides by guess for logs. It keeps an explicit answer with
+// [SaveApproval] (a question left unanswered is "not now", to keep
+// nothing), and [ResetApprovals] forgets a project's answers.
 package mcpjson
