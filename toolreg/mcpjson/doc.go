@@ -19,7 +19,9 @@
 //
 //   - type: "stdio", "http" (Streamable HTTP) or "sse" (the legacy
 //     HTTP+SSE transport); "streamable-http" and "streamableHttp" are
-//     taken for "http". Without a type, a server with a url and no command
+//     taken for "http". "transport", as Saiki's configs write it, is a
+//     synonym: an entry that gives both with different transports is an
+//     error that names both. Without either, a server with a url and no command
 //     is read as "http", with a warning to the logger, since Claude Code
 //     (whose default is "stdio") skips such an entry; any other is "stdio".
 //   - command (required for stdio), args, env (an object of strings), cwd:
