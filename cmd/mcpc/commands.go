@@ -63,6 +63,8 @@ var commands = map[string]command{
 	"logout":    {"<server>", 1, 1, cmdLogout},
 	"web":       {"[--addr 127.0.0.1:0] [--open] [--yes]", 0, 0, cmdWeb},
 	"watch":     {"[--lists] [--read] [--count N] [server:]<uri>…", 0, maxWatched, cmdWatch},
+	// reset-project-choices needs no server: runCommand runs it itself.
+	"reset-project-choices": {"", 0, 0, nil},
 }
 
 func commandNames() []string {
@@ -90,6 +92,9 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	}
 	if n := len(args) - 1; n < cmd.minArgs || n > cmd.maxArgs {
 		return usagef("usage: mcpc %s %s", args[0], cmd.usage)
+	}
+	if args[0] == "reset-project-choices" {
+		return c.resetProjectChoices()
 	}
 	conf, err := c.selectServers(cfg)
 	if err != nil {
@@ -234,6 +239,9 @@ func errorLine(s toolreg.ServerStatus) string {
 	}
 	if s.Err != nil && errors.Is(s.Err, context.DeadlineExceeded) {
 		return oneLine(s.Err.Error()) + ` (raise the bound with --timeout, or the server's "timeout" in its config)`
+	}
+	if hint := unapprovedHint[s.Approval]; s.State == toolreg.StateUnapproved && hint != "" {
+		return fmt.Sprintf("server %q: %s", s.Name, hint)
 	}
 	if s.Err != nil {
 		return oneLine(s.Err.Error())
