@@ -50,6 +50,7 @@ var commands = map[string]command{
 	"info":      {"", 0, 0, cmdInfo},
 	"ping":      {"", 0, 0, cmdPing},
 	"tools":     {"", 0, 0, cmdTools},
+	"tool":      {"<tool>", 1, 1, cmdTool},
 	"call":      {"<tool> [json-args | @file | -]", 1, 2, cmdCall},
 	"prompts":   {"", 0, 0, cmdPrompts},
 	"prompt":    {"<name> [json-args | @file | -]", 1, 2, cmdPrompt},

@@ -49,6 +49,7 @@
 //
 //	servers                   each server's state, transport, protocol, tool count, title, last error
 //	tools                     the tools, by server
+//	tool <tool>               one tool's whole definition (--json: as the server sent it)
 //	call <tool> [args]        call a tool; args is a JSON object, @file or - (stdin)
 //	prompts                   the prompts, by server, with their arguments
 //	prompt <name> [args]      render a prompt (arguments: a JSON object of strings, @file or -)

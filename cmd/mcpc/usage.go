@@ -13,6 +13,9 @@ selected, the bare name works too.
 Commands:
   servers                    each server's state, scope, transport, protocol, tools, title, last error
   tools                      the tools, by server
+  tool <tool>                one tool's whole definition: each argument (nested ones too) with its
+                             title, type, required, default and choices; annotations, task support,
+                             app; --json: the server's object with every member it sent
   call <tool> [args]         call a tool; args: a JSON object, @file or - (stdin); exits 5 on isError
   prompts                    the prompts, by server, with their arguments
   prompt <name> [args]       render a prompt; args: a JSON object of strings, @file or -
