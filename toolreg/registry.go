@@ -126,6 +126,7 @@ type Registry struct {
 	promptNames *NameTable     // prompts, from the last listing
 	skillNames  *skillTable    // skills, from the last listing
 	named       *namedTools    // the last naming of tools
+	search      toolIndex      // its own lock: searches of the named tools
 	renamed     map[Ref]string // renames already logged
 	closed      bool
 	hooks       hookQueue

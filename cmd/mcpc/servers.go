@@ -70,11 +70,18 @@ func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
 	}
 	switch sc.Approval {
 	case mcpjson.Pending:
-		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)}
+		return nil, refusedError{fmt.Sprintf("--server %q: %s", name, unapprovedHint[mcpjson.Pending])}
 	case mcpjson.Rejected:
-		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)}
+		return nil, refusedError{fmt.Sprintf("--server %q: %s", name, unapprovedHint[mcpjson.Rejected])}
 	}
 	return &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, nil
+}
+
+// unapprovedHint says, for each approval state that keeps a project
+// server from starting, why and the ways out that work.
+var unapprovedHint = map[string]string{
+	mcpjson.Pending:  "the project's server is not approved yet: answer y or o when mcpc asks at a terminal, or pass --trust-project to start it once",
+	mcpjson.Rejected: "the project's server was refused (never, kept in ~/.claude.json's disabledMcpjsonServers): pass --trust-project to start it once, or run mcpc reset-project-choices to be asked again",
 }
 
 // loadConfig reads the --config files or, if none was given, Claude Code's

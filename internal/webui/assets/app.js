@@ -10,10 +10,18 @@
   function el(tag, props, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(props || {})) {
-      if (k === "text") { e.textContent = v; } else if (k === "on") { for (const [ev, f] of Object.entries(v)) { e.addEventListener(ev, f); } } else { e.setAttribute(k, v); }
+      if (v === null || v === undefined) { continue; } // a member a server left out is no text and no attribute
+      if (k === "text") { e.textContent = String(v); } else if (k === "on") { for (const [ev, f] of Object.entries(v)) { e.addEventListener(ev, f); } } else { e.setAttribute(k, v); }
     }
-    for (const kid of kids) { if (kid) { e.append(kid); } }
-    return e;
+    return fill(e, kids, true);
+  }
+  // fill puts kids into node (after what it holds when add is true, else in
+  // its place), leaving out the null a conditional part gives: the DOM
+  // would print it as the text "null".
+  function fill(node, kids, add) {
+    const keep = kids.filter((k) => k !== null && k !== undefined && k !== false && k !== "");
+    if (add) { node.append(...keep); } else { node.replaceChildren(...keep); }
+    return node;
   }
   async function api(path, body) {
     const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -65,13 +73,13 @@
   async function load() {
     config = await api("config");
     const servers = await api("servers");
-    $("server-list").replaceChildren(...(Array.isArray(servers) ? servers : []).map((s) => el("li", {},
+    fill($("server-list"), (Array.isArray(servers) ? servers : []).map((s) => el("li", {},
       el("span", { class: "name", text: s.name }), el("span", { class: "badge state-" + s.state, text: s.state }),
       el("div", { class: "desc", text: [s.title, s.transport, s.protocol, s.tools + " tools"].filter(Boolean).join(" · ") }),
       s.error ? el("div", { class: "error", text: s.error }) : null)));
     tools = await api("tools");
     if (!Array.isArray(tools)) { tools = []; }
-    $("tool-list").replaceChildren();
+    fill($("tool-list"), []);
     for (const t of tools) {
       const badges = [];
       if (t.readOnly) { badges.push("read-only"); }
@@ -80,16 +88,16 @@
       listItem($("tool-list"), t.name, t.title || t.description, () => showTool(t), badges);
     }
     const res = await api("resources");
-    $("resource-list").replaceChildren();
+    fill($("resource-list"), []);
     for (const r of res.resources || []) {
       listItem($("resource-list"), r.resource.uri, (r.server + " · " + (r.resource.mimeType || "")), () => readResource(r.server, r.resource.uri));
     }
-    $("template-list").replaceChildren(...(res.templates || []).map((t) => el("li", {}, el("span", { class: "name", text: t.template.uriTemplate }), el("div", { class: "desc", text: t.server + " · " + (t.template.description || "") }))));
+    fill($("template-list"), (res.templates || []).map((t) => el("li", {}, el("span", { class: "name", text: t.template.uriTemplate }), el("div", { class: "desc", text: t.server + " · " + (t.template.description || "") }))));
     const prompts = await api("prompts");
-    $("prompt-list").replaceChildren();
+    fill($("prompt-list"), []);
     for (const p of Array.isArray(prompts) ? prompts : []) { listItem($("prompt-list"), p.name, p.prompt.description, () => showPrompt(p)); }
     const skills = await api("skills");
-    $("skill-list").replaceChildren(...(Array.isArray(skills) ? skills : []).map((k) => el("li", {}, el("span", { class: "name", text: k.name }), el("div", { class: "desc", text: k.description }))));
+    fill($("skill-list"), (Array.isArray(skills) ? skills : []).map((k) => el("li", {}, el("span", { class: "name", text: k.name }), el("div", { class: "desc", text: k.description }))));
     status(tools.length + " tools");
   }
 
@@ -142,8 +150,8 @@
       } catch (e) { status("arguments: " + e.message); return; }
       runCall(t, args, "person");
     });
-    d.replaceChildren(el("h2", { class: "name", text: t.name }), el("p", { class: "desc", text: t.description || "" }),
-      t.ui ? el("p", { class: "desc", text: "Interface: " + t.ui }) : null, form, el("div", { id: "app-box" }), el("div", { id: "result" }));
+    fill(d, [el("h2", { class: "name", text: t.name }), el("p", { class: "desc", text: t.description || "" }),
+      t.ui ? el("p", { class: "desc", text: "Interface: " + t.ui }) : null, form, el("div", { id: "app-box" }), el("div", { id: "result" })]);
   }
 
   async function runCall(t, args, from) {
@@ -188,7 +196,7 @@
   function showResult(r) {
     const out = $("result");
     if (!out) { return; }
-    out.replaceChildren(el("h3", { text: "Result" }));
+    fill(out, [el("h3", { text: "Result" })]);
     if (r.error) { out.append(el("p", { class: "error", text: r.error })); }
     if (r.isError) { out.append(el("p", { class: "error", text: "The tool reported an error." })); }
     for (const c of r.content || []) { out.append(contentItem(c)); }
@@ -202,7 +210,7 @@
 
   function contentItem(c) {
     if (!c || typeof c !== "object") { return el("pre", { text: String(c) }); }
-    if (c.type === "text") { return el("pre", { class: "text-content", text: String(c.text) }); }
+    if (c.type === "text") { return el("pre", { class: "text-content", text: typeof c.text === "string" ? c.text : pretty(c.text) }); }
     if (c.type === "image" && /^image\/(png|jpeg|gif|webp)$/.test(c.mimeType) && typeof c.data === "string" && /^[A-Za-z0-9+/=]*$/.test(c.data)) {
       return el("img", { src: "data:" + c.mimeType + ";base64," + c.data, alt: "image from the tool" });
     }
@@ -216,7 +224,7 @@
   async function readResource(server, uri) {
     const r = await api("read", { server, uri });
     const d = $("detail");
-    d.replaceChildren(el("h2", { class: "name", text: uri }));
+    fill(d, [el("h2", { class: "name", text: uri })]);
     if (r.error) { d.append(el("p", { class: "error", text: r.error })); return; }
     for (const c of r.contents || []) {
       d.append(el("p", { class: "desc", text: (c.mimeType || "") + (c.blob !== undefined ? " · " + c.blob.length + " base64 characters" : "") }));
@@ -234,9 +242,9 @@
       ev.preventDefault();
       const args = {}; for (const [n, i] of inputs) { if (i.value !== "") { args[n] = i.value; } }
       const r = await api("prompt", { name: p.name, args });
-      out.replaceChildren(...(r.error ? [el("p", { class: "error", text: r.error })] : (r.messages || []).map((m) => el("pre", { text: m.role + ": " + McpHost.text(m.content) }))));
+      fill(out, r.error ? [el("p", { class: "error", text: r.error })] : (r.messages || []).map((m) => el("pre", { text: (m.role || "") + ": " + McpHost.text(m.content) })));
     });
-    d.replaceChildren(el("h2", { class: "name", text: p.name }), el("p", { class: "desc", text: p.prompt.description || "" }), form, out);
+    fill(d, [el("h2", { class: "name", text: p.name }), el("p", { class: "desc", text: p.prompt.description || "" }), form, out]);
   }
 
   async function pollWire() {
