@@ -55,6 +55,8 @@ check internal/demoserver mcpclient toolreg bridge cmd
 check internal/appserver mcpclient toolreg bridge cmd
 check internal/fakemcp mcpclient toolreg bridge cmd
 check examples/stdio toolreg bridge cmd internal/webui mcpclient/task mcpclient/skill mcpclient/apps
+# A host on the registry links tasks only if it asks for them (mcpc does).
+check examples/stdiohost bridge cmd internal/webui mcpclient/task
 # mcpc web's page (internal/webui) is linked by cmd/mcpc alone.
 for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
   [ "$p" = "$mod/cmd/mcpc" ] && continue

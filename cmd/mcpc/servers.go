@@ -15,6 +15,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
@@ -230,6 +231,9 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker, v *visits) (*too
 	session := &mcpclient.Options{
 		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
 		RequestTimeout: cfg.timeout,
+		// mcpc opts in to tasks: a tool that must run as one is called,
+		// and polled to its result, like any other.
+		Tasks: &task.Options{},
 	}
 	if cfg.protocol != "" {
 		session.ProtocolVersion = cfg.protocol
