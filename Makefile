@@ -87,6 +87,7 @@ check:
 	bash scripts/check-stdio-deps.sh
 	bash scripts/check-readme.sh
 	$(GO) run ./internal/budget -allow scripts/budget.allow
+	$(GO) run ./internal/apicount -list scripts/api.count
 	$(GO) test -count=1 ./internal/doclinks
 	GOTOOLCHAIN=$(GO123) $(GO) build ./...
 	GOTOOLCHAIN=$(GO123) $(GO) vet ./...
