@@ -110,7 +110,7 @@ func (h *streamable) ended(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return ctx.Err() // the frame may have reached the server: the caller tells it
 	case h.ctx.Err() != nil:
-		return fmt.Errorf("transport: %w", jsonrpc.ErrClosed)
+		return fmt.Errorf("streamhttp: %w", jsonrpc.ErrClosed)
 	}
 	return err
 }
@@ -194,7 +194,7 @@ func (e *eofReader) Read(p []byte) (int, error) {
 // lostDirect reports the loss of the response to id: returned to the
 // caller, or through Read after the messages that went there ahead of it.
 func (h *streamable) lostDirect(id jsonrpc.ID, reason string, d *directAnswer) error {
-	h.logDebug("transport: response lost", "id", id, "reason", reason)
+	h.logDebug("streamhttp: response lost", "id", id, "reason", reason)
 	lost := &rpcwire.ResponseLostError{ID: id, Reason: reason}
 	if !d.ahead {
 		return lost

@@ -188,7 +188,7 @@ func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []
 	if s.closed {
 		s.mu.Unlock()
 		l.Close()
-		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+		return fmt.Errorf("streamhttp: writing: %w", jsonrpc.ErrClosed)
 	}
 	old, onRead := s.cur, s.onRead
 	s.cur, s.settled = l, true
@@ -198,7 +198,7 @@ func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []
 		onRead() // HTTP+SSE answers through Read
 	}
 	if s.cfg.Logger != nil {
-		s.cfg.Logger.Debug("transport: the server refused Streamable HTTP; speaking HTTP+SSE", "refusal", err)
+		s.cfg.Logger.Debug("streamhttp: the server refused Streamable HTTP; speaking HTTP+SSE", "refusal", err)
 	}
 	return l.Write(ctx, frame)
 }

@@ -31,7 +31,7 @@ type HTTPError struct {
 func (e *HTTPError) Is(target error) bool { return target == transport.ErrRefused }
 
 func (e *HTTPError) Error() string {
-	msg := fmt.Sprintf("transport: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	msg := fmt.Sprintf("streamhttp: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.RetryAfter > 0 {
 		msg += fmt.Sprintf(" (the server asks to retry after %v)", e.RetryAfter)
 	}
@@ -163,7 +163,7 @@ func (h *streamable) Read() ([]byte, error) {
 	case <-h.gone:
 		return nil, h.goneErr
 	case <-h.ctx.Done():
-		return nil, fmt.Errorf("transport: reading: %w", jsonrpc.ErrClosed)
+		return nil, fmt.Errorf("streamhttp: reading: %w", jsonrpc.ErrClosed)
 	}
 }
 
@@ -207,7 +207,7 @@ func (h *streamable) deleteSession(id string) {
 	h.setCommonHeaders(req, id)
 	resp, err := h.b.client.Do(req)
 	if err != nil {
-		h.logDebug("transport: ending the session failed", "error", urlErrorCause(err))
+		h.logDebug("streamhttp: ending the session failed", "error", urlErrorCause(err))
 		return
 	}
 	drain(resp.Body)

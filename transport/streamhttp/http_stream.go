@@ -181,7 +181,7 @@ func isResponseTo(frame []byte, id jsonrpc.ID) bool {
 // lost tells the conn, beside the frames, that the response to id cannot
 // arrive.
 func (h *streamable) lost(id jsonrpc.ID, reason string) {
-	h.logDebug("transport: response lost", "id", id, "reason", reason)
+	h.logDebug("streamhttp: response lost", "id", id, "reason", reason)
 	h.failCall(&rpcwire.ResponseLostError{ID: id, Reason: reason})
 }
 
@@ -195,7 +195,7 @@ func (h *streamable) badAnswer(id jsonrpc.ID, reason string) {
 // came and cannot be used.
 func (h *streamable) unusable(id jsonrpc.ID, reason string) error {
 	if h.b.log != nil {
-		h.b.log.Warn("transport: unusable answer", "id", id, "reason", reason)
+		h.b.log.Warn("streamhttp: unusable answer", "id", id, "reason", reason)
 	}
 	return &rpcwire.BadResponseError{ID: id, Reason: reason}
 }

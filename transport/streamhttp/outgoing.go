@@ -32,7 +32,7 @@ func (o *outgoing) isRequest() bool { return o.method != "" && o.id.IsValid() }
 func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *outgoing) (*http.Request, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpointURL, bytes.NewReader(m.frame))
 	if err != nil {
-		return nil, "", fmt.Errorf("transport: %w", err)
+		return nil, "", fmt.Errorf("streamhttp: %w", err)
 	}
 	h.mu.Lock()
 	session, proto := h.session, h.proto

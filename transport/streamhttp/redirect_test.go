@@ -126,7 +126,7 @@ func TestLegacyGETRedirectToAnotherOriginRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, err := dialLegacy(ctx, srv.config())
-	want := "transport: GET " + srv.URL + "/sse: refusing to follow a redirect of the MCP endpoint to another origin (" + origin(mustParseURL(t, other.URL)) + ")"
+	want := "streamhttp: GET " + srv.URL + "/sse: refusing to follow a redirect of the MCP endpoint to another origin (" + origin(mustParseURL(t, other.URL)) + ")"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
