@@ -18,10 +18,14 @@ var (
 )
 
 const (
-	k1            = 1.2
+	k1        = 1.2
+	minPrefix = 3 // shorter query words match no prefix
+)
+
+var (
 	synonymWeight = 0.5 // a synonym of a query word counts this much of the word itself
 	prefixWeight  = 0.6 // and a name word that the query word begins
-	minPrefix     = 3   // shorter query words match no prefix
+	coverage      = 0.5 // how much a tool that matches more of the query's words gains
 )
 
 // A Hit is one ranked tool: its server, its place in the server's
@@ -100,9 +104,14 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 		for d := range seg.docs {
 			var score float64
+			matched := 0
 			for _, s := range best[d*len(words) : (d+1)*len(words)] {
 				score += s
+				if s > 0 {
+					matched++
+				}
 			}
+			score *= 1 + coverage*float64(matched-1)/float64(len(words))
 			if score > 0 {
 				top.offer(Hit{Server: seg.server, Doc: d, Score: score}, limit)
 			}
