@@ -30,6 +30,8 @@ func (s *Server) apiMux() *http.ServeMux {
 	mux.HandleFunc("POST /call", s.apiCall)
 	mux.HandleFunc("POST /read", s.apiRead)
 	mux.HandleFunc("POST /prompt", s.apiPrompt)
+	mux.HandleFunc("GET /progress", s.apiProgress)
+	mux.HandleFunc("POST /cancel", s.apiCancel)
 	return mux
 }
 

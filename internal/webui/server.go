@@ -53,6 +53,7 @@ type Server struct {
 	shost   string // the sandbox's
 	page    *http.Server
 	sandbox *http.Server
+	running runningCalls // the person's calls in flight
 
 	closeOnce sync.Once
 	closeErr  error

@@ -86,7 +86,9 @@
       if (t.ui) { badges.push("app"); }
       if (!t.model) { badges.push("hidden from the model"); }
       listItem($("tool-list"), t.name, t.title || t.description, () => showTool(t), badges);
+      $("tool-list").lastElementChild.dataset.search = [t.name, t.title, t.description].filter(Boolean).join(" ").toLowerCase();
     }
+    search();
     const res = await api("resources");
     fill($("resource-list"), []);
     for (const r of res.resources || []) {
@@ -101,74 +103,107 @@
     status(tools.length + " tools");
   }
 
-  // field makes one form input from a property's schema.
-  function field(name, prop, required) {
-    const id = "arg-" + name;
-    const label = el("label", { for: id, text: name + (required ? " *" : "") + (prop.description ? " — " + prop.description : "") });
-    let input;
-    const type = Array.isArray(prop.type) ? prop.type[0] : prop.type;
-    if (Array.isArray(prop.enum)) {
-      input = el("select", { id });
-      if (!required) { input.append(el("option", { value: "", text: "" })); }
-      prop.enum.forEach((v, i) => input.append(el("option", { value: String(i), text: JSON.stringify(v) })));
-      input.read = () => (input.value === "" ? undefined : prop.enum[Number(input.value)]);
-    } else if (type === "boolean") {
-      input = el("input", { id, type: "checkbox" });
-      input.read = () => input.checked;
-    } else if (type === "number" || type === "integer") {
-      input = el("input", { id, type: "number", step: type === "integer" ? "1" : "any" });
-      input.read = () => (input.value === "" ? undefined : Number(input.value));
-    } else if (type === "string") {
-      input = el("input", { id, type: "text" });
-      input.read = () => (input.value === "" ? undefined : input.value);
-    } else {
-      input = el("textarea", { id, rows: "3", placeholder: "JSON" });
-      input.read = () => (input.value === "" ? undefined : JSON.parse(input.value));
-    }
-    if (prop.default !== undefined && input.type !== "checkbox" && input.tagName !== "SELECT") { input.value = typeof prop.default === "string" ? prop.default : JSON.stringify(prop.default); }
-    return { label, input, name };
-  }
-
-  function showTool(t) {
+  // showTool shows a tool's form, filled with args when a link gave them.
+  // A call is checked against the schema first: a required field left
+  // empty, or a value the schema refuses, stops it before the server.
+  function showTool(t, args) {
     const d = $("detail");
     const schema = t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : {};
-    const props = schema.properties && typeof schema.properties === "object" ? schema.properties : {};
-    const req = Array.isArray(schema.required) ? schema.required : [];
-    const fields = Object.entries(props).map(([n, p]) => field(n, p || {}, req.includes(n)));
+    const f = McpForm.build(schema);
     const raw = el("textarea", { id: "args-json", rows: "4", "aria-label": "Arguments as JSON" });
     const useRaw = el("input", { type: "checkbox", id: "use-json" });
-    const form = el("form", { class: "args" });
-    for (const f of fields) { form.append(f.label, f.input); }
-    form.append(el("label", {}, useRaw, " arguments as JSON"), raw, el("p", {}, el("button", { type: "submit", id: "call-btn", text: "Call " + t.name })));
+    const problems = el("div", { id: "form-problems", class: "error", role: "alert" });
+    const button = el("button", { type: "submit", id: "call-btn", text: "Call " + t.name });
+    const form = el("form", { class: "args", "aria-label": "Arguments of " + t.name, novalidate: "" }, f.node,
+      el("label", { class: "choice" }, useRaw, " arguments as JSON"), raw, problems,
+      el("p", { class: "buttons" }, button, el("button", { type: "button", id: "call-cancel", hidden: "", text: "Cancel" })),
+      el("div", { id: "call-progress", hidden: "" }));
+    if (args && !f.fill(args)) { useRaw.checked = true; raw.value = pretty(args); }
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      let args = {};
-      try {
-        if (useRaw.checked) { args = raw.value.trim() ? JSON.parse(raw.value) : {}; } else {
-          for (const f of fields) { const v = f.input.read(); if (v !== undefined) { args[f.name] = v; } }
-        }
-      } catch (e) { status("arguments: " + e.message); return; }
-      runCall(t, args, "person");
+      const got = useRaw.checked ? rawArgs(raw.value, f.required) : f.read();
+      if (got.problems) {
+        const why = got.problems.map(([n, w]) => n + " " + w).join("; ");
+        problems.textContent = "Not called: " + why + ".";
+        status("not called: " + why);
+        return;
+      }
+      problems.textContent = "";
+      runCall(t, got.value, "person");
     });
-    fill(d, [el("h2", { class: "name", text: t.name }), el("p", { class: "desc", text: t.description || "" }),
-      t.ui ? el("p", { class: "desc", text: "Interface: " + t.ui }) : null, form, el("div", { id: "app-box" }), el("div", { id: "result" })]);
+    fill(d, [el("h2", { class: "name", text: t.name }), t.title ? el("p", { class: "title", text: t.title }) : null,
+      el("p", { class: "desc", text: t.description || "" }),
+      t.ui ? el("p", { class: "desc", text: "Interface: " + t.ui }) : null, form, el("div", { id: "app-box" }),
+      el("div", { id: "result", "aria-label": "Result", role: "region" })]);
   }
 
+  // rawArgs reads the JSON arguments box: an object with the required
+  // members, or the problems.
+  function rawArgs(text, required) {
+    let v = {};
+    try { v = text.trim() ? JSON.parse(text) : {}; } catch (e) { return { problems: [["the JSON", "is not JSON: " + e.message]] }; }
+    if (!v || typeof v !== "object" || Array.isArray(v)) { return { problems: [["the JSON", "must be an object"]] }; }
+    const missing = required.filter((n) => !(n in v)).map((n) => [n, "is required"]);
+    return missing.length ? { problems: missing } : { value: v };
+  }
+
+  let callSeq = 0;
   async function runCall(t, args, from) {
     let agreed = false;
     if (from !== "person" && !t.readOnly && !config.yes) {
       agreed = await consent("A link asks to call " + t.name + ".", args);
-      if (!agreed) { status("call declined"); return; }
+      if (!agreed) { status("call declined; the form holds the link's arguments"); return; }
     }
     status("calling " + t.name + "…");
     if (app) { const old = app; app = null; await old.teardown("another call"); }
     let mounted = null;
     if (t.ui) { mounted = mountApp(t, args); }
-    const r = await api("call", { from, name: t.name, args, consent: agreed });
+    const id = "c" + Date.now().toString(36) + "-" + (++callSeq);
+    const watch = watchCall(id);
+    let r;
+    try { r = await api("call", { from, name: t.name, args, consent: agreed, id }); } finally { watch.stop(); }
     const a = await mounted;
     if (a) { if (r.error) { a.toolCancelled(r.error); } else { a.toolResult({ content: r.content || [], structuredContent: r.structuredContent, isError: !!r.isError, _meta: r._meta }); } }
     showResult(r);
-    status(r.error ? "failed" : (r.isError ? "the tool reported an error" : "done in " + r.durationMs + " ms"));
+    status(r.cancelled ? "cancelled" : r.error ? "failed" : (r.isError ? "the tool reported an error" : "done in " + r.durationMs + " ms"));
+  }
+
+  // watchCall shows a call's progress as the server reports it, and a
+  // Cancel button that ends the call (the server gets
+  // notifications/cancelled), until stop.
+  function watchCall(id) {
+    const box = $("call-progress"), cancel = $("call-cancel"), button = $("call-btn");
+    let live = true, timer = 0;
+    if (button) { button.disabled = true; }
+    if (cancel) {
+      cancel.hidden = false;
+      cancel.disabled = false;
+      cancel.onclick = async () => { cancel.disabled = true; status("cancelling…"); await api("cancel", { id }); };
+    }
+    const poll = async () => {
+      if (!live) { return; }
+      const r = await api("progress?id=" + encodeURIComponent(id));
+      if (live && box && r.progress) { showProgress(box, r.progress); }
+      if (live) { timer = setTimeout(poll, 250); }
+    };
+    timer = setTimeout(poll, 150);
+    return { stop() {
+      live = false; clearTimeout(timer);
+      if (cancel) { cancel.hidden = true; cancel.onclick = null; }
+      if (button) { button.disabled = false; }
+      if (box) { box.hidden = true; }
+    } };
+  }
+
+  function showProgress(box, p) {
+    const now = Number(p.progress) || 0, total = Number(p.total) || 0;
+    const text = total > 0 ? now + " of " + total : String(now);
+    const bar = el("div", { class: "bar", role: "progressbar", "aria-label": "Progress", "aria-valuenow": String(now), "aria-valuemin": "0",
+      "aria-valuemax": total > 0 ? String(total) : null, "aria-valuetext": text + (p.message ? " — " + p.message : "") },
+    el("div", { class: "fill", style: null }));
+    if (total > 0) { bar.firstChild.style.width = Math.min(100, 100 * now / total) + "%"; } else { bar.classList.add("unknown"); }
+    box.hidden = false;
+    fill(box, [bar, el("span", { class: "progress-text", text: text + (p.message ? " — " + p.message : "") })]);
   }
 
   async function mountApp(t, args) {
@@ -258,7 +293,9 @@
     setTimeout(pollWire, 1500);
   }
 
-  // A link with ?call=<tool>&args=<JSON object> calls the tool at once.
+  // A link with ?call=<tool>&args=<JSON object> fills the tool's form
+  // with the arguments and asks the person before it calls (a read-only
+  // tool of a trusted server, or --yes, runs at once).
   async function fromLink() {
     const q = new URLSearchParams(location.search);
     const name = q.get("call");
@@ -268,12 +305,26 @@
     let args = {};
     try { args = JSON.parse(q.get("args") || "{}"); } catch (e) { status("args: " + e.message); return; }
     if (!args || typeof args !== "object" || Array.isArray(args)) { status("args must be a JSON object"); return; }
-    showTool(t);
+    showTool(t, args);
     await runCall(t, args, "link");
+  }
+
+  // search shows the tools whose name, title or description holds every
+  // word typed.
+  function search() {
+    const words = $("tool-search").value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const li of $("tool-list").children) {
+      const hit = words.every((w) => li.dataset.search.includes(w));
+      li.hidden = !hit;
+      if (hit) { shown++; }
+    }
+    $("tool-count").textContent = words.length ? shown + " of " + tools.length + " tools" : tools.length + " tools";
   }
 
   window.addEventListener("pagehide", () => { if (app) { app.teardown("page closed"); } });
   tabs();
+  $("tool-search").addEventListener("input", search);
   load().then(fromLink, (e) => status("loading failed: " + e.message));
   pollWire();
 })();
