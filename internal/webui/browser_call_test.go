@@ -11,7 +11,7 @@ import (
 // openTool clicks the tool named name in the list and waits for its form.
 func openTool(t *testing.T, b *browsertest.Browser, name string) {
 	t.Helper()
-	b.Wait("the tool list", `return document.querySelectorAll("#tool-list li").length >= 8 ? "ok" : ""`, 30*time.Second)
+	b.Wait(name+" in the list", `return [...document.querySelectorAll("#tool-list .name")].some((e) => e.textContent === "`+name+`") ? "ok" : ""`, 30*time.Second)
 	b.Eval(`for (const e of document.querySelectorAll("#tool-list button")) { if (e.querySelector(".name").textContent === arguments[0]) { e.click(); } }`, nil, name)
 	b.Wait(name+"'s form", `return document.querySelector("#detail h2")?.textContent === "`+name+`" ? "ok" : ""`, 10*time.Second)
 }

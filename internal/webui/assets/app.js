@@ -76,7 +76,10 @@
     fill($("server-list"), (Array.isArray(servers) ? servers : []).map((s) => el("li", {},
       el("span", { class: "name", text: s.name }), el("span", { class: "badge state-" + s.state, text: s.state }),
       el("div", { class: "desc", text: [s.title, s.transport, s.protocol, s.tools + " tools"].filter(Boolean).join(" · ") }),
-      s.error ? el("div", { class: "error", text: s.error }) : null)));
+      s.error ? el("div", { class: "error", text: s.error }) : null,
+      el("button", { type: "button", class: "small", "aria-label": "Ping " + s.name, text: "Ping", on: { click: () => ping(s.name) } }))));
+    const logServer = $("log-server");
+    if (logServer) { fill(logServer, [el("option", { value: "", text: "all servers" }), ...(Array.isArray(servers) ? servers : []).map((s) => el("option", { value: s.name, text: s.name }))]); }
     tools = await api("tools");
     if (!Array.isArray(tools)) { tools = []; }
     fill($("tool-list"), []);
@@ -101,6 +104,12 @@
     const skills = await api("skills");
     fill($("skill-list"), (Array.isArray(skills) ? skills : []).map((k) => el("li", {}, el("span", { class: "name", text: k.name }), el("div", { class: "desc", text: k.description }))));
     status(tools.length + " tools");
+  }
+
+  async function ping(server) {
+    const start = performance.now();
+    const r = await api("ping", { server });
+    status(r.error ? server + ": ping failed: " + r.error : server + " answered a ping in " + Math.round(performance.now() - start) + " ms");
   }
 
   // showTool shows a tool's form, filled with args when a link gave them.
@@ -165,6 +174,7 @@
     const a = await mounted;
     if (a) { if (r.error) { a.toolCancelled(r.error); } else { a.toolResult({ content: r.content || [], structuredContent: r.structuredContent, isError: !!r.isError, _meta: r._meta }); } }
     showResult(r);
+    remember(t, args, r);
     status(r.cancelled ? "cancelled" : r.error ? "failed" : (r.isError ? "the tool reported an error" : "done in " + r.durationMs + " ms"));
   }
 
@@ -322,6 +332,19 @@
     $("tool-count").textContent = words.length ? shown + " of " + tools.length + " tools" : tools.length + " tools";
   }
 
+  // history keeps the calls made from the page, newest first; one chosen
+  // fills its tool's form again (it does not call).
+  function remember(t, args, r) {
+    const outcome = r.cancelled ? "cancelled" : r.error ? "failed" : r.isError ? "tool error" : "ok, " + r.durationMs + " ms";
+    const b = el("button", { type: "button", class: "item", on: { click: () => showTool(t, args) } },
+      el("span", { class: "name", text: t.name }), el("span", { class: "badge", text: outcome }),
+      el("div", { class: "desc", text: new Date().toLocaleTimeString() + " · " + JSON.stringify(args).slice(0, 200) }));
+    const list = $("history-list");
+    list.prepend(el("li", {}, b));
+    while (list.childElementCount > 200) { list.lastElementChild.remove(); }
+  }
+
+  window.McpPage = { el, fill, api, status, pretty, reload: () => load() };
   window.addEventListener("pagehide", () => { if (app) { app.teardown("page closed"); } });
   tabs();
   $("tool-search").addEventListener("input", search);
