@@ -137,3 +137,32 @@ func TestBrowserProgressAndCancel(t *testing.T) {
 		t.Error("Cancel still shows after the call ended")
 	}
 }
+
+// A long text and an image's base64 are collapsed, as is the call's wire
+// view: each opens on a click.
+func TestBrowserLargeValuesCollapsed(t *testing.T) {
+	srv, _ := startScripted(t)
+	b := browsertest.Start(t)
+	b.Go(srv.URL())
+	openTool(t, b, "mcp__script__big")
+	b.Click("#call-btn")
+	b.Wait("the result", `return document.querySelector("#result img") ? "ok" : ""`, 20*time.Second)
+	var got struct {
+		Base64, WireOpen bool
+		Summaries        string
+		Shown            int
+	}
+	b.Eval(`const r = document.getElementById("result");
+		return {Base64: r.textContent.includes(arguments[0]), WireOpen: !!r.querySelector("details.wire[open]"),
+			Summaries: [...r.querySelectorAll("summary")].map((s) => s.textContent).join(" | "), Shown: r.innerText.length}`, &got, bigImage[:40])
+	if got.Base64 || got.WireOpen || got.Shown > 4000 {
+		t.Errorf("the result shows base64 %v, the wire open %v, %d characters", got.Base64, got.WireOpen, got.Shown)
+	}
+	for _, want := range []string{"Show all 5,000 characters", "image/png, 19.5 KiB of base64", "On the wire ("} {
+		if !strings.Contains(got.Summaries, want) {
+			t.Errorf("the collapsed parts read %q, want %q", got.Summaries, want)
+		}
+	}
+	b.Eval(`[...document.querySelectorAll("#result summary")].find((s) => s.textContent.includes("base64")).click()`, nil)
+	b.Wait("the base64, opened", `return document.querySelector("#result .blob")?.textContent === "`+bigImage+`" ? "ok" : ""`, 10*time.Second)
+}

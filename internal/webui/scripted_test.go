@@ -1,6 +1,9 @@
 package webui
 
 import (
+	"bytes"
+	"encoding/base64"
+	"strings"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,7 +35,8 @@ var scriptedTools = json.RawMessage(`{"tools":[
   "mood":{"type":"string","oneOf":[{"const":"warm","title":"Warmly"},{"const":"cool","title":"Coolly"}]}}}},
  {"name":"slow","description":"Takes its time, reporting progress.","inputSchema":{"type":"object"}},
  {"name":"find_apples","description":"Lists the apples in the orchard.","inputSchema":{"type":"object"}},
- {"name":"count_pears","description":"Counts pears.","inputSchema":{"type":"object"}}
+ {"name":"count_pears","description":"Counts pears.","inputSchema":{"type":"object"}},
+ {"name":"big","description":"Returns a long text and an image.","inputSchema":{"type":"object"}}
 ]}`)
 
 func (s *scripted) serve(st jsonrpc.Stream) *jsonrpc.Conn {
@@ -85,9 +89,17 @@ func (s *scripted) call(ctx context.Context, req *jsonrpc.Request) (any, error) 
 		case <-ctx.Done():
 		}
 		return nil, &jsonrpc.Error{Code: -32800, Message: "cancelled"}
+	case "big":
+		return map[string]any{"content": []any{
+			map[string]any{"type": "text", "text": strings.Repeat("long ", 1000)},
+			map[string]any{"type": "image", "mimeType": "image/png", "data": bigImage},
+		}}, nil
 	}
 	return map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}}, nil
 }
+
+// bigImage is 30 KB of base64: too much to show as text.
+var bigImage = base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 5000))
 
 // startScripted serves a page over the appserver ("apps") and a scripted
 // server ("script").

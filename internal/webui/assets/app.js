@@ -54,13 +54,16 @@
     });
   }
 
+  // The wide tabs (the wire, notifications, history) take the detail's
+  // room too: their lines are long.
+  const wide = ["wire", "notes", "history"];
+  function showTab(name) {
+    for (const o of document.querySelectorAll("nav button")) { o.setAttribute("aria-pressed", String(o.dataset.tab === name)); }
+    for (const s of document.querySelectorAll(".tab")) { s.hidden = s.id !== "tab-" + name; }
+    document.querySelector("main").classList.toggle("wide", wide.includes(name));
+  }
   function tabs() {
-    for (const b of document.querySelectorAll("nav button")) {
-      b.addEventListener("click", () => {
-        for (const o of document.querySelectorAll("nav button")) { o.setAttribute("aria-pressed", String(o === b)); }
-        for (const s of document.querySelectorAll(".tab")) { s.hidden = s.id !== "tab-" + b.dataset.tab; }
-      });
-    }
+    for (const b of document.querySelectorAll("nav button")) { b.addEventListener("click", () => showTab(b.dataset.tab)); }
   }
 
   function listItem(list, title, desc, onclick, badges) {
@@ -245,36 +248,47 @@
     if (r.error) { out.append(el("p", { class: "error", text: r.error })); }
     if (r.isError) { out.append(el("p", { class: "error", text: "The tool reported an error." })); }
     for (const c of r.content || []) { out.append(contentItem(c)); }
-    if (r.structuredContent !== undefined) { out.append(el("h4", { text: "Structured content" }), el("pre", { text: pretty(r.structuredContent) })); }
+    if (r.structuredContent !== undefined) { out.append(el("h4", { text: "Structured content" }), McpView.json(r.structuredContent)); }
     if (Array.isArray(r.frames) && r.frames.length) {
-      const ol = el("ol", { class: "frames" });
-      for (const f of r.frames) { ol.append(el("li", { class: f.out ? "out" : "in", text: f.text + (f.cut ? " …" : "") })); }
-      out.append(el("details", { open: "" }, el("summary", { text: "On the wire (" + r.frames.length + " frames)" }), ol));
+      out.append(McpView.collapsed("On the wire (" + r.frames.length + " frames)", () => {
+        const ol = el("ol", { class: "frames", "aria-label": "Frames of this call" });
+        for (const f of r.frames) { ol.append(el("li", { class: f.out ? "out" : "in", text: McpView.frame(f.text) + (f.cut ? " …" : "") })); }
+        return ol;
+      }, "wire"));
     }
   }
 
+  const b64 = /^[A-Za-z0-9+/=]*$/;
   function contentItem(c) {
     if (!c || typeof c !== "object") { return el("pre", { text: String(c) }); }
-    if (c.type === "text") { return el("pre", { class: "text-content", text: typeof c.text === "string" ? c.text : pretty(c.text) }); }
-    if (c.type === "image" && /^image\/(png|jpeg|gif|webp)$/.test(c.mimeType) && typeof c.data === "string" && /^[A-Za-z0-9+/=]*$/.test(c.data)) {
-      return el("img", { src: "data:" + c.mimeType + ";base64," + c.data, alt: "image from the tool" });
+    if (c.type === "text") { return McpView.text(typeof c.text === "string" ? c.text : pretty(c.text), "text-content"); }
+    if (c.type === "image" && /^image\/(png|jpeg|gif|webp)$/.test(c.mimeType) && typeof c.data === "string" && b64.test(c.data)) {
+      return el("figure", {}, el("img", { src: "data:" + c.mimeType + ";base64," + c.data, alt: "image from the tool" }), el("figcaption", {}, McpView.blob(c.data, c.mimeType)));
     }
-    if (c.type === "audio" && /^audio\/[a-z0-9.+-]+$/.test(c.mimeType) && typeof c.data === "string" && /^[A-Za-z0-9+/=]*$/.test(c.data)) {
-      return el("audio", { controls: "", src: "data:" + c.mimeType + ";base64," + c.data });
+    if (c.type === "audio" && /^audio\/[a-z0-9.+-]+$/.test(c.mimeType) && typeof c.data === "string" && b64.test(c.data)) {
+      return el("figure", {}, el("audio", { controls: "", src: "data:" + c.mimeType + ";base64," + c.data }), el("figcaption", {}, McpView.blob(c.data, c.mimeType)));
     }
     if (c.type === "resource_link") { return el("p", { text: "Link to resource: " + String(c.uri) + (c.name ? " (" + c.name + ")" : "") }); }
-    return el("pre", { text: pretty(c) });
+    if (c.type === "resource" && c.resource && typeof c.resource === "object") { return resourceItem(c.resource); }
+    return McpView.json(c);
+  }
+
+  // resourceItem shows one resource's contents: text (long text
+  // collapsed), or a blob by its size.
+  function resourceItem(c) {
+    const box = el("div", { class: "resource" }, el("p", { class: "desc", text: [c.uri, c.mimeType].filter(Boolean).join(" · ") }));
+    if (typeof c.text === "string") { box.append(McpView.text(c.text)); }
+    if (typeof c.blob === "string") { box.append(McpView.blob(c.blob, c.mimeType)); }
+    return box;
   }
 
   async function readResource(server, uri) {
-    const r = await api("read", { server, uri });
     const d = $("detail");
-    fill(d, [el("h2", { class: "name", text: uri })]);
+    fill(d, [el("h2", { class: "name", text: uri }), el("p", { class: "desc", text: "reading…" })]);
+    const r = await api("read", { server, uri });
+    fill(d, [el("h2", { class: "name", text: uri }), el("p", { class: "desc", text: server })]);
     if (r.error) { d.append(el("p", { class: "error", text: r.error })); return; }
-    for (const c of r.contents || []) {
-      d.append(el("p", { class: "desc", text: (c.mimeType || "") + (c.blob !== undefined ? " · " + c.blob.length + " base64 characters" : "") }));
-      if (c.text !== undefined) { d.append(el("pre", { text: c.text })); }
-    }
+    for (const c of r.contents || []) { d.append(resourceItem(c)); }
   }
 
   function showPrompt(p) {
@@ -297,7 +311,8 @@
       const frames = await api("trace?since=" + wireSeq);
       for (const f of Array.isArray(frames) ? frames : []) {
         wireSeq = Math.max(wireSeq, f.seq);
-        $("wire-list").append(el("li", { class: f.out ? "out" : "in", text: "[" + f.server + "] " + f.text + (f.cut ? " …" : "") }));
+        $("wire-list").append(el("li", { class: f.out ? "out" : "in", text: "[" + f.server + "] " + McpView.frame(f.text) + (f.cut ? " …" : "") }));
+        while ($("wire-list").childElementCount > 2000) { $("wire-list").firstElementChild.remove(); }
       }
     }
     setTimeout(pollWire, 1500);
@@ -336,7 +351,7 @@
   // fills its tool's form again (it does not call).
   function remember(t, args, r) {
     const outcome = r.cancelled ? "cancelled" : r.error ? "failed" : r.isError ? "tool error" : "ok, " + r.durationMs + " ms";
-    const b = el("button", { type: "button", class: "item", on: { click: () => showTool(t, args) } },
+    const b = el("button", { type: "button", class: "item", on: { click: () => { showTab("tools"); showTool(t, args); } } },
       el("span", { class: "name", text: t.name }), el("span", { class: "badge", text: outcome }),
       el("div", { class: "desc", text: new Date().toLocaleTimeString() + " · " + JSON.stringify(args).slice(0, 200) }));
     const list = $("history-list");
