@@ -2,11 +2,11 @@ package webui
 
 import (
 	"bytes"
-	"encoding/base64"
-	"strings"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
