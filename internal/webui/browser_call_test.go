@@ -166,3 +166,26 @@ func TestBrowserLargeValuesCollapsed(t *testing.T) {
 	b.Eval(`[...document.querySelectorAll("#result summary")].find((s) => s.textContent.includes("base64")).click()`, nil)
 	b.Wait("the base64, opened", `return document.querySelector("#result .blob")?.textContent === "`+bigImage+`" ? "ok" : ""`, 10*time.Second)
 }
+
+// A resource template's variables are filled in a form, and the URI they
+// make is read.
+func TestBrowserResourceTemplate(t *testing.T) {
+	srv, _ := startScripted(t)
+	b := browsertest.Start(t)
+	b.Go(srv.URL())
+	b.Click(`nav button[data-tab="resources"]`)
+	b.Wait("the template", `return [...document.querySelectorAll("#template-list button")].find((x) => x.textContent.includes("notes://")) ? "ok" : ""`, 30*time.Second)
+	b.Eval(`[...document.querySelectorAll("#template-list button")].find((x) => x.textContent.includes("notes://")).click()`, nil)
+	b.Wait("its form", `return document.getElementById("template-uri") ? "ok" : ""`, 10*time.Second)
+	b.Eval(`[...document.querySelectorAll("#detail button")].find((x) => x.textContent === "Read").click()`, nil)
+	if why := b.Wait("the refusal", `return document.querySelector('#detail [role="alert"].error')?.textContent || ""`, 10*time.Second); !strings.Contains(why, "owner is required") {
+		t.Errorf("with nothing filled in, the page says %q", why)
+	}
+	b.Type(`#detail input[aria-required="true"]`, "Ada L")
+	b.Eval(labelled+` el.value = "a/b"; el.dispatchEvent(new Event("input", {bubbles: true})); return null`, nil, "name")
+	b.Eval(`[...document.querySelectorAll("#detail button")].find((x) => x.textContent === "Read").click()`, nil)
+	got := b.Wait("the contents", `return document.querySelector("#template-result pre")?.textContent || ""`, 20*time.Second)
+	if got != "read notes://Ada%20L/a%2Fb" {
+		t.Errorf("read %q", got)
+	}
+}

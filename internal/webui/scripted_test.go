@@ -56,8 +56,18 @@ func (s *scripted) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		json.Unmarshal(req.Params, &p)
-		return map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}},
+		return map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{}},
 			"serverInfo": map[string]any{"name": "scripted", "version": "1"}}, nil
+	case "resources/list":
+		return map[string]any{"resources": []any{}}, nil
+	case "resources/templates/list":
+		return map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "notes://{owner}/{name}{?lang}", "name": "note", "description": "A note"}}}, nil
+	case "resources/read":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		json.Unmarshal(req.Params, &p)
+		return map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/plain", "text": "read " + p.URI}}}, nil
 	case "tools/list":
 		return scriptedTools, nil
 	case "tools/call":

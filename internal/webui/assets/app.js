@@ -100,7 +100,10 @@
     for (const r of res.resources || []) {
       listItem($("resource-list"), r.resource.uri, (r.server + " · " + (r.resource.mimeType || "")), () => readResource(r.server, r.resource.uri));
     }
-    fill($("template-list"), (res.templates || []).map((t) => el("li", {}, el("span", { class: "name", text: t.template.uriTemplate }), el("div", { class: "desc", text: t.server + " · " + (t.template.description || "") }))));
+    fill($("template-list"), []);
+    for (const t of res.templates || []) {
+      listItem($("template-list"), t.template.uriTemplate, t.server + (t.template.description ? " · " + t.template.description : ""), () => showTemplate(t));
+    }
     const prompts = await api("prompts");
     fill($("prompt-list"), []);
     for (const p of Array.isArray(prompts) ? prompts : []) { listItem($("prompt-list"), p.name, p.prompt.description, () => showPrompt(p)); }
@@ -280,6 +283,34 @@
     if (typeof c.text === "string") { box.append(McpView.text(c.text)); }
     if (typeof c.blob === "string") { box.append(McpView.blob(c.blob, c.mimeType)); }
     return box;
+  }
+
+  // showTemplate fills a resource template's variables in a form, and
+  // reads the URI they make.
+  function showTemplate(x) {
+    const tpl = x.template.uriTemplate, vars = McpTemplate.vars(tpl);
+    const schema = { type: "object", properties: {}, required: vars.filter((v) => !v.optional).map((v) => v.name) };
+    for (const v of vars) { schema.properties[v.name] = { type: "string" }; }
+    const f = McpForm.build(schema);
+    const uri = el("output", { class: "name", id: "template-uri", "aria-label": "URI" });
+    const problems = el("p", { class: "error", role: "alert" });
+    const out = el("div", { id: "template-result", role: "region", "aria-label": "Contents" });
+    const form = el("form", { class: "args", novalidate: "", "aria-label": "Variables of " + tpl }, f.node, el("p", {}, "URI: ", uri), problems,
+      el("p", { class: "buttons" }, el("button", { type: "submit", text: "Read" })));
+    form.addEventListener("input", () => { uri.textContent = McpTemplate.expand(tpl, f.values()); });
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const got = f.read();
+      if (got.problems) { problems.textContent = "Not read: " + got.problems.map(([n, w]) => n + " " + w).join("; ") + "."; return; }
+      problems.textContent = "";
+      const target = McpTemplate.expand(tpl, got.value);
+      uri.textContent = target;
+      fill(out, [el("p", { class: "desc", text: "reading " + target + "…" })]);
+      const r = await api("read", { server: x.server, uri: target });
+      fill(out, r.error ? [el("p", { class: "error", text: r.error })] : (r.contents || []).map(resourceItem));
+    });
+    fill($("detail"), [el("h2", { class: "name", text: tpl }), el("p", { class: "desc", text: x.server + (x.template.description ? " · " + x.template.description : "") }), form, out]);
+    uri.textContent = tpl;
   }
 
   async function readResource(server, uri) {

@@ -155,7 +155,13 @@ window.McpForm = (function () {
       for (const f of fields) { if (f.name in v) { f.input.set(v[f.name]); } }
       return all;
     }
-    return { node: box, read, fill, fields, required: req };
+    // values gives what the fields hold now, unchecked (for a preview).
+    function values() {
+      const v = {};
+      for (const f of fields) { try { const x = f.input.read(); if (x !== undefined) { v[f.name] = x; } } catch (e) { /* not JSON yet */ } }
+      return v;
+    }
+    return { node: box, read, fill, values, fields, required: req };
   }
   return { build, problem, choices };
 })();
