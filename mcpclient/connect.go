@@ -208,7 +208,7 @@ func (s *Session) setProtocol(p transport.Protocol) {
 }
 
 // isModernError reports whether code is one only a modern server sends.
-func isModernError(code int64) bool {
+func isModernError(code jsonrpc.Code) bool {
 	switch code {
 	case CodeUnsupportedVersion, CodeHeaderMismatch, CodeMissingCapability:
 		return true

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // Bounds of a described schema: how deep nested arguments are followed,
@@ -62,7 +62,7 @@ func describeSchema(w io.Writer, schema json.RawMessage, indent string) int {
 }
 
 func (sw *schemaWriter) properties(s argSchema, indent string, depth int) {
-	jsonrpc.Members(s.Properties, func(key []byte, start, end int) bool {
+	rpcwire.Members(s.Properties, func(key []byte, start, end int) bool {
 		var name string
 		json.Unmarshal(key, &name)
 		sw.shown++

@@ -37,6 +37,8 @@ Commands:
                              plainmcp/tokens.json in the user config directory. A token that works is
                              kept unless --force; --scope S asks for more scopes
   logout <server>            revoke the server's stored tokens where it can, and forget them
+  reset-project-choices      forget the answers kept for ./.mcp.json's servers (as Claude Code's
+                             command of that name): mcpc asks about each again
   watch [server:]<uri>...    print what the servers say changed, a line (--json: a JSON line) per
                              event: the resources named (subscribed, both eras) and, with --lists
                              or no resource named, every server's tools/prompts/resources lists;
@@ -57,8 +59,10 @@ Servers:
   --header 'Name: value'     a header for every request to the --url server (repeatable)
   --bearer-env VAR           send the token in $VAR as "Authorization: Bearer ..."
   --name NAME                the name of the --stdio or --url server (default "server")
-  --trust-project            start the servers of ./.mcp.json that are not approved yet, this once
-                             (at a terminal, mcpc asks, and keeps the answer where Claude Code does)
+  --trust-project            start the servers of ./.mcp.json that are not approved, this once, even
+                             one refused before (at a terminal, mcpc asks, showing what would run:
+                             y keeps a yes where Claude Code does, never keeps a no, o starts it
+                             once, Enter or n is "not now" and keeps nothing)
 
 Output and behaviour:
   --json                     print results as JSON

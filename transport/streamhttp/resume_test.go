@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -37,8 +37,8 @@ func TestResumeWaitsForTheServersRetry(t *testing.T) {
 
 func resumeAfter(t *testing.T, retryLine string, want time.Duration) {
 	f := newMemMCPHTTP(t)
-	var pending *jsonrpc.Message
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	var pending *rpcwire.Message
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if m.Method == "initialize" {
 			w.Header().Set("Mcp-Session-Id", "s")
 			jsonAnswer(w, m, `{}`)
@@ -59,7 +59,7 @@ func resumeAfter(t *testing.T, retryLine string, want time.Duration) {
 		m := pending
 		f.mu.Unlock()
 		sseHeader(w)
-		sseEvent(w, "ev-2", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
+		sseEvent(w, "ev-2", string(rpcwire.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
 	}
 	h, c := dialMemHTTP(t, f, Config{}, nil)
 	if err := c.Call(context.Background(), "initialize", nil, nil); err != nil {
