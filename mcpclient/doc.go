@@ -91,7 +91,7 @@
 // the stateless era's extension, [TasksExtension]); set [Options].Tasks to
 // its runner and [Session.CallTool] drives a task to its final result as
 // if it were one call. The session itself only declares tasks, asks for
-// one where the runner says ([SessionTasks]) and hands over the task a
+// one where the runner says ([TaskRunner]) and hands over the task a
 // server answered with — [Session.StartTool] returns it undriven — so a
 // program that never sets Options.Tasks links none of the driving.
 //

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -112,7 +112,7 @@ func decodeResult(method string, raw json.RawMessage, result any, stateless bool
 // the rest.
 func scanEnvelope(raw json.RawMessage, env *resultEnvelope) error {
 	var err error
-	walkErr := jsonrpc.Members(raw, func(key []byte, start, end int) bool {
+	walkErr := rpcwire.Members(raw, func(key []byte, start, end int) bool {
 		v := raw[start:end]
 		switch string(key) {
 		case `"resultType"`:

@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
@@ -22,45 +23,45 @@ import (
 // the handshake era, at once or within the probe's bound (wait).
 var probeRefusals = []struct {
 	name   string
-	refuse func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)
+	refuse func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message)
 	wait   time.Duration
 }{
 	{"400", status(http.StatusBadRequest, "Bad Request: No valid session ID provided"), 0},
 	{"404", status(http.StatusNotFound, "not found"), 0},
 	{"405", status(http.StatusMethodNotAllowed, ""), 0},
 	{"-32000 in a 400", rpcError(http.StatusBadRequest, -32000, "Bad Request: Server not initialized"), 0},
-	{"-32600", rpcError(http.StatusOK, jsonrpc.CodeInvalidRequest, "Invalid Request"), 0},
-	{"-32601", rpcError(http.StatusOK, jsonrpc.CodeMethodNotFound, "Method not found"), 0},
-	{"-32602", rpcError(http.StatusOK, jsonrpc.CodeInvalidParams, "Invalid params"), 0},
-	{"-32600 on an event stream", sseError(jsonrpc.CodeInvalidRequest), 0},
+	{"-32600", rpcError(http.StatusOK, rpcwire.CodeInvalidRequest, "Invalid Request"), 0},
+	{"-32601", rpcError(http.StatusOK, rpcwire.CodeMethodNotFound, "Method not found"), 0},
+	{"-32602", rpcError(http.StatusOK, rpcwire.CodeInvalidParams, "Invalid params"), 0},
+	{"-32600 on an event stream", sseError(rpcwire.CodeInvalidRequest), 0},
 	{"a stream that ends unanswered", openStream(false, ""), 0},
 	{"a stream that never ends", openStream(true, ""), time.Second},
 	{"a stream that never ends, with a session", openStream(true, "s-1"), 0},
 }
 
-func status(code int, body string) func(http.ResponseWriter, *http.Request, *jsonrpc.Message) {
-	return func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) { http.Error(w, body, code) }
+func status(code int, body string) func(http.ResponseWriter, *http.Request, *rpcwire.Message) {
+	return func(w http.ResponseWriter, _ *http.Request, _ *rpcwire.Message) { http.Error(w, body, code) }
 }
 
-func rpcError(code int, rpc int64, msg string) func(http.ResponseWriter, *http.Request, *jsonrpc.Message) {
-	return func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+func rpcError(code int, rpc rpcwire.Code, msg string) func(http.ResponseWriter, *http.Request, *rpcwire.Message) {
+	return func(w http.ResponseWriter, _ *http.Request, m *rpcwire.Message) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(code)
-		w.Write(jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(rpc, "%s", msg)))
+		w.Write(rpcwire.AppendError(nil, m.ID, jsonrpc.NewError(rpc, "%s", msg)))
 	}
 }
 
-func sseError(rpc int64) func(http.ResponseWriter, *http.Request, *jsonrpc.Message) {
-	return func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+func sseError(rpc rpcwire.Code) func(http.ResponseWriter, *http.Request, *rpcwire.Message) {
+	return func(w http.ResponseWriter, _ *http.Request, m *rpcwire.Message) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprintf(w, "event: message\ndata: %s\n\n", jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(rpc, "no")))
+		fmt.Fprintf(w, "event: message\ndata: %s\n\n", rpcwire.AppendError(nil, m.ID, jsonrpc.NewError(rpc, "no")))
 	}
 }
 
 // openStream opens an event stream with a priming event and no answer;
 // forever, until the client goes, if hold.
-func openStream(hold bool, session string) func(http.ResponseWriter, *http.Request, *jsonrpc.Message) {
-	return func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
+func openStream(hold bool, session string) func(http.ResponseWriter, *http.Request, *rpcwire.Message) {
+	return func(w http.ResponseWriter, r *http.Request, _ *rpcwire.Message) {
 		if session != "" {
 			w.Header().Set("Mcp-Session-Id", session)
 		}
@@ -75,14 +76,14 @@ func openStream(hold bool, session string) func(http.ResponseWriter, *http.Reque
 
 // handshakeHTTP is a 2025-06-18 server that refuses server/discover with
 // refuse and otherwise answers initialize and tools/list.
-func handshakeHTTP(refuse func(http.ResponseWriter, *http.Request, *jsonrpc.Message)) http.Handler {
+func handshakeHTTP(refuse func(http.ResponseWriter, *http.Request, *rpcwire.Message)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.Decode(body)
+		m, err := rpcwire.Decode(body)
 		switch {
 		case err != nil:
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -116,7 +117,7 @@ func TestHTTPProbeRefusalsFallBack(t *testing.T) {
 // hidden is a stream with only the methods of jsonrpc.Stream.
 type hidden struct{ jsonrpc.Stream }
 
-func probeFallsBack(t *testing.T, refuse func(http.ResponseWriter, *http.Request, *jsonrpc.Message), wait time.Duration, wrapped bool) {
+func probeFallsBack(t *testing.T, refuse func(http.ResponseWriter, *http.Request, *rpcwire.Message), wait time.Duration, wrapped bool) {
 	client := &http.Client{Transport: pipeRoundTripper{handshakeHTTP(refuse)}}
 	ctx := context.Background()
 	stream, err := streamhttp.Dial(ctx, streamhttp.Config{URL: "http://127.0.0.1:9/mcp", Client: client})
@@ -145,13 +146,13 @@ func probeFallsBack(t *testing.T, refuse func(http.ResponseWriter, *http.Request
 // on an event stream, within the quiet bound, is taken for modern.
 func TestHTTPProbeAnsweredOnAStream(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		modern := func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		modern := func(w http.ResponseWriter, _ *http.Request, m *rpcwire.Message) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprint(w, "id: 1\ndata: \n\n")
 			w.(http.Flusher).Flush()
 			time.Sleep(900 * time.Millisecond)
 			var one bytes.Buffer // an event's data is one line
-			json.Compact(&one, jsonrpc.AppendResult(nil, m.ID, json.RawMessage(discoverOK)))
+			json.Compact(&one, rpcwire.AppendResult(nil, m.ID, json.RawMessage(discoverOK)))
 			fmt.Fprintf(w, "event: message\ndata: %s\n\n", one.Bytes())
 		}
 		client := &http.Client{Transport: pipeRoundTripper{handshakeHTTP(modern)}}

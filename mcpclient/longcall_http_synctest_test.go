@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
@@ -73,7 +74,7 @@ func longHTTPServer(t *testing.T, d time.Duration) http.Handler {
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.Decode(body)
+		m, err := rpcwire.Decode(body)
 		switch {
 		case err != nil:
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -87,12 +88,12 @@ func longHTTPServer(t *testing.T, d time.Duration) http.Handler {
 			streamLongCall(t, w, r, m, d)
 		default:
 			w.Header().Set("Content-Type", "application/json")
-			w.Write(jsonrpc.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "%s", m.Method)))
+			w.Write(rpcwire.AppendError(nil, m.ID, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "%s", m.Method)))
 		}
 	})
 }
 
-func streamLongCall(t *testing.T, w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, d time.Duration) {
+func streamLongCall(t *testing.T, w http.ResponseWriter, r *http.Request, m *rpcwire.Message, d time.Duration) {
 	var p struct {
 		Meta struct {
 			ProgressToken json.RawMessage `json:"progressToken"`
@@ -113,7 +114,7 @@ func streamLongCall(t *testing.T, w http.ResponseWriter, r *http.Request, m *jso
 		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":%s,\"progress\":%d}}\n\n", p.Meta.ProgressToken, i)
 		w.(http.Flusher).Flush()
 	}
-	fmt.Fprintf(w, "event: message\ndata: %s\n\n", jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`)))
+	fmt.Fprintf(w, "event: message\ndata: %s\n\n", rpcwire.AppendResult(nil, m.ID, json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`)))
 }
 
 // TestLongHTTPCallWithProgressSurvives: over Streamable HTTP, in both

@@ -95,7 +95,7 @@ func answer(result string) jsonrpc.Handler {
 	return func(context.Context, *jsonrpc.Request) (any, error) { return json.RawMessage(result), nil }
 }
 
-func fail(code int64, msg string) jsonrpc.Handler {
+func fail(code jsonrpc.Code, msg string) jsonrpc.Handler {
 	return func(context.Context, *jsonrpc.Request) (any, error) { return nil, jsonrpc.NewError(code, "%s", msg) }
 }
 

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -59,7 +59,7 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 func toolArgs(schema json.RawMessage) string {
 	var props json.RawMessage
 	var required []string
-	jsonrpc.Members(schema, func(key []byte, start, end int) bool {
+	rpcwire.Members(schema, func(key []byte, start, end int) bool {
 		switch string(key) {
 		case `"properties"`:
 			props = schema[start:end]
@@ -69,7 +69,7 @@ func toolArgs(schema json.RawMessage) string {
 		return true
 	})
 	var names []string
-	jsonrpc.Members(props, func(key []byte, _, _ int) bool {
+	rpcwire.Members(props, func(key []byte, _, _ int) bool {
 		if len(names) == maxListedArgs {
 			names = append(names, "…")
 			return false

@@ -12,7 +12,12 @@ selected, the bare name works too.
 
 Commands:
   servers                    each server's state, scope, transport, protocol, tools, title, last error
-  tools                      the tools, by server
+  tools                      the tools, by server; with --search QUERY the ten that best answer
+                             QUERY, ranked (--json: with each score's reasons); select:NAME,NAME
+                             picks tools by name
+  tool <tool>                one tool's whole definition: each argument (nested ones too) with its
+                             title, type, required, default and choices; annotations, task support,
+                             app; --json: the server's object with every member it sent
   call <tool> [args]         call a tool; args: a JSON object, @file or - (stdin); exits 5 on isError
   prompts                    the prompts, by server, with their arguments
   prompt <name> [args]       render a prompt; args: a JSON object of strings, @file or -
@@ -34,6 +39,8 @@ Commands:
                              plainmcp/tokens.json in the user config directory. A token that works is
                              kept unless --force; --scope S asks for more scopes
   logout <server>            revoke the server's stored tokens where it can, and forget them
+  reset-project-choices      forget the answers kept for ./.mcp.json's servers (as Claude Code's
+                             command of that name): mcpc asks about each again
   watch [server:]<uri>...    print what the servers say changed, a line (--json: a JSON line) per
                              event: the resources named (subscribed, both eras) and, with --lists
                              or no resource named, every server's tools/prompts/resources lists;
@@ -54,8 +61,10 @@ Servers:
   --header 'Name: value'     a header for every request to the --url server (repeatable)
   --bearer-env VAR           send the token in $VAR as "Authorization: Bearer ..."
   --name NAME                the name of the --stdio or --url server (default "server")
-  --trust-project            start the servers of ./.mcp.json that are not approved yet, this once
-                             (at a terminal, mcpc asks, and keeps the answer where Claude Code does)
+  --trust-project            start the servers of ./.mcp.json that are not approved, this once, even
+                             one refused before (at a terminal, mcpc asks, showing what would run:
+                             y keeps a yes where Claude Code does, never keeps a no, o starts it
+                             once, Enter or n is "not now" and keeps nothing)
 
 Output and behaviour:
   --json                     print results as JSON
@@ -81,6 +90,10 @@ Output and behaviour:
   --tools TOOL               ask: offer the model only these tools (as --allow)
   --continue FILE            ask: go on with the conversation saved in FILE, and save it there
   --no-stream                ask: ask the provider for whole answers
+  --tool-search MODE         ask: auto (default), on or off: give the model a search_tools tool and
+                             the definitions of the tools it finds, not every definition; auto
+                             searches once they would pass 10 % of a 128k-token context. Says on
+                             stderr how many definitions were offered and how many deferred
   --max-tokens-field F       openai models: send the token limit as max_completion_tokens
                              (default) or max_tokens (what many compatible servers read)
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -177,15 +178,15 @@ func (h *streamable) hand(r *sseReader, data []byte, answer bool, d *directAnswe
 // level: whoever takes the response decodes it whole, and fails the call
 // if it is malformed below.
 func isResponseTo(frame []byte, id jsonrpc.ID) bool {
-	got, ok := jsonrpc.PeekResponseID(frame)
+	got, ok := rpcwire.PeekResponseID(frame)
 	return ok && got == id
 }
 
 // lost tells the conn, beside the frames, that the response to id cannot
 // arrive.
 func (h *streamable) lost(id jsonrpc.ID, reason string) {
-	h.logDebug("transport: response lost", "id", id, "reason", reason)
-	h.failCall(&jsonrpc.ResponseLostError{ID: id, Reason: reason})
+	h.logDebug("streamhttp: response lost", "id", id, "reason", reason)
+	h.failCall(&rpcwire.ResponseLostError{ID: id, Reason: reason})
 }
 
 // badAnswer tells the conn, beside the frames, that the answer to id came
@@ -198,9 +199,9 @@ func (h *streamable) badAnswer(id jsonrpc.ID, reason string) {
 // came and cannot be used.
 func (h *streamable) unusable(id jsonrpc.ID, reason string) error {
 	if h.b.log != nil {
-		h.b.log.Warn("transport: unusable answer", "id", id, "reason", reason)
+		h.b.log.Warn("streamhttp: unusable answer", "id", id, "reason", reason)
 	}
-	return &jsonrpc.BadResponseError{ID: id, Reason: reason}
+	return &rpcwire.BadResponseError{ID: id, Reason: reason}
 }
 
 func (h *streamable) failCall(err error) {

@@ -84,7 +84,7 @@ type Config struct {
 }
 
 // ErrHeader is wrapped by the error for a header the config may not set.
-var ErrHeader = errors.New("transport: invalid header")
+var ErrHeader = errors.New("streamhttp: invalid header")
 
 // reservedHeaders are set by the transports themselves.
 var reservedHeaders = map[string]bool{

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -38,8 +38,8 @@ func TestResumeWaitsForTheServersRetry(t *testing.T) {
 
 func resumeAfter(t *testing.T, retryLine string, want time.Duration) {
 	f := newMemMCPHTTP(t)
-	var pending *jsonrpc.Message
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	var pending *rpcwire.Message
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if m.Method == "initialize" {
 			w.Header().Set("Mcp-Session-Id", "s")
 			jsonAnswer(w, m, `{}`)
@@ -60,7 +60,7 @@ func resumeAfter(t *testing.T, retryLine string, want time.Duration) {
 		m := pending
 		f.mu.Unlock()
 		sseHeader(w)
-		sseEvent(w, "ev-2", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
+		sseEvent(w, "ev-2", string(rpcwire.AppendResult(nil, m.ID, json.RawMessage(`"resumed"`))))
 	}
 	h, c := dialMemHTTP(t, f, Config{}, nil)
 	if err := c.Call(context.Background(), "initialize", nil, nil); err != nil {
@@ -107,8 +107,8 @@ func TestResumesThatMoveOnAreNotCounted(t *testing.T) {
 func resumeMany(t *testing.T, moves, wantLost bool) {
 	const events = 3 * maxResumes
 	f := newMemMCPHTTP(t)
-	var pending *jsonrpc.Message
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	var pending *rpcwire.Message
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if m.Method == "initialize" {
 			w.Header().Set("Mcp-Session-Id", "s")
 			jsonAnswer(w, m, `{}`)
@@ -137,7 +137,7 @@ func resumeMany(t *testing.T, moves, wantLost bool) {
 		case n < events:
 			sseEvent(w, fmt.Sprint(n+1), `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
 		default:
-			sseEvent(w, fmt.Sprint(n+1), string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`"done"`))))
+			sseEvent(w, fmt.Sprint(n+1), string(rpcwire.AppendResult(nil, m.ID, json.RawMessage(`"done"`))))
 		}
 	}
 	h, c := dialMemHTTP(t, f, Config{}, nil)
@@ -150,7 +150,7 @@ func resumeMany(t *testing.T, moves, wantLost bool) {
 	var got string
 	err := c.Call(ctx, "tools/call", nil, &got)
 	switch {
-	case wantLost && !errors.Is(err, jsonrpc.ErrResponseLost):
+	case wantLost && !errors.Is(err, rpcwire.ErrResponseLost):
 		t.Fatalf("call: %q %v, want the response lost", got, err)
 	case !wantLost && (err != nil || got != "done"):
 		t.Fatalf("call: %q %v, want done after %d resumes", got, err, events)
