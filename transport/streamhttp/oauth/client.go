@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
 )
@@ -164,7 +165,7 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return "", fmt.Errorf("oauth: token endpoint %q: %w", redact(endpoint), unwrapURLError(err))
+		return "", fmt.Errorf("oauth: token endpoint %q: %w", quotedURL(endpoint), unwrapURLError(err))
 	}
 	if dpopKey != nil {
 		a.mu.Lock()
@@ -231,8 +232,8 @@ func (a *Authorizer) exchange(req *http.Request, endpoint string, out any, sent 
 func exchange(client *http.Client, req *http.Request, endpoint string, out any, secrets ...secret.String) (http.Header, error) {
 	resp, err := client.Do(req)
 	if err != nil {
-		err = fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
-		return http.Header{}, secret.RedactError(err, secrets...)
+		err = fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, quotedURL(req.URL.String()), unwrapURLError(err))
+		return http.Header{}, redact.Error(err, secrets...)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))

@@ -89,13 +89,13 @@ func serverMetadataURLs(issuer *url.URL) []string {
 func getJSON(ctx context.Context, client *http.Client, u string, v any) (found bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return false, fmt.Errorf("oauth: metadata URL %q: %w", redact(u), err)
+		return false, fmt.Errorf("oauth: metadata URL %q: %w", quotedURL(u), err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
 	resp, err := client.Do(req)
 	if err != nil {
-		return false, fmt.Errorf("oauth: fetching %s: %w", redact(u), unwrapURLError(err))
+		return false, fmt.Errorf("oauth: fetching %s: %w", quotedURL(u), unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
@@ -105,10 +105,10 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) (found b
 	if resp.StatusCode != http.StatusOK {
 		// The status code, not resp.Status: its reason phrase is the
 		// server's text, control characters and all.
-		return false, fmt.Errorf("oauth: fetching %s: %d %s", redact(u), resp.StatusCode, http.StatusText(resp.StatusCode))
+		return false, fmt.Errorf("oauth: fetching %s: %d %s", quotedURL(u), resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadata)).Decode(v); err != nil {
-		return false, fmt.Errorf("oauth: decoding %s: %w", redact(u), err)
+		return false, fmt.Errorf("oauth: decoding %s: %w", quotedURL(u), err)
 	}
 	return true, nil
 }
@@ -132,20 +132,20 @@ func discoverResource(ctx context.Context, client *http.Client, server *url.URL,
 			continue
 		}
 		if !resourceCovers(m.Resource, server) {
-			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, maxQuoted), redact(server.String()))
+			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, maxQuoted), quotedURL(server.String()))
 		}
 		if len(m.AuthorizationServers) == 0 {
-			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", redact(u))
+			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", quotedURL(u))
 		}
 		for i, as := range m.AuthorizationServers {
-			what := fmt.Sprintf("authorization_servers[%d] of the protected resource metadata at %s", i, redact(u))
+			what := fmt.Sprintf("authorization_servers[%d] of the protected resource metadata at %s", i, quotedURL(u))
 			if err := checkNamed(what, as, server); err != nil {
 				return nil, err
 			}
 		}
 		return &m, nil
 	}
-	return nil, fmt.Errorf("%w: no protected resource metadata for %s", ErrNoMetadata, redact(server.String()))
+	return nil, fmt.Errorf("%w: no protected resource metadata for %s", ErrNoMetadata, quotedURL(server.String()))
 }
 
 // resourceCovers reports whether the resource identifier res names server:
@@ -182,14 +182,14 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 			return nil, err
 		}
 		if m.Issuer != issuer {
-			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), safe.Line(m.Issuer, maxQuoted), safe.Line(issuer, maxQuoted))
+			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, quotedURL(u), safe.Line(m.Issuer, maxQuoted), safe.Line(issuer, maxQuoted))
 		}
 		if err := m.check(iu); err != nil {
 			return nil, err
 		}
 		return &m, nil
 	}
-	return nil, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, redact(issuer))
+	return nil, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, quotedURL(issuer))
 }
 
 // fetchServerMetadata reads authorization server metadata from the URL a
@@ -205,9 +205,9 @@ func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*S
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, fmt.Errorf("%w: nothing at the configured %s", ErrNoMetadata, redact(u))
+		return nil, fmt.Errorf("%w: nothing at the configured %s", ErrNoMetadata, quotedURL(u))
 	case m.Issuer == "":
-		return nil, fmt.Errorf("oauth: the metadata at %s names no issuer", redact(u))
+		return nil, fmt.Errorf("oauth: the metadata at %s names no issuer", quotedURL(u))
 	}
 	if err := m.check(at); err != nil {
 		return nil, err

@@ -107,7 +107,7 @@ func (a *Authorizer) register(ctx context.Context, m *ServerMetadata, redirect s
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.RegistrationEndpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("oauth: registration endpoint %q: %w", redact(m.RegistrationEndpoint), unwrapURLError(err))
+		return nil, fmt.Errorf("oauth: registration endpoint %q: %w", quotedURL(m.RegistrationEndpoint), unwrapURLError(err))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")

@@ -86,7 +86,7 @@ func (a *Authorizer) renew(ctx context.Context, rn renewal) outcome {
 	case <-fl.done:
 		return fl.out
 	case <-ctx.Done():
-		return outcome{err: fmt.Errorf("oauth: waiting for the authorization of %s, which goes on: %w", redact(a.cfg.ServerURL), context.Cause(ctx))}
+		return outcome{err: fmt.Errorf("oauth: waiting for the authorization of %s, which goes on: %w", quotedURL(a.cfg.ServerURL), context.Cause(ctx))}
 	}
 }
 
@@ -129,7 +129,7 @@ func (a *Authorizer) renewNow(ctx context.Context, rn renewal) outcome {
 	out.authorized = true
 	tok, g, err := a.authorize(ctx, ch, prev, rn.stepUp, rn.login)
 	if err != nil {
-		out.err = fmt.Errorf("oauth: authorizing at %s: %w", redact(a.cfg.ServerURL), err)
+		out.err = fmt.Errorf("oauth: authorizing at %s: %w", quotedURL(a.cfg.ServerURL), err)
 		return out
 	}
 	if lctx, unlock, err = a.lockStore(ctx); err != nil {
@@ -165,7 +165,7 @@ func (a *Authorizer) refreshLocked(ctx context.Context, rn renewal) (out outcome
 		return outcome{tok: tok, gen: gen, refreshed: true, err: err}, true
 	}
 	if a.cfg.Logger != nil {
-		a.cfg.Logger.Warn("oauth: refreshing the token failed", "server", redact(a.cfg.ServerURL), "err", err)
+		a.cfg.Logger.Warn("oauth: refreshing the token failed", "server", quotedURL(a.cfg.ServerURL), "err", err)
 	}
 	a.mu.Lock()
 	a.deadRT = sha256.Sum256([]byte(cur.RefreshToken.Reveal()))
