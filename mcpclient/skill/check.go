@@ -17,8 +17,8 @@ import (
 // Check reports why the entry cannot be loaded, or nil if it can: a
 // *Error (matching ErrVerification) whose Check is "entry" for
 // an entry that breaks the SEP's rules, "dynamic" for a skill that
-// publishes no digests, or "limits" for one over MaxFiles or
-// MaxSize. It reads nothing.
+// publishes no digests, or "limits" for one over 512 files or
+// 16 MiB. It reads nothing.
 func (sk *Skill) Check() error {
 	bad := func(check, format string, args ...any) error {
 		return &Error{Skill: sk.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
@@ -52,13 +52,13 @@ func (sk *Skill) Check() error {
 // checkFiles is Check of the entry's files: inside the skill's directory,
 // each listed once, with a well-formed digest, within the limits.
 func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) error {
-	if n := 1 + len(sk.Files); n > MaxFiles {
-		return bad("limits", "%d files, more than %d", n, MaxFiles)
+	if n := 1 + len(sk.Files); n > maxFiles {
+		return bad("limits", "%d files, more than %d", n, maxFiles)
 	}
 	seen := make(map[string]bool, len(sk.Files))
 	total := int64(0)
 	for _, f := range append([]File{sk.SkillMD}, sk.Files...) {
-		rel, inside := strings.CutPrefix(f.URI, sk.Root()+"/")
+		rel, inside := strings.CutPrefix(f.URI, sk.root()+"/")
 		switch {
 		case !inside || !cleanPath(rel):
 			return bad("entry", "a file lies outside the skill's directory: %s", safe.Line(f.URI, 80))
@@ -66,14 +66,14 @@ func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) e
 			return bad("entry", "a file is listed twice: %s", safe.Line(f.URI, 80))
 		case !validDigest(f.Digest):
 			return bad("entry", "%s has no sha256:<64 lowercase hex> digest", safe.Line(f.URI, 80))
-		case f.Size < 0 || f.Size > MaxSize:
+		case f.Size < 0 || f.Size > maxSize:
 			return bad("limits", "%s declares %d bytes", safe.Line(f.URI, 80), f.Size)
 		}
 		seen[f.URI] = true
 		total += f.Size
 	}
-	if total > MaxSize {
-		return bad("limits", "%d bytes in all, more than %d", total, MaxSize)
+	if total > maxSize {
+		return bad("limits", "%d bytes in all, more than %d", total, maxSize)
 	}
 	return nil
 }
@@ -149,7 +149,7 @@ var ErrVerification = errors.New("skill: verification failed")
 //
 //	"entry"        the listing's entry breaks the SEP's rules (Reason says how)
 //	"dynamic"      the entry publishes no digests to verify against
-//	"limits"       the entry is over MaxFiles or MaxSize
+//	"limits"       the entry is over 512 files or 16 MiB in all
 //	"content"      the server's answer holds no single content for the file
 //	"size"         the bytes received are not as many as the entry declares
 //	"digest"       their SHA-256 is not the entry's digest

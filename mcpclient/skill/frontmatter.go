@@ -12,11 +12,11 @@ import (
 	"unicode/utf8"
 )
 
-// MaxFrontmatterSize bounds the frontmatter ParseFrontmatter reads: the
+// maxFrontmatterSize bounds the frontmatter parseFrontmatter reads: the
 // bytes from the opening "---" line through the closing one.
-const MaxFrontmatterSize = 64 << 10
+const maxFrontmatterSize = 64 << 10
 
-// ParseFrontmatter reads the YAML frontmatter at the head of a SKILL.md
+// parseFrontmatter reads the YAML frontmatter at the head of a SKILL.md
 // (Agent Skills, https://agentskills.io/specification): a "---" line, YAML,
 // and a closing "---" (or "...") line. It returns the frontmatter as JSON
 // values — strings, bools, nil, json.Number, []any and map[string]any —
@@ -28,11 +28,11 @@ const MaxFrontmatterSize = 64 << 10
 // string, no timestamps). Anchors, aliases, tags, complex keys, duplicate
 // keys and values JSON cannot hold (infinity, NaN) are errors, as is a
 // document that is not valid UTF-8, holds control characters, is nested
-// more than 64 deep, or whose frontmatter exceeds [MaxFrontmatterSize]. The
+// more than 64 deep, or whose frontmatter exceeds maxFrontmatterSize. The
 // frontmatter must be a mapping. Line breaks may be "\n" or "\r\n".
 //
 // It is safe for concurrent use.
-func ParseFrontmatter(doc []byte) (map[string]any, []byte, error) {
+func parseFrontmatter(doc []byte) (map[string]any, []byte, error) {
 	text, body, err := splitFrontmatter(doc)
 	if err != nil {
 		return nil, nil, err
@@ -72,8 +72,8 @@ func splitFrontmatter(doc []byte) (string, []byte, error) {
 	start := len(doc) - len(rest)
 	for off := start; ; {
 		line, next, ok := cutLine(doc[off:])
-		if off+len(line)-start > MaxFrontmatterSize {
-			return "", nil, fmt.Errorf("frontmatter: longer than %d bytes", MaxFrontmatterSize)
+		if off+len(line)-start > maxFrontmatterSize {
+			return "", nil, fmt.Errorf("frontmatter: longer than %d bytes", maxFrontmatterSize)
 		}
 		if isDelimiter(line, "---") || isDelimiter(line, "...") {
 			text := doc[start:off]
@@ -102,7 +102,7 @@ func isDelimiter(line []byte, mark string) bool {
 	return ok && len(bytes.Trim(rest, " \t")) == 0
 }
 
-// frontmatterDiff compares a SKILL.md's frontmatter, as ParseFrontmatter
+// frontmatterDiff compares a SKILL.md's frontmatter, as parseFrontmatter
 // read it, with a listing's frontmatter object field by field, and returns
 // the first field (in byte order of the names) whose values differ, or ""
 // when they agree. A field that is absent on one side and null on the
