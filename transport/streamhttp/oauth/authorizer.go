@@ -117,9 +117,9 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// DefaultUserStepTimeout is the bound of an authorization that needs
+// defaultUserStepTimeout is the bound of an authorization that needs
 // the user, when Config.UserStepTimeout is zero.
-const DefaultUserStepTimeout = 5 * time.Minute
+const defaultUserStepTimeout = 5 * time.Minute
 
 // refreshMargin is how long before its expiry a token is refreshed.
 const refreshMargin = 30 * time.Second
@@ -142,7 +142,7 @@ type Authorizer struct {
 	grant      *grant   // where tok came from
 	pending    *flight  // the renewal under way, if any
 	deadRT     [32]byte // SHA-256 of a refresh token the server refused
-	challenge  Challenge
+	challenge  authChallenge
 	rsDPoP     bool   // the server has challenged with DPoP
 	authServer string // the authorization endpoint's origin, once discovered
 	clients    map[string]*clientInfo
@@ -160,7 +160,7 @@ func New(cfg Config) (*Authorizer, error) {
 		cfg.ClientName = "plainmcp"
 	}
 	if cfg.UserStepTimeout <= 0 {
-		cfg.UserStepTimeout = DefaultUserStepTimeout
+		cfg.UserStepTimeout = defaultUserStepTimeout
 	}
 	a := &Authorizer{cfg: cfg, server: u, http: guardRedirects(cfg.HTTPClient), store: cfg.Store, clients: map[string]*clientInfo{},
 		asNonces: map[string]string{}}

@@ -38,46 +38,6 @@ type clientInfo struct {
 	audience string                      // of its assertions: the issuer
 }
 
-// A TokenError is an error answer of a token or registration endpoint
-// (RFC 6749 section 5.2). It quotes what the server said, never what we
-// sent.
-type TokenError struct {
-	Endpoint    string // which endpoint: "token" or "registration"
-	Status      int
-	Code        string // the "error" member, e.g. "invalid_grant"
-	Description string // the "error_description" member
-}
-
-func (e *TokenError) Error() string {
-	s := fmt.Sprintf("oauth: the %s endpoint answered %d", e.Endpoint, e.Status)
-	if e.Code != "" {
-		s += " " + e.Code
-	}
-	if e.Description != "" {
-		s += ": " + e.Description
-	}
-	return s
-}
-
-// An AuthorizationError is the authorization server's refusal, brought
-// back by the user's browser in the redirect (RFC 6749 section 4.1.2.1):
-// the user denied access (access_denied), or the request was refused.
-type AuthorizationError struct {
-	Code        string // the "error" parameter, e.g. "access_denied"
-	Description string // the "error_description" parameter
-}
-
-func (e *AuthorizationError) Error() string {
-	s := "oauth: the authorization server refused: " + e.Code
-	if e.Code == "access_denied" {
-		s = "oauth: access was denied at the authorization server (access_denied)"
-	}
-	if e.Description != "" {
-		s += ": " + e.Description
-	}
-	return s
-}
-
 // pickMethod chooses a token endpoint authentication method among those
 // the server supports (RFC 8414's default is client_secret_basic).
 func pickMethod(supported []string, haveSecret bool) string {

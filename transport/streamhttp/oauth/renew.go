@@ -9,16 +9,6 @@ import (
 	"time"
 )
 
-// Errors of a renewal; match them with errors.Is.
-var (
-	// ErrNoUser: the server needs the user to authorize the client, and
-	// there is no user step. Nothing was registered for it.
-	ErrNoUser = errors.New("oauth: the server needs the user to authorize the client, and there is no user step")
-	// ErrUserStepTimeout: the user did not finish the authorization
-	// within Config.UserStepTimeout.
-	ErrUserStepTimeout = errors.New("oauth: the user did not finish authorizing in time")
-)
-
 // errNoRenewal: a renewal that was not to authorize found no refresh to
 // make, or its refresh failed.
 var errNoRenewal = errors.New("oauth: no token could be renewed without a new authorization")
@@ -26,13 +16,13 @@ var errNoRenewal = errors.New("oauth: no token could be renewed without a new au
 // A renewal is what a request asks for after the server refused its
 // token: a refresh, an authorization, or both in that order.
 type renewal struct {
-	gen       uint64    // the generation of the refused token
-	sent      *Token    // the refused token; nil when none was sent
-	ch        Challenge // the server's challenge
-	refresh   bool      // may refresh
-	authorize bool      // may authorize anew
-	stepUp    bool      // ch asks for more scope than sent has
-	force     bool      // a login that replaces a token that works
+	gen       uint64        // the generation of the refused token
+	sent      *Token        // the refused token; nil when none was sent
+	ch        authChallenge // the server's challenge
+	refresh   bool          // may refresh
+	authorize bool          // may authorize anew
+	stepUp    bool          // ch asks for more scope than sent has
+	force     bool          // a login that replaces a token that works
 	login     *LoginOptions
 }
 
