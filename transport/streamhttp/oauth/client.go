@@ -22,11 +22,14 @@ import (
 	"github.com/plainmcp/plainmcp/secret"
 )
 
-// Token endpoint authentication methods (RFC 7591 section 2).
+// Token endpoint authentication methods (RFC 7591 section 2), for
+// Config.TokenAuthMethod and IDJAG.AuthMethod. AuthPrivateKeyJWT signs a
+// JWT assertion with the client's key (RFC 7523 section 2.2).
 const (
-	AuthBasic = "client_secret_basic"
-	AuthPost  = "client_secret_post"
-	AuthNone  = "none"
+	AuthBasic         = "client_secret_basic"
+	AuthPost          = "client_secret_post"
+	AuthNone          = "none"
+	AuthPrivateKeyJWT = "private_key_jwt"
 )
 
 // clientInfo is the client's identity at one authorization server.
