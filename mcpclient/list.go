@@ -17,15 +17,6 @@ import (
 // an iterator over every page (Tools …); Collect gathers an iterator into a
 // slice.
 
-// ErrPagination is wrapped by the error an iterator yields when a server
-// paginates without end: it repeated a cursor, or the page limit
-// (Options.MaxPages) was reached.
-var ErrPagination = errors.New("mcpclient: runaway pagination")
-
-// ErrMalformedResult is wrapped when a result lacks a field the protocol
-// requires.
-var ErrMalformedResult = errors.New("mcpclient: malformed result")
-
 type pageParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }

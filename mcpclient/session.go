@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -33,13 +32,6 @@ func (e Era) String() string {
 	}
 	return "unknown"
 }
-
-// ErrUnsupportedVersion is wrapped by Connect's error when the server
-// answers with a protocol version plainmcp does not speak.
-var ErrUnsupportedVersion = errors.New("mcpclient: unsupported protocol version")
-
-// ErrClosed is returned by calls on a closed Session.
-var ErrClosed = jsonrpc.ErrClosed
 
 // Session is one MCP session with one server. It is safe for concurrent
 // use: any number of goroutines may call it at once, and server requests
