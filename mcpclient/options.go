@@ -56,7 +56,9 @@ type Options struct {
 
 	// DiscoverTimeout bounds the server/discover probe when the era is
 	// detected; a server silent for that long is taken for a handshake-era
-	// one. Zero means 5s.
+	// one. Zero means 5s. Over Streamable HTTP an answer tells sooner: an
+	// event stream that carries a session id, or brings no answer within
+	// a second of opening, is a handshake-era server's.
 	DiscoverTimeout time.Duration
 
 	Sampling SamplingHandler

@@ -140,8 +140,10 @@
 //	--name NAME      the name of the --stdio or --url server (default "server")
 //	--json           print results as JSON
 //	--trace          print every JSON-RPC frame to stderr, each line led by "[server] "
-//	--timeout D      per-request timeout (default 60s); given, it also bounds each server's start
-//	                 (default 30s, or the server's own "timeout")
+//	--timeout D      how long a request may go without its answer or progress (default 60s,
+//	                 tool calls 10m); every call asks for progress, which restarts it; given, it
+//	                 also bounds each server's start (default 30s, or the server's own "timeout")
+//	--total-timeout D the most a request that keeps reporting progress may take (default 30m)
 //	--progress       print progress notifications to stderr (default: when stderr is a terminal)
 //	--sampling MODE  answer the servers' sampling requests: "echo" replies with the last user
 //	                 message (for trying servers out), PROVIDER:NAME asks a model as --model

@@ -67,7 +67,10 @@ Servers:
 Output and behaviour:
   --json                     print results as JSON
   --trace                    print every JSON-RPC frame to stderr, each line led by [server]
-  --timeout D                per-request timeout: "30s", or milliseconds as in a config (default 60s)
+  --timeout D                how long a request may go without its answer or progress: "30s", or
+                             milliseconds as in a config (default 60s, tool calls 10m); progress
+                             restarts it, and every call asks for progress (shown with --progress)
+  --total-timeout D          the most a request that keeps reporting progress may take (default 30m)
   --protocol VERSION         pin the protocol version (2024-11-05 … 2026-07-28)
   --progress                 show progress on stderr: one line on a terminal, JSON events with --json
                              (default: when stderr is a terminal)
@@ -97,7 +100,7 @@ Output and behaviour:
                              in the browser, run calls from apps and links without asking
 
 MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds), as Claude Code reads them, bound each server's
-start and each tool call when its config does not.
+start and each tool call's whole time (progress or not) when its config does not.
 Flags may come before or after the command; -- ends them.
 A call starts only the server its tool belongs to; other commands start all.
 Exit status:
