@@ -133,7 +133,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	dctx, cancel := context.WithTimeout(ctx, s.opts.discoverTimeout())
 	defer cancel()
 	var raw json.RawMessage
-	err := s.call(dctx, "server/discover", nil, &raw)
+	err := s.call(dctx, methodDiscover, nil, &raw)
 	var rpcErr *jsonrpc.Error
 	switch {
 	case err == nil:
@@ -251,7 +251,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	s.stateMu.Unlock()
 	var res initializeResult
 	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(EraHandshake), ClientInfo: s.opts.ClientInfo}
-	if err := s.call(ctx, "initialize", params, &res); err != nil {
+	if err := s.call(ctx, methodInitialize, params, &res); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
 	got := res.ProtocolVersion
@@ -271,7 +271,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	// An HTTP transport sends the version on every later request and, in
 	// this era, opens its stream for server-initiated messages.
 	s.setProtocol(transport.Protocol{Version: got, Quiet: s.opts.quiet(res.Capabilities)})
-	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
+	if err := s.conn.Notify(ctx, noteInitialized, nil); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
 	return nil

@@ -176,7 +176,7 @@ const (
 // for none.
 func (o *Options) requestTimeout(method string) time.Duration {
 	switch {
-	case o.RequestTimeout == 0 && method == "tools/call":
+	case o.RequestTimeout == 0 && method == methodToolsCall:
 		return defaultToolTimeout
 	case o.RequestTimeout == 0:
 		return defaultRequestTimeout

@@ -189,7 +189,7 @@ const cancelNoticeTimeout = 5 * time.Second
 // abandoned tells the server we gave up on a request. The spec forbids
 // cancelling initialize.
 func (s *Session) abandoned(id jsonrpc.ID, method string) {
-	if method == "initialize" || method == "server/discover" {
+	if method == methodInitialize || method == methodDiscover {
 		return // never cancel the lifecycle (the probe may be a legacy server's first message)
 	}
 	s.inBackground(func() {
@@ -210,7 +210,7 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
 		defer cancel()
 		params := map[string]any{"requestId": id, "reason": "the client no longer waits for this request"}
-		if err := s.conn.Notify(ctx, "notifications/cancelled", params); err != nil {
+		if err := s.conn.Notify(ctx, noteCancelled, params); err != nil {
 			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)
 		}
 	})
