@@ -100,8 +100,8 @@ type Registry struct {
 	mu          sync.Mutex
 	servers     map[string]*server
 	order       []string
-	names       *NameTable     // tools, from the last listing
-	promptNames *NameTable     // prompts, from the last listing
+	names       *nameTable     // tools, from the last listing
+	promptNames *nameTable     // prompts, from the last listing
 	skillNames  *skillTable    // skills, from the last listing
 	named       *namedTools    // the last naming of tools
 	search      toolIndex      // its own lock: searches of the named tools
