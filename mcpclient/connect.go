@@ -30,6 +30,11 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 	if s.opts.Tasks != nil {
 		s.tasks = s.opts.Tasks.Attach(s)
 	}
+	if s.tasks == nil {
+		// A runner that attached nothing (a nil *task.Options) is no
+		// runner: the session declares no tasks, as without one.
+		s.opts.Tasks = nil
+	}
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = discardLogger

@@ -85,9 +85,8 @@ type Options struct {
 	// extension (stateless era) is declared, tools that run as tasks can
 	// be called, and CallTool has the runner drive a task to its result.
 	// Nil declares neither: a tool that requires a task is called plainly
-	// (the server refuses it), and a task answer is a protocol error. (A
-	// nil *task.Options is not a nil TaskRunner: it opts in, with the
-	// defaults.)
+	// (the server refuses it), and a task answer is a protocol error. A
+	// nil *task.Options is off too.
 	Tasks TaskRunner
 
 	// UI declares the MCP Apps extension (UIExtension, with UIMimeType):
