@@ -29,7 +29,8 @@ type callToolWire struct {
 
 // toolWires recycles the decoding scratch of tools/call results: the
 // wire struct and its content items' array, which CallTool converts and
-// lets go of.
+// lets go of. BenchmarkCallToolStdio without it: 24 allocations and
+// 2,067 B per echo call, not 22 and 1,541.
 var toolWires = sync.Pool{New: func() any { return new(callToolWire) }}
 
 func getToolWire() *callToolWire { return toolWires.Get().(*callToolWire) }
