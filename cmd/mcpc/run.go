@@ -50,6 +50,7 @@ type config struct {
 	lists       bool   // watch --lists
 	read        bool   // watch --read
 	count       int    // watch --count: the events to print before ending; 0 is no end
+	search      string // tools --search: the query to rank the tools by
 	getenv      func(string) string
 	serve       func(*toolreg.ServerConfig) jsonrpc.Stream // see cli.serve
 }
@@ -172,6 +173,7 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.BoolVar(&cfg.lists, "lists", false, "watch: the servers' tools, prompts and resources lists too")
 	fs.BoolVar(&cfg.read, "read", false, "watch: read a resource again when it changes")
 	fs.IntVar(&cfg.count, "count", 0, "watch: end after this many events")
+	fs.StringVar(&cfg.search, "search", "", "tools: the tools that best answer QUERY, ranked")
 	fs.BoolVar(&cfg.openURLs, "open-urls", false, "open the pages servers ask the user to visit (URL-mode elicitation) without asking")
 	fs.BoolVar(&cfg.force, "force", false, "login: authorize anew even with a token that works")
 	fs.StringVar(&cfg.scope, "scope", "", "login: more scopes to ask for, space-separated")

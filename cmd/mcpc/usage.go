@@ -12,7 +12,9 @@ selected, the bare name works too.
 
 Commands:
   servers                    each server's state, scope, transport, protocol, tools, title, last error
-  tools                      the tools, by server
+  tools                      the tools, by server; with --search QUERY the ten that best answer
+                             QUERY, ranked (--json: with each score's reasons); select:NAME,NAME
+                             picks tools by name
   tool <tool>                one tool's whole definition: each argument (nested ones too) with its
                              title, type, required, default and choices; annotations, task support,
                              app; --json: the server's object with every member it sent
@@ -88,6 +90,10 @@ Output and behaviour:
   --tools TOOL               ask: offer the model only these tools (as --allow)
   --continue FILE            ask: go on with the conversation saved in FILE, and save it there
   --no-stream                ask: ask the provider for whole answers
+  --tool-search MODE         ask: auto (default), on or off: give the model a search_tools tool and
+                             the definitions of the tools it finds, not every definition; auto
+                             searches once they would pass 10 % of a 128k-token context. Says on
+                             stderr how many definitions were offered and how many deferred
   --max-tokens-field F       openai models: send the token limit as max_completion_tokens
                              (default) or max_tokens (what many compatible servers read)
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"

@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -28,9 +29,15 @@ func (ix *Index) Explain(query string, h Hit) []Reason {
 		}
 	}
 	var out []Reason
-	for _, w := range queryWords(query) {
+	words := queryWords(query)
+	qs := ix.prefixes(ix.expand(words), words, seg)
+	slices.SortStableFunc(qs, func(a, b qterm) int { return a.word - b.word })
+	for wi, w := range words {
 		seen := [nFields]bool{}
-		for _, q := range expand(w, seg) {
+		for _, q := range qs {
+			if q.word != wi {
+				continue
+			}
 			for _, p := range seg.post[q.term] {
 				if int(p.doc) != h.Doc {
 					continue

@@ -40,6 +40,7 @@ type posting struct {
 // segment indexes the tools of one server.
 type segment struct {
 	server    string
+	base      int // where its documents begin in the index's order
 	docs      []Doc
 	lens      [][nFields]uint16 // the terms in each field of each doc
 	post      map[string][]posting
@@ -52,9 +53,19 @@ type segment struct {
 type Index struct {
 	segs   map[string]*segment
 	order  []*segment // by server name: a stable order of documents
+	terms  map[string][]segPostings
 	df     map[string]int
 	nDocs  int
 	lenSum [nFields]int
+	best   []float64 // Search's scratch
+}
+
+// segPostings are the postings of a term in one segment: the index keeps
+// them by term, so that a query looks each of its terms up once, not
+// once per server.
+type segPostings struct {
+	seg  *segment
+	post []posting
 }
 
 // Set indexes the tools of server, replacing what the index held of it.
@@ -63,7 +74,7 @@ func (ix *Index) Set(server string, docs []Doc) {
 	ix.Remove(server)
 	seg := buildSegment(server, docs)
 	if ix.segs == nil {
-		ix.segs, ix.df = map[string]*segment{}, map[string]int{}
+		ix.segs, ix.df, ix.terms = map[string]*segment{}, map[string]int{}, map[string][]segPostings{}
 	}
 	ix.segs[server] = seg
 	i, _ := slices.BinarySearchFunc(ix.order, server, func(s *segment, name string) int {
@@ -71,6 +82,16 @@ func (ix *Index) Set(server string, docs []Doc) {
 	})
 	ix.order = slices.Insert(ix.order, i, seg)
 	ix.account(seg, 1)
+	ix.rebase()
+}
+
+// rebase places the segments' documents one after the other.
+func (ix *Index) rebase() {
+	at := 0
+	for _, s := range ix.order {
+		s.base = at
+		at += len(s.docs)
+	}
 }
 
 // Remove forgets the tools of server.
@@ -82,6 +103,7 @@ func (ix *Index) Remove(server string) {
 	delete(ix.segs, server)
 	ix.order = slices.DeleteFunc(ix.order, func(s *segment) bool { return s == seg })
 	ix.account(seg, -1)
+	ix.rebase()
 }
 
 // Len is the number of tools indexed.
@@ -104,6 +126,17 @@ func (ix *Index) account(seg *segment, sign int) {
 		} else {
 			ix.df[t] = n
 		}
+		list := ix.terms[t]
+		if sign > 0 {
+			list = append(list, segPostings{seg, ps})
+		} else {
+			list = slices.DeleteFunc(list, func(sp segPostings) bool { return sp.seg == seg })
+		}
+		if len(list) == 0 {
+			delete(ix.terms, t)
+		} else {
+			ix.terms[t] = list
+		}
 	}
 }
 
@@ -111,14 +144,17 @@ func buildSegment(server string, docs []Doc) *segment {
 	seg := &segment{server: server, docs: docs, lens: make([][nFields]uint16, len(docs)), post: map[string][]posting{}}
 	serverTerms := terms(server)
 	names := map[string]bool{}
+	tf := map[string]*posting{}
 	for i := range docs {
 		d := &docs[i]
 		fields := [nFields][]string{fName: terms(d.Name), fTitle: terms(d.Title), fDesc: terms(d.Description), fServer: serverTerms}
 		for _, a := range d.Args {
-			fields[fArgName] = append(fields[fArgName], terms(a.Name)...)
-			fields[fArgDesc] = append(fields[fArgDesc], terms(a.Description)...)
+			if len(fields[fArgDesc]) < maxFieldTokens {
+				fields[fArgName] = append(fields[fArgName], terms(a.Name)...)
+				fields[fArgDesc] = append(fields[fArgDesc], terms(a.Description)...)
+			}
 		}
-		tf := map[string]*posting{}
+		clear(tf)
 		for f, ts := range fields {
 			seg.lens[i][f] = uint16(min(len(ts), 65535))
 			seg.lenSum[f] += len(ts)

@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"container/heap"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -18,10 +19,14 @@ var (
 )
 
 const (
-	k1            = 1.2
+	k1        = 1.2
+	minPrefix = 3 // shorter query words match no prefix
+)
+
+var (
 	synonymWeight = 0.5 // a synonym of a query word counts this much of the word itself
 	prefixWeight  = 0.6 // and a name word that the query word begins
-	minPrefix     = 3   // shorter query words match no prefix
+	coverage      = 0.5 // how much a tool that matches more of the query's words gains
 )
 
 // A Hit is one ranked tool: its server, its place in the server's
@@ -35,8 +40,9 @@ type Hit struct {
 // qterm is one term a query word matches, with the weight it carries.
 type qterm struct {
 	term   string
-	weight float64
-	kind   string // "exact", "synonym" or "prefix"
+	word   int     // the query word's place
+	weight float64 // with the term's idf
+	kind   string  // "exact", "synonym" or "prefix"
 }
 
 // queryWords are the stemmed words of a query, each once.
@@ -50,18 +56,30 @@ func queryWords(query string) []string {
 	return out
 }
 
-// expand lists the terms a query word matches in seg: itself, its
-// synonyms, and the name words of seg that it begins.
-func expand(word string, seg *segment) []qterm {
-	out := []qterm{{word, 1, "exact"}}
-	for _, s := range synonyms[word] {
-		out = append(out, qterm{s, synonymWeight, "synonym"})
+// expand lists the terms the query words match in any segment: each
+// word itself and its synonyms.
+func (ix *Index) expand(words []string) []qterm {
+	var out []qterm
+	for wi, w := range words {
+		out = append(out, qterm{w, wi, ix.idf(w), "exact"})
+		for _, s := range synonyms[w] {
+			out = append(out, qterm{s, wi, synonymWeight * ix.idf(s), "synonym"})
+		}
 	}
-	if len(word) >= minPrefix {
-		i := sort.SearchStrings(seg.nameTerms, word)
-		for ; i < len(seg.nameTerms) && strings.HasPrefix(seg.nameTerms[i], word); i++ {
-			if t := seg.nameTerms[i]; t != word && !synonymOf(word, t) {
-				out = append(out, qterm{t, prefixWeight, "prefix"})
+	return out
+}
+
+// prefixes appends to out the name words of seg that a query word
+// begins, other than the word itself and its synonyms.
+func (ix *Index) prefixes(out []qterm, words []string, seg *segment) []qterm {
+	for wi, w := range words {
+		if len(w) < minPrefix {
+			continue
+		}
+		i := sort.SearchStrings(seg.nameTerms, w)
+		for ; i < len(seg.nameTerms) && strings.HasPrefix(seg.nameTerms[i], w); i++ {
+			if t := seg.nameTerms[i]; t != w && !synonymOf(w, t) {
+				out = append(out, qterm{t, wi, prefixWeight * ix.idf(t), "prefix"})
 			}
 		}
 	}
@@ -82,33 +100,57 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	for f := range avg {
 		avg[f] = max(float64(ix.lenSum[f])/float64(ix.nDocs), 1)
 	}
-	top := &hitHeap{}
-	best := make([]float64, 0, 64*len(words))
-	for _, seg := range ix.order {
-		best = best[:0]
-		best = append(best, make([]float64, len(seg.docs)*len(words))...)
-		for wi, w := range words {
-			for _, q := range expand(w, seg) {
-				idf := ix.idf(q.term)
-				for _, p := range seg.post[q.term] {
-					s := q.weight * idf * saturate(p.tf, seg.lens[p.doc], &avg)
-					if k := int(p.doc)*len(words) + wi; s > best[k] {
-						best[k] = s
-					}
-				}
-			}
-		}
-		for d := range seg.docs {
-			var score float64
-			for _, s := range best[d*len(words) : (d+1)*len(words)] {
-				score += s
-			}
-			if score > 0 {
-				top.offer(Hit{Server: seg.server, Doc: d, Score: score}, limit)
-			}
+	nw := len(words)
+	n := ix.nDocs * nw
+	ix.best = slices.Grow(ix.best[:0], n)[:n] // per document and query word: its best match
+	clear(ix.best)
+	for _, q := range ix.expand(words) {
+		for _, sp := range ix.terms[q.term] {
+			ix.score(q, sp.seg, sp.post, nw, &avg)
 		}
 	}
+	var qs []qterm
+	for _, seg := range ix.order {
+		for _, q := range ix.prefixes(qs[:0], words, seg) {
+			ix.score(q, seg, seg.post[q.term], nw, &avg)
+		}
+	}
+	top := &hitHeap{}
+	for _, seg := range ix.order {
+		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, limit)
+	}
 	return top.sorted()
+}
+
+// score records what q's postings in seg bring each document, where it
+// beats the document's best match of q's query word so far.
+func (ix *Index) score(q qterm, seg *segment, post []posting, nw int, avg *[nFields]float64) {
+	for _, p := range post {
+		s := q.weight * saturate(p.tf, seg.lens[p.doc], avg)
+		if k := (seg.base+int(p.doc))*nw + q.word; s > ix.best[k] {
+			ix.best[k] = s
+		}
+	}
+}
+
+// collect offers the documents of seg that matched to top, each scored
+// by the sum of its query words' best matches, raised by the share of
+// the words it matched.
+func (ix *Index) collect(top *hitHeap, seg *segment, best []float64, nWords, limit int) {
+	for d := range seg.docs {
+		var score float64
+		matched := 0
+		for _, s := range best[d*nWords : (d+1)*nWords] {
+			score += s
+			if s > 0 {
+				matched++
+			}
+		}
+		if score > 0 {
+			score *= 1 + coverage*float64(matched-1)/float64(nWords)
+			top.offer(Hit{Server: seg.server, Doc: d, Score: score}, limit)
+		}
+	}
 }
 
 // idf is BM25's inverse document frequency of a term.
