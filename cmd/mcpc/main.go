@@ -31,7 +31,8 @@
 // end of input mean "not now": nothing is kept, and the next run asks
 // again. Without a terminal, a server not approved is not started.
 // --trust-project starts every one this once, even one refused before
-// (the flag typed now wins), and keeps nothing; reset-project-choices
+// (the flag typed now wins), shows on stderr what each runs, and keeps
+// nothing; reset-project-choices
 // forgets the project's answers.
 //
 // A key of a server entry that mcpc does not use is a warning on stderr
