@@ -27,6 +27,16 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 // tools lists and names the tools of every server, or, with all unset, of
 // the servers started so far (a lazy registry's call lists no more).
 func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
+	named, err := r.naming(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(named.tools), nil
+}
+
+// naming lists the tools as tools does and returns the naming they got,
+// which must not be modified.
+func (r *Registry) naming(ctx context.Context, all bool) (*namedTools, error) {
 	servers := r.snapshot()
 	if !all {
 		servers = slices.DeleteFunc(servers, func(s *server) bool {
@@ -43,7 +53,7 @@ func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 	last := r.named
 	r.mu.Unlock()
 	if last != nil && last.sameAs(servers, lists) {
-		return slices.Clone(last.tools), nil
+		return last, nil
 	}
 	var refs []Ref
 	for i, s := range servers {
@@ -60,14 +70,14 @@ func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 			out = append(out, Tool{Name: name, Server: s.cfg.Name, Def: t})
 		}
 	}
-	r.mu.Lock()
-	r.names = names
-	r.named = &namedTools{servers: servers, lists: lists, tools: out, defs: make(map[string]*mcpclient.Tool, len(out))}
+	named := &namedTools{servers: servers, lists: lists, tools: out, defs: make(map[string]*mcpclient.Tool, len(out))}
 	for _, t := range out {
-		r.named.defs[t.Name] = t.Def
+		named.defs[t.Name] = t.Def
 	}
+	r.mu.Lock()
+	r.names, r.named = names, named
 	r.mu.Unlock()
-	return slices.Clone(out), nil
+	return named, nil
 }
 
 // lookup finds name in the table *table (r.names or r.promptNames), making

@@ -49,7 +49,8 @@ var commands = map[string]command{
 	"servers":   {"", 0, 0, cmdServers},
 	"info":      {"", 0, 0, cmdInfo},
 	"ping":      {"", 0, 0, cmdPing},
-	"tools":     {"", 0, 0, cmdTools},
+	"tools":     {"", 0, 0, cmdToolsOrSearch},
+	"tool":      {"<tool>", 1, 1, cmdTool},
 	"call":      {"<tool> [json-args | @file | -]", 1, 2, cmdCall},
 	"prompts":   {"", 0, 0, cmdPrompts},
 	"prompt":    {"<name> [json-args | @file | -]", 1, 2, cmdPrompt},
@@ -115,6 +116,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
 	eras := loadEraCache(eraCacheFile())
 	eras.pin(conf, cfg.protocol)
+	opts.Dial = eras.dial(opts.Dial)
 	e := &env{visits: v, conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
 	defer func() {
 		if e.reg != nil {

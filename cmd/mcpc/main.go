@@ -50,6 +50,7 @@
 //
 //	servers                   each server's state, transport, protocol, tool count, title, last error
 //	tools                     the tools, by server
+//	tool <tool>               one tool's whole definition (--json: as the server sent it)
 //	call <tool> [args]        call a tool; args is a JSON object, @file or - (stdin)
 //	prompts                   the prompts, by server, with their arguments
 //	prompt <name> [args]      render a prompt (arguments: a JSON object of strings, @file or -)
@@ -140,8 +141,10 @@
 //	--name NAME      the name of the --stdio or --url server (default "server")
 //	--json           print results as JSON
 //	--trace          print every JSON-RPC frame to stderr, each line led by "[server] "
-//	--timeout D      per-request timeout (default 60s); given, it also bounds each server's start
-//	                 (default 30s, or the server's own "timeout")
+//	--timeout D      how long a request may go without its answer or progress (default 60s,
+//	                 tool calls 10m); every call asks for progress, which restarts it; given, it
+//	                 also bounds each server's start (default 30s, or the server's own "timeout")
+//	--total-timeout D the most a request that keeps reporting progress may take (default 30m)
 //	--progress       print progress notifications to stderr (default: when stderr is a terminal)
 //	--sampling MODE  answer the servers' sampling requests: "echo" replies with the last user
 //	                 message (for trying servers out), PROVIDER:NAME asks a model as --model
@@ -175,7 +178,10 @@
 // plainmcp/eras.json in the user cache directory remembers, for a week,
 // which configured servers never answered the server/discover probe: mcpc
 // then starts them with initialize at once instead of waiting the probe's
-// five seconds on every command. Deleting it is always safe.
+// five seconds on every command. It remembers the era, never a version:
+// initialize offers the newest handshake version and the server may answer
+// an older one. A remembered server that refuses the handshake is
+// forgotten and probed in the same run. Deleting it is always safe.
 //
 // # Exit status
 //

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/internal/mcpversion"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -153,8 +153,8 @@ func decodeProtocolVersion(e *entry, _ string, raw json.RawMessage) error {
 	if err := decodeString(raw, &e.s.ProtocolVersion); err != nil {
 		return err
 	}
-	if !slices.Contains(mcpclient.SupportedVersions, e.s.ProtocolVersion) {
-		return fmt.Errorf("%q is not a version plainmcp speaks (%s)", e.s.ProtocolVersion, strings.Join(mcpclient.SupportedVersions, ", "))
+	if !slices.Contains(mcpversion.Supported(), e.s.ProtocolVersion) {
+		return fmt.Errorf("%q is not a version plainmcp speaks (%s)", e.s.ProtocolVersion, strings.Join(mcpversion.Supported(), ", "))
 	}
 	return nil
 }

@@ -1,0 +1,165 @@
+package toolsearch
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds on what a server's text costs the index: its fields are
+// untrusted and may be of any length.
+const (
+	maxFieldTokens = 400 // words kept of one field
+	maxTokenBytes  = 40  // a longer word is cut
+)
+
+// words splits s into lower-case words: on anything not a letter or a
+// digit, between a lower-case and an upper-case letter (camelCase),
+// before the last capital of a run followed by a lower-case letter
+// (HTMLParser), and between letters and digits. At most max words.
+func words(s string, max int) []string {
+	var out []string
+	start := -1
+	var prev rune
+	emit := func(end int) {
+		if start >= 0 && end > start && len(out) < max {
+			w := strings.ToLower(s[start:end])
+			if len(w) > maxTokenBytes {
+				w = w[:maxTokenBytes]
+			}
+			out = append(out, w)
+		}
+		start = -1
+	}
+	for i, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			emit(i)
+			prev = 0
+			continue
+		}
+		if start >= 0 && boundary(prev, r, s[i+utf8.RuneLen(r):]) {
+			emit(i)
+		}
+		if start < 0 {
+			start = i
+		}
+		prev = r
+	}
+	emit(len(s))
+	return out
+}
+
+// boundary reports whether a word ends between prev and r, given what
+// follows r.
+func boundary(prev, r rune, rest string) bool {
+	switch {
+	case unicode.IsDigit(prev) != unicode.IsDigit(r):
+		return true
+	case unicode.IsLower(prev) && unicode.IsUpper(r):
+		return true
+	case unicode.IsUpper(prev) && unicode.IsUpper(r):
+		next, _ := utf8.DecodeRuneInString(rest)
+		return unicode.IsLower(next)
+	}
+	return false
+}
+
+// terms are the index terms of a text: its words less the stopwords,
+// stemmed, and a concept term for each phrase that stands for one word
+// ("pull request" also gives "pr").
+func terms(s string) []string {
+	ws := words(s, maxFieldTokens)
+	out := ws[:0]
+	for _, w := range ws {
+		if stopwords[w] {
+			continue
+		}
+		out = append(out, stem(w))
+	}
+	for i := 0; i+1 < len(out); i++ {
+		if t, ok := phrases[[2]string{out[i], out[i+1]}]; ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// stem strips the common English inflections so that a word and its
+// plural, its -ing, -ed and -er forms meet: "repositories" and
+// "repository" both give "repository", "creating", "created" and
+// "create" give "creat". It is deliberately light: both sides of a match
+// go through it, so it need only be consistent, and short words (names,
+// acronyms) are left alone.
+func stem(w string) string {
+	if len(w) <= 3 || !isLetters(w) {
+		return w
+	}
+	w = dropInflection(dropPlural(w))
+	if strings.HasSuffix(w, "e") && len(w) > 3 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// dropPlural makes a plural singular: -ies, -sses, -ches, -shes, -xes, -s.
+func dropPlural(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// dropInflection takes -ing, -ed and -er off a word long enough to keep
+// a stem.
+func dropInflection(w string) string {
+	for _, suf := range [...]struct {
+		s   string
+		min int
+	}{{"ing", 6}, {"ed", 5}, {"er", 6}} {
+		if strings.HasSuffix(w, suf.s) && len(w) >= suf.min {
+			return undouble(w[:len(w)-len(suf.s)])
+		}
+	}
+	return w
+}
+
+// undouble drops the second of two equal final consonants (stopp → stop).
+func undouble(w string) string {
+	n := len(w)
+	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiousl", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+func isLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// stopwords are the words of a request that say nothing about the tool
+// wanted.
+var stopwords = set(`a an the to of for in on at by with from into onto about as and or but
+	is are was were be been being it its this that these those there here then than
+	i me my we us our you your he she they them their his her
+	do does did can could would should will shall may might must
+	please want need like let lets just some any also very so such more most
+	what which who whom whose when where why how if else
+	via using use`)
+
+func set(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,64 @@
+package toolsearch
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestWords(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"browser_take_screenshot", []string{"browser", "take", "screenshot"}},
+		{"getFileContents", []string{"get", "file", "contents"}},
+		{"HTMLParser.parse-v2", []string{"html", "parser", "parse", "v", "2"}},
+		{"list_issues2json", []string{"list", "issues", "2", "json"}},
+		{"Ünïcode wörds", []string{"ünïcode", "wörds"}},
+		{"", nil},
+	} {
+		if got := words(tc.in, 100); !cmp.Equal(got, tc.want) {
+			t.Errorf("words(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := words("a b c d", 2); len(got) != 2 {
+		t.Errorf("words kept %d words, want 2", len(got))
+	}
+}
+
+// TestStemMeets checks that the inflections of a word meet at one stem,
+// and that words which differ stay apart.
+func TestStemMeets(t *testing.T) {
+	for _, group := range [][]string{
+		{"repository", "repositories"},
+		{"create", "creates", "created", "creating"},
+		{"update", "updated", "updating", "updates"},
+		{"file", "files"},
+		{"branch", "branches"},
+		{"browse", "browser", "browsing"},
+		{"stop", "stopped", "stopping"},
+		{"search", "searches", "searching", "searched"},
+		{"box", "boxes"},
+		{"address", "addresses"},
+	} {
+		for _, w := range group[1:] {
+			if stem(w) != stem(group[0]) {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q: want them equal", w, stem(w), group[0], stem(group[0]))
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"user", "use"}, {"status", "state"}, {"list", "last"}} {
+		if stem(pair[0]) == stem(pair[1]) {
+			t.Errorf("stem(%q) = stem(%q) = %q: want them apart", pair[0], pair[1], stem(pair[0]))
+		}
+	}
+}
+
+func TestTermsDropStopwordsAndJoinPhrases(t *testing.T) {
+	got := terms("Show me the open pull requests of my repo")
+	want := []string{"show", "open", "pull", "request", "repo", "pr"}
+	if !cmp.Equal(got, want) {
+		t.Errorf("terms = %q, want %q", got, want)
+	}
+}

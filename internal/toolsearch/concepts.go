@@ -1,0 +1,135 @@
+package toolsearch
+
+import "strings"
+
+// concepts are groups of words that name the same thing or action in a
+// request for a tool: a query word also finds the other words of its
+// groups, at synonymWeight. They are the verbs and nouns of tool use, by
+// hand; a word may be in several groups.
+var concepts = []string{
+	// actions
+	"get fetch read retrieve show view load display obtain return open see inspect describe detail info information",
+	"list enumerate browse all ls catalog index overview show",
+	"multiple several many batch bulk",
+	"create add new make insert generate post open start",
+	"delete remove erase drop destroy purge trash clear unlink discard",
+	"update edit modify change patch set alter rename replace adjust",
+	"search find query lookup look locate grep discover filter match",
+	"send post message notify publish dm tell reply",
+	"run execute invoke exec launch trigger perform call start",
+	"write save store put persist record",
+	"download export save fetch",
+	"upload import attach",
+	"close stop kill terminate end cancel quit abort exit",
+	"navigate goto go visit open browse",
+	"click press tap select",
+	"type fill enter input form",
+	"wait sleep pause delay",
+	"evaluate eval javascript script js",
+	"move transfer relocate rename",
+	"copy duplicate clone",
+	"count total number how many",
+	"summarize summary overview digest",
+	"translate translation",
+	"compare diff difference",
+	"analyze analysis analyse analytic insight",
+	"schedule book plan reserve",
+	"assign assignee owner",
+	"merge combine",
+	"approve review approval",
+	"deploy deployment release ship publish",
+	"monitor watch observe track",
+	"subscribe follow watch",
+	"resize scale",
+	"think thought reason reasoning reflect step",
+	"remember memory memorize recall knowledge",
+	"archive backup snapshot",
+	// nouns
+	"file document doc attachment",
+	"directory folder dir",
+	"path location",
+	"issue ticket bug task story incident",
+	"pr pull merge",
+	"repo repository project codebase",
+	"user person people member account profile someone who whoami me",
+	"team group organization org workspace",
+	"image picture photo screenshot icon",
+	"screenshot capture snapshot",
+	"web url page website browser site link webpage internet online http",
+	"calendar event meeting appointment schedule",
+	"email mail gmail inbox message",
+	"db database table sql schema",
+	"row record entry item",
+	"comment reply note feedback",
+	"branch ref",
+	"commit change revision",
+	"code source",
+	"log logs logging trace",
+	"error exception failure crash problem",
+	"metric metrics stat statistics analytic measurement",
+	"price cost billing invoice payment charge",
+	"customer client buyer",
+	"weather forecast temperature",
+	"map location place address geocode direction route distance drive travel",
+	"elevation altitude height high",
+	"diff change difference compare",
+	"transcript caption subtitle",
+	"video youtube clip",
+	"secret credential key token password",
+	"permission access role",
+	"job pipeline workflow build",
+	"tab window",
+	"element selector node",
+	"console terminal shell command process",
+	"network request traffic",
+	"chart graph plot visualize diagram",
+	"channel room conversation thread chat",
+	"label tag category",
+	"status state progress health",
+	"history activity timeline event recent",
+	"documentation docs library manual reference guide api",
+	"star favorite bookmark",
+	"contact phone sms text",
+	"container pod docker kubernetes cluster",
+	"entity relation observation node",
+	"collection index",
+}
+
+// phrases are word pairs that stand for one concept word.
+var phrases = map[[2]string]string{}
+
+// synonyms maps a stemmed word to the other stemmed words of its groups.
+var synonyms = map[string][]string{}
+
+func init() {
+	for _, g := range concepts {
+		var stems []string
+		for _, w := range strings.Fields(g) {
+			stems = append(stems, stem(w))
+		}
+		for _, s := range stems {
+			for _, o := range stems {
+				if o != s && !contains(synonyms[s], o) {
+					synonyms[s] = append(synonyms[s], o)
+				}
+			}
+		}
+	}
+	for _, p := range [][3]string{
+		{"pull", "request", "pr"}, {"merge", "request", "pr"},
+		{"web", "page", "webpage"}, {"web", "site", "website"},
+		{"e", "mail", "email"}, {"data", "base", "db"},
+		{"screen", "shot", "screenshot"},
+	} {
+		phrases[[2]string{stem(p[0]), stem(p[1])}] = stem(p[2])
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,214 @@
+package toolsearch
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Ranking constants. The field weights say how much a word counts by
+// where it is: a tool's name says what it does, a description says it in
+// many words, and argument names and descriptions and the server's name
+// only hint. b is BM25's length normalization per field.
+var (
+	fieldWeights = [nFields]float64{fName: 3, fTitle: 2, fDesc: 1, fArgName: 0.7, fArgDesc: 0.3, fServer: 0.6}
+	fieldB       = [nFields]float64{fName: 0.3, fTitle: 0.3, fDesc: 0.6, fArgName: 0.5, fArgDesc: 0.6, fServer: 0}
+	fieldNames   = [nFields]string{"name", "title", "description", "argument name", "argument description", "server"}
+)
+
+const (
+	k1        = 1.2
+	minPrefix = 3 // shorter query words match no prefix
+)
+
+var (
+	synonymWeight = 0.5 // a synonym of a query word counts this much of the word itself
+	prefixWeight  = 0.6 // and a name word that the query word begins
+	coverage      = 0.5 // how much a tool that matches more of the query's words gains
+)
+
+// A Hit is one ranked tool: its server, its place in the server's
+// documents as given to Set, and its score.
+type Hit struct {
+	Server string
+	Doc    int
+	Score  float64
+}
+
+// qterm is one term a query word matches, with the weight it carries.
+type qterm struct {
+	term   string
+	word   int     // the query word's place
+	weight float64 // with the term's idf
+	kind   string  // "exact", "synonym" or "prefix"
+}
+
+// queryWords are the stemmed words of a query, each once.
+func queryWords(query string) []string {
+	var out []string
+	for _, t := range terms(query) {
+		if !contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// expand lists the terms the query words match in any segment: each
+// word itself and its synonyms.
+func (ix *Index) expand(words []string) []qterm {
+	var out []qterm
+	for wi, w := range words {
+		out = append(out, qterm{w, wi, ix.idf(w), "exact"})
+		for _, s := range synonyms[w] {
+			out = append(out, qterm{s, wi, synonymWeight * ix.idf(s), "synonym"})
+		}
+	}
+	return out
+}
+
+// prefixes appends to out the name words of seg that a query word
+// begins, other than the word itself and its synonyms.
+func (ix *Index) prefixes(out []qterm, words []string, seg *segment) []qterm {
+	for wi, w := range words {
+		if len(w) < minPrefix {
+			continue
+		}
+		i := sort.SearchStrings(seg.nameTerms, w)
+		for ; i < len(seg.nameTerms) && strings.HasPrefix(seg.nameTerms[i], w); i++ {
+			if t := seg.nameTerms[i]; t != w && !synonymOf(w, t) {
+				out = append(out, qterm{t, wi, prefixWeight * ix.idf(t), "prefix"})
+			}
+		}
+	}
+	return out
+}
+
+func synonymOf(word, t string) bool { return contains(synonyms[word], t) }
+
+// Search returns at most limit tools ranked by how well they match
+// query, best first; ties go to the earlier server and tool. Tools that
+// match no word of the query are left out.
+func (ix *Index) Search(query string, limit int) []Hit {
+	words := queryWords(query)
+	if len(words) == 0 || limit <= 0 || ix.nDocs == 0 {
+		return nil
+	}
+	var avg [nFields]float64
+	for f := range avg {
+		avg[f] = max(float64(ix.lenSum[f])/float64(ix.nDocs), 1)
+	}
+	nw := len(words)
+	n := ix.nDocs * nw
+	ix.best = slices.Grow(ix.best[:0], n)[:n] // per document and query word: its best match
+	clear(ix.best)
+	for _, q := range ix.expand(words) {
+		for _, sp := range ix.terms[q.term] {
+			ix.score(q, sp.seg, sp.post, nw, &avg)
+		}
+	}
+	var qs []qterm
+	for _, seg := range ix.order {
+		for _, q := range ix.prefixes(qs[:0], words, seg) {
+			ix.score(q, seg, seg.post[q.term], nw, &avg)
+		}
+	}
+	top := &hitHeap{}
+	for _, seg := range ix.order {
+		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, limit)
+	}
+	return top.sorted()
+}
+
+// score records what q's postings in seg bring each document, where it
+// beats the document's best match of q's query word so far.
+func (ix *Index) score(q qterm, seg *segment, post []posting, nw int, avg *[nFields]float64) {
+	for _, p := range post {
+		s := q.weight * saturate(p.tf, seg.lens[p.doc], avg)
+		if k := (seg.base+int(p.doc))*nw + q.word; s > ix.best[k] {
+			ix.best[k] = s
+		}
+	}
+}
+
+// collect offers the documents of seg that matched to top, each scored
+// by the sum of its query words' best matches, raised by the share of
+// the words it matched.
+func (ix *Index) collect(top *hitHeap, seg *segment, best []float64, nWords, limit int) {
+	for d := range seg.docs {
+		var score float64
+		matched := 0
+		for _, s := range best[d*nWords : (d+1)*nWords] {
+			score += s
+			if s > 0 {
+				matched++
+			}
+		}
+		if score > 0 {
+			score *= 1 + coverage*float64(matched-1)/float64(nWords)
+			top.offer(Hit{Server: seg.server, Doc: d, Score: score}, limit)
+		}
+	}
+}
+
+// idf is BM25's inverse document frequency of a term.
+func (ix *Index) idf(term string) float64 {
+	df := float64(ix.df[term])
+	return math.Log(1 + (float64(ix.nDocs)-df+0.5)/(df+0.5))
+}
+
+// saturate is BM25F's term weight: the term's frequency in each field,
+// weighted and normalized by the field's length, summed, then saturated.
+func saturate(tf, lens [nFields]uint16, avg *[nFields]float64) float64 {
+	var x float64
+	for f, n := range tf {
+		if n > 0 {
+			x += fieldWeights[f] * float64(n) / (1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f])
+		}
+	}
+	return x * (k1 + 1) / (k1 + x)
+}
+
+// hitHeap keeps the best hits seen, the worst on top.
+type hitHeap []Hit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// worse orders hits: a lower score, then a later place.
+func worse(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score < b.Score
+	}
+	if a.Server != b.Server {
+		return a.Server > b.Server
+	}
+	return a.Doc > b.Doc
+}
+
+func (h *hitHeap) offer(x Hit, limit int) {
+	if h.Len() < limit {
+		heap.Push(h, x)
+	} else if worse((*h)[0], x) {
+		(*h)[0] = x
+		heap.Fix(h, 0)
+	}
+}
+
+func (h *hitHeap) sorted() []Hit {
+	out := make([]Hit, h.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(h).(Hit)
+	}
+	return out
+}
