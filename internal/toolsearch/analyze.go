@@ -153,7 +153,7 @@ var stopwords = set(`a an the to of for in on at by with from into onto about as
 	i me my we us our you your he she they them their his her
 	do does did can could would should will shall may might must
 	please want need like let lets just some any also very so such more most
-	what which who whom whose when where why how if else
+	what which whom whose when where why how if else
 	via using use`)
 
 func set(s string) map[string]bool {

@@ -9,7 +9,7 @@ import "strings"
 var concepts = []string{
 	// actions
 	"get fetch read retrieve show view load display obtain return open see inspect describe detail info information",
-	"list enumerate browse all ls catalog index overview show",
+	"list enumerate browse all ls catalog index overview show get",
 	"multiple several many batch bulk",
 	"create add new make insert generate post open start",
 	"delete remove erase drop destroy purge trash clear unlink discard",
@@ -34,7 +34,9 @@ var concepts = []string{
 	"compare diff difference",
 	"analyze analysis analyse analytic insight",
 	"schedule book plan reserve",
-	"assign assignee owner",
+	"assign assignee owner give",
+	"who whoami viewer self identity current",
+	"usage stats statistics storage size space quota",
 	"merge combine",
 	"approve review approval",
 	"deploy deployment release ship publish",
@@ -55,7 +57,7 @@ var concepts = []string{
 	"team group organization org workspace",
 	"image picture photo screenshot icon",
 	"screenshot capture snapshot",
-	"web url page website browser site link webpage internet online http",
+	"web url page website browser site link webpage internet online http article visit",
 	"calendar event meeting appointment schedule",
 	"email mail gmail inbox message",
 	"db database table sql schema",
@@ -93,6 +95,11 @@ var concepts = []string{
 	"container pod docker kubernetes cluster",
 	"entity relation observation node",
 	"collection index",
+	"sprint cycle iteration",
+	"priority urgent importance",
+	"notification alert inbox unread",
+	"photo picture image",
+	"ride workout activity exercise",
 }
 
 // phrases are word pairs that stand for one concept word.

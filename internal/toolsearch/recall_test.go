@@ -20,8 +20,8 @@ import (
 // The floors are the recall measured when the set was made: a change
 // that ranks worse fails here.
 var recallFloors = map[string]struct{ at5, at10 float64 }{
-	"dev":  {0, 0},
-	"test": {0, 0},
+	"dev":  {0.78, 0.87}, // measured 0.789 and 0.880 (plain BM25: 0.662 and 0.737)
+	"test": {0.77, 0.85}, // measured 0.773 and 0.856 (plain BM25: 0.727 and 0.795)
 }
 
 type corpusServer struct {

@@ -65,6 +65,13 @@ func (ix *Index) expand(words []string) []qterm {
 		for _, s := range synonyms[w] {
 			out = append(out, qterm{s, wi, synonymWeight * ix.idf(s), "synonym"})
 		}
+		// A shorter word the query word begins with: an abbreviation
+		// (env for environment, repo for repository).
+		for k := minPrefix; k < len(w); k++ {
+			if ix.df[w[:k]] > 0 && !synonymOf(w, w[:k]) {
+				out = append(out, qterm{w[:k], wi, prefixWeight * ix.idf(w[:k]), "prefix"})
+			}
+		}
 	}
 	return out
 }
