@@ -107,19 +107,22 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	for f := range avg {
 		avg[f] = max(float64(ix.lenSum[f])/float64(ix.nDocs), 1)
 	}
+	for _, seg := range ix.order {
+		ix.norms(seg, &avg)
+	}
 	nw := len(words)
 	n := ix.nDocs * nw
 	ix.best = slices.Grow(ix.best[:0], n)[:n] // per document and query word: its best match
 	clear(ix.best)
 	for _, q := range ix.expand(words) {
 		for _, sp := range ix.terms[q.term] {
-			ix.score(q, sp.seg, sp.post, nw, &avg)
+			ix.score(q, sp.seg, sp.post, nw)
 		}
 	}
 	var qs []qterm
 	for _, seg := range ix.order {
 		for _, q := range ix.prefixes(qs[:0], words, seg) {
-			ix.score(q, seg, seg.post[q.term], nw, &avg)
+			ix.score(q, seg, seg.post[q.term], nw)
 		}
 	}
 	top := &hitHeap{}
@@ -131,9 +134,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 
 // score records what q's postings in seg bring each document, where it
 // beats the document's best match of q's query word so far.
-func (ix *Index) score(q qterm, seg *segment, post []posting, nw int, avg *[nFields]float64) {
+func (ix *Index) score(q qterm, seg *segment, post []posting, nw int) {
 	for _, p := range post {
-		s := q.weight * saturate(p.tf, seg.lens[p.doc], avg)
+		s := q.weight * saturate(p.tf, &seg.norm[p.doc])
 		if k := (seg.base+int(p.doc))*nw + q.word; s > ix.best[k] {
 			ix.best[k] = s
 		}
@@ -167,15 +170,30 @@ func (ix *Index) idf(term string) float64 {
 }
 
 // saturate is BM25F's term weight: the term's frequency in each field,
-// weighted and normalized by the field's length, summed, then saturated.
-func saturate(tf, lens [nFields]uint16, avg *[nFields]float64) float64 {
-	var x float64
+// weighted and normalized by the field's length (norm, see norms),
+// summed, then saturated.
+func saturate(tf [nFields]uint16, norm *[nFields]float32) float64 {
+	var x float32
 	for f, n := range tf {
-		if n > 0 {
-			x += fieldWeights[f] * float64(n) / (1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f])
+		x += float32(n) * norm[f]
+	}
+	return float64(x) * (k1 + 1) / (k1 + float64(x))
+}
+
+// norms computes, for each document of seg, each field's weight divided
+// by its length normalization, which saturate multiplies a term's
+// frequency by: once per change of the index, not once per posting.
+func (ix *Index) norms(seg *segment, avg *[nFields]float64) {
+	if seg.normsAt == ix.version && seg.norm != nil {
+		return
+	}
+	seg.norm = slices.Grow(seg.norm[:0], len(seg.docs))[:len(seg.docs)]
+	for d, lens := range seg.lens {
+		for f, l := range lens {
+			seg.norm[d][f] = float32(fieldWeights[f] / (1 - fieldB[f] + fieldB[f]*float64(l)/avg[f]))
 		}
 	}
-	return x * (k1 + 1) / (k1 + x)
+	seg.normsAt = ix.version
 }
 
 // hitHeap keeps the best hits seen, the worst on top.
