@@ -87,6 +87,7 @@ check:
 	bash scripts/check-stdio-deps.sh
 	bash scripts/check-readme.sh
 	$(GO) run ./internal/budget -allow scripts/budget.allow
+	$(GO) run ./internal/apicount -list scripts/api.count
 	$(GO) test -count=1 ./internal/doclinks
 	GOTOOLCHAIN=$(GO123) $(GO) build ./...
 	GOTOOLCHAIN=$(GO123) $(GO) vet ./...
@@ -112,8 +113,8 @@ bench-http:
 # Short fuzzing runs of every fuzz target (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 20s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./jsonrpc
-	$(GO) test -run '^$$' -fuzz FuzzPeekResponseID -fuzztime $(FUZZTIME) ./jsonrpc
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/rpcwire
+	$(GO) test -run '^$$' -fuzz FuzzPeekResponseID -fuzztime $(FUZZTIME) ./internal/rpcwire
 	$(GO) test -run '^$$' -fuzz FuzzAgreesWithEncodingJSON -fuzztime $(FUZZTIME) ./internal/jsonscan
 	$(GO) test -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) ./transport
 	$(GO) test -run '^$$' -fuzz FuzzAppendParams -fuzztime $(FUZZTIME) ./mcpclient

@@ -82,7 +82,7 @@ func (c *caller) redact(s string) string {
 // errorf makes the error the server that asked gets: the key cut out,
 // and never longer than maxErrorMessage, whatever a provider put into it
 // (every provider text in it is an excerpt already).
-func (c *caller) errorf(code int64, data map[string]any, format string, args ...any) *jsonrpc.Error {
+func (c *caller) errorf(code jsonrpc.Code, data map[string]any, format string, args ...any) *jsonrpc.Error {
 	msg := c.redact(fmt.Sprintf(format, args...))
 	if len(msg) > maxErrorMessage {
 		msg = cutUTF8(msg, maxErrorMessage) + "…"

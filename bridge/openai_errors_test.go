@@ -15,9 +15,9 @@ import (
 type errorCase struct {
 	name     string
 	replies  []reply
-	code     int64  // the error's code; 0: any
-	message  string // a part of the error's message; "": an answer, no error
-	requests int    // the attempts the provider saw
+	code     jsonrpc.Code // the error's code; 0: any
+	message  string       // a part of the error's message; "": an answer, no error
+	requests int          // the attempts the provider saw
 }
 
 // checkErrors runs each case against an in-memory provider reached by

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/plainmcp/plainmcp/internal/jsonscan"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // handleBatch processes a JSON array of messages. Responses are delivered
@@ -18,7 +19,7 @@ import (
 // For the same reason at most maxBatchRequests of its requests are taken
 // (handled or refused); the peer gets no answer for the rest.
 func (c *Conn) handleBatch(frame []byte) {
-	start, err := checkBatch(frame)
+	start, err := rpcwire.CheckBatch(frame)
 	if err != nil {
 		c.log.Warn("jsonrpc: dropping batch", "error", err, "frame", preview(frame))
 		return
@@ -67,7 +68,7 @@ func (c *Conn) answerBatch(reqs []*Request) {
 		case c.handlers <- struct{}{}:
 			ctxs[i] = c.startRequest(r)
 		default:
-			answers[i] = AppendError(nil, r.ID, c.tooMany())
+			answers[i] = rpcwire.AppendError(nil, r.ID, c.tooMany())
 			refused++
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // A batch counts against MaxPeerRequests as lone requests do: a peer that
@@ -40,8 +42,8 @@ func TestBatchOfRequestsIsBounded(t *testing.T) {
 	peer.send("[" + strings.Join(elems, ",") + "]")
 	// The batch holds every slot, so a lone request after it is refused.
 	peer.send(`{"jsonrpc":"2.0","id":"probe","method":"ping"}`)
-	m, err := Decode([]byte(peer.recv()))
-	if err != nil || m.ID != StringID("probe") || m.Error == nil {
+	m, err := rpcwire.Decode([]byte(peer.recv()))
+	if err != nil || m.ID != rpcwire.StringID("probe") || m.Error == nil {
 		t.Fatalf("after a batch of %d requests a lone one got %+v, %v; want it refused", flood, m, err)
 	}
 	free()
@@ -75,13 +77,13 @@ func TestUndecodableResponseInABatchEndsItsCall(t *testing.T) {
 	c, peer, _ := newPair(t, nil)
 	done := make(chan error, 1)
 	go func() { done <- c.Call(context.Background(), "m", nil, nil) }()
-	req, _ := Decode([]byte(peer.recv()))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
 	peer.send(`[{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"1.0","id":` + req.ID.String() + `,"result":5}]`)
 	select {
 	case err := <-done:
-		var br *BadResponseError
+		var br *rpcwire.BadResponseError
 		if !errors.As(err, &br) || br.ID != req.ID {
-			t.Fatalf("err = %v, want a *BadResponseError for id %s", err, req.ID)
+			t.Fatalf("err = %v, want a *rpcwire.BadResponseError for id %s", err, req.ID)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the call waited on after its undecodable answer came in a batch")

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // How a response finds its call — the route map:
@@ -70,7 +72,7 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 		return nil, fmt.Errorf("calling %s: %w", method, err)
 	}
 	n := c.lastID.Add(1)
-	id := Int64ID(n)
+	id := rpcwire.Int64ID(n)
 	ch := c.replies.Get().(chan reply)
 
 	// Register before writing: the response may arrive before Write returns.
@@ -176,7 +178,7 @@ func (c *Conn) writeError(err error) error {
 // reply is what the read loop hands a waiting call: the peer's response,
 // or why there is none (a ResponseLostError, a BadResponseError).
 type reply struct {
-	m   *Message
+	m   *rpcwire.Message
 	err error
 }
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // notesPair is a Conn whose OnNotification is slow (each notification
@@ -29,7 +31,7 @@ func notesPair(t *testing.T, n int, onNote func(c *Conn)) (*Conn, *memStream, fu
 		}
 	}})
 	for i := range n {
-		if err := b.Write(context.Background(), AppendRequest(nil, ID{}, fmt.Sprintf("n%d", i), nil)); err != nil {
+		if err := b.Write(context.Background(), rpcwire.AppendRequest(nil, ID{}, fmt.Sprintf("n%d", i), nil)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -78,7 +80,7 @@ func TestCloseDeliversTheNotificationsThatCameBefore(t *testing.T) {
 			heard = append(heard, r.Method) // the delivery goroutine's alone
 		}})
 		for i := range 3 {
-			b.Write(context.Background(), AppendRequest(nil, ID{}, fmt.Sprintf("n%d", i), nil))
+			b.Write(context.Background(), rpcwire.AppendRequest(nil, ID{}, fmt.Sprintf("n%d", i), nil))
 		}
 		synctest.Wait()
 		go func() { time.Sleep(100 * time.Millisecond); close(release) }()

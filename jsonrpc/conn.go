@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/jsonscan"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // Conn is a JSON-RPC 2.0 connection over a Stream. It correlates our calls
@@ -21,7 +22,7 @@ import (
 // All methods are safe for concurrent use.
 type Conn struct {
 	stream Stream
-	caller Caller // stream, if it can carry a request to its answer
+	caller rpcwire.Caller // stream, if it can carry a request to its answer
 	opts   Options
 	log    *slog.Logger
 
@@ -67,7 +68,7 @@ func NewConn(s Stream, opts *Options) *Conn {
 		replies: sync.Pool{New: func() any { return make(chan reply, 1) }},
 		done:    make(chan struct{}),
 	}
-	c.caller, _ = s.(Caller)
+	c.caller, _ = s.(rpcwire.Caller)
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -76,7 +77,7 @@ func NewConn(s Stream, opts *Options) *Conn {
 		c.log = discardLogger
 	}
 	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes, c.opts.OnNotification != nil)
-	NotifyRead(s, c.startReading)
+	rpcwire.NotifyRead(s, c.startReading)
 	return c
 }
 
@@ -240,7 +241,7 @@ func (c *Conn) refuse(req *Request) {
 	c.log.Warn("jsonrpc: too many requests from the peer in flight; refusing one", "method", req.Method, "limit", cap(c.handlers))
 	ctx, cancel := context.WithTimeout(c.baseCtx, refuseWait)
 	defer cancel()
-	if err := c.stream.Write(ctx, AppendError(nil, req.ID, c.tooMany())); err != nil {
+	if err := c.stream.Write(ctx, rpcwire.AppendError(nil, req.ID, c.tooMany())); err != nil {
 		c.log.Debug("jsonrpc: could not refuse a request", "id", req.ID, "error", err)
 	}
 }
@@ -253,7 +254,7 @@ func (c *Conn) tooMany() *Error {
 // queueNotification hands a notification to Intercept and, unless it
 // consumed it, to the queue for OnNotification. size is what it keeps in
 // memory while queued: its whole frame, which its params point into.
-func (c *Conn) queueNotification(m *Message, size int) {
+func (c *Conn) queueNotification(m *rpcwire.Message, size int) {
 	n := &Request{Method: m.Method, Params: m.Params}
 	if c.opts.Intercept != nil && c.opts.Intercept(n) {
 		return

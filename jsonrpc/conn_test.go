@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // newPair connects a Conn under test with a raw peer.
@@ -38,11 +40,11 @@ func TestCallAndResponse(t *testing.T) {
 	done := make(chan error, 1)
 	var got result
 	go func() { done <- c.Call(context.Background(), "add", map[string]int{"a": 1}, &got) }()
-	req, _ := Decode([]byte(peer.recv()))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
 	if req.Method != "add" || string(req.Params) != `{"a":1}` || !req.ID.IsValid() {
 		t.Fatalf("request = %+v", req)
 	}
-	peer.send(string(AppendResult(nil, req.ID, json.RawMessage(`{"Sum":3}`))))
+	peer.send(string(rpcwire.AppendResult(nil, req.ID, json.RawMessage(`{"Sum":3}`))))
 	if err := <-done; err != nil || got.Sum != 3 {
 		t.Fatalf("Call = %v, %+v", err, got)
 	}
@@ -52,8 +54,8 @@ func TestCallErrorResponse(t *testing.T) {
 	c, peer, _ := newPair(t, nil)
 	done := make(chan error, 1)
 	go func() { done <- c.Call(context.Background(), "nope", nil, nil) }()
-	req, _ := Decode([]byte(peer.recv()))
-	peer.send(string(AppendError(nil, req.ID, &Error{Code: CodeMethodNotFound, Message: "no", Data: json.RawMessage(`"d"`)})))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
+	peer.send(string(rpcwire.AppendError(nil, req.ID, &Error{Code: CodeMethodNotFound, Message: "no", Data: json.RawMessage(`"d"`)})))
 	err := <-done
 	var e *Error
 	if !errors.Is(err, ErrMethodNotFound) || !errors.As(err, &e) || string(e.Data) != `"d"` {
@@ -69,7 +71,7 @@ func TestRawResult(t *testing.T) {
 	var raw json.RawMessage
 	done := make(chan error, 1)
 	go func() { done <- c.Call(context.Background(), "m", json.RawMessage(`{"x":[1]}`), &raw) }()
-	req, _ := Decode([]byte(peer.recv()))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
 	if string(req.Params) != `{"x":[1]}` {
 		t.Errorf("raw params re-encoded: %s", req.Params)
 	}
@@ -84,7 +86,7 @@ func TestBadFramesAreSkipped(t *testing.T) {
 	done := make(chan error, 1)
 	var got int
 	go func() { done <- c.Call(context.Background(), "m", nil, &got) }()
-	req, _ := Decode([]byte(peer.recv()))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
 	for _, bad := range []string{
 		`not json at all`,
 		`{"jsonrpc":"2.0","id":` + req.ID.String() + `,"result":`, // truncated: no id to trust
@@ -125,13 +127,13 @@ func TestUndecodableResponseEndsItsCall(t *testing.T) {
 			c, peer, _ := newPair(t, nil)
 			done := make(chan error, 1)
 			go func() { done <- c.Call(context.Background(), "m", nil, nil) }()
-			req, _ := Decode([]byte(peer.recv()))
+			req, _ := rpcwire.Decode([]byte(peer.recv()))
 			peer.send(fmt.Sprintf(bad, req.ID.String()))
 			select {
 			case err := <-done:
-				var br *BadResponseError
-				if !errors.As(err, &br) || !errors.Is(err, ErrBadResponse) || br.ID != req.ID {
-					t.Fatalf("err = %v, want a *BadResponseError for id %s", err, req.ID)
+				var br *rpcwire.BadResponseError
+				if !errors.As(err, &br) || !errors.Is(err, rpcwire.ErrBadResponse) || br.ID != req.ID {
+					t.Fatalf("err = %v, want a *rpcwire.BadResponseError for id %s", err, req.ID)
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatal("the call still waits")
@@ -205,9 +207,9 @@ func TestNotificationsInOrder(t *testing.T) {
 		p, _ := json.Marshal(map[string]int{"n": i})
 		want = append(want, string(p))
 		if i%10 == 0 {
-			peer.send(`[` + string(AppendRequest(nil, ID{}, "n", p)) + `]`)
+			peer.send(`[` + string(rpcwire.AppendRequest(nil, ID{}, "n", p)) + `]`)
 		} else {
-			peer.send(string(AppendRequest(nil, ID{}, "n", p)))
+			peer.send(string(rpcwire.AppendRequest(nil, ID{}, "n", p)))
 		}
 	}
 	select {
@@ -233,8 +235,8 @@ func TestSlowHandlerDoesNotStallResponses(t *testing.T) {
 	peer.send(`{"jsonrpc":"2.0","id":"slow","method":"sampling/createMessage"}`)
 	done := make(chan error, 1)
 	go func() { done <- c.Call(context.Background(), "ping", nil, nil) }()
-	req, _ := Decode([]byte(peer.recv()))
-	peer.send(string(AppendResult(nil, req.ID, nil)))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
+	peer.send(string(rpcwire.AppendResult(nil, req.ID, nil)))
 	select {
 	case err := <-done:
 		if err != nil {
@@ -256,7 +258,7 @@ func TestBatchAnsweredAsArray(t *testing.T) {
 	done := make(chan error, 1)
 	var got string
 	go func() { done <- c.Call(context.Background(), "ours", nil, &got) }()
-	ours, _ := Decode([]byte(peer.recv()))
+	ours, _ := rpcwire.Decode([]byte(peer.recv()))
 	peer.send(`[{"jsonrpc":"2.0","id":"a","method":"x"},{"jsonrpc":"2.0","method":"note"},` +
 		`{"jsonrpc":"2.0","id":` + ours.ID.String() + `,"result":"r"},{"jsonrpc":"2.0","id":"b","method":"y"}]`)
 	if err := <-done; err != nil || got != "r" {
@@ -277,7 +279,7 @@ func TestCancelledCallAbandons(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Call(ctx, "slow", nil, nil) }()
-	req, _ := Decode([]byte(peer.recv()))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
@@ -286,7 +288,7 @@ func TestCancelledCallAbandons(t *testing.T) {
 		t.Errorf("OnAbandon got %q", got)
 	}
 	// The late response is reported as unknown, not delivered anywhere.
-	peer.send(string(AppendResult(nil, req.ID, nil)))
+	peer.send(string(rpcwire.AppendResult(nil, req.ID, nil)))
 	if err := c.Call(ctxTimeout(t), "after", nil, nil); err == nil {
 		t.Fatal("no response was sent, Call must time out")
 	}
@@ -384,13 +386,13 @@ func TestCancelPeerRequest(t *testing.T) {
 	c, peer, _ := newPair(t, &Options{Handler: handler})
 	peer.send(`{"jsonrpc":"2.0","id":"long","method":"sampling/createMessage"}`)
 	<-started
-	if !c.CancelPeerRequest(StringID("long")) {
+	if !c.CancelPeerRequest(rpcwire.StringID("long")) {
 		t.Fatal("Cancel found no such request")
 	}
 	if err := <-stopped; !errors.Is(err, context.Canceled) {
 		t.Errorf("handler ctx: %v", err)
 	}
-	if c.CancelPeerRequest(StringID("long")) {
+	if c.CancelPeerRequest(rpcwire.StringID("long")) {
 		t.Error("second Cancel reported success")
 	}
 	// No answer is sent for a cancelled request; the next frame is ours.
@@ -445,10 +447,10 @@ func TestInterceptRunsBeforeLaterResponses(t *testing.T) {
 	c, peer, _ := newPair(t, &Options{Intercept: intercept, OnNotification: func(_ context.Context, n *Request) { queued <- n.Method }})
 	done := make(chan error, 1)
 	go func() { done <- c.Call(context.Background(), "m", nil, nil) }()
-	req, _ := Decode([]byte(peer.recv()))
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
 	peer.send(`{"jsonrpc":"2.0","method":"progress"}`)
 	peer.send(`{"jsonrpc":"2.0","method":"other"}`)
-	peer.send(string(AppendResult(nil, req.ID, nil)))
+	peer.send(string(rpcwire.AppendResult(nil, req.ID, nil)))
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +492,7 @@ func TestPeerRequestFloodIsBounded(t *testing.T) {
 	}()
 	refused := 0
 	for refused < flood-8 {
-		m, err := Decode([]byte(peer.recv()))
+		m, err := rpcwire.Decode([]byte(peer.recv()))
 		if err != nil || m.Error == nil || !strings.Contains(m.Error.Message, "too many requests in flight") {
 			t.Fatalf("got %+v, %v; want a refusal", m, err)
 		}
@@ -501,7 +503,7 @@ func TestPeerRequestFloodIsBounded(t *testing.T) {
 	}
 	close(release)
 	for range 8 {
-		if m, _ := Decode([]byte(peer.recv())); m == nil || string(m.Result) != `"ok"` {
+		if m, _ := rpcwire.Decode([]byte(peer.recv())); m == nil || string(m.Result) != `"ok"` {
 			t.Fatalf("a handled request got %+v", m)
 		}
 	}

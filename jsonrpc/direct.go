@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/plainmcp/plainmcp/internal/jsonscan"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // This file is the direct path of a response: the answer a Caller stream
@@ -15,7 +15,7 @@ import (
 // not a response, another request's response) is a bad response that ends
 // the call at once.
 func (c *Conn) direct(id ID, method string, answer []byte) (json.RawMessage, error) {
-	m, err := Decode(answer)
+	m, err := rpcwire.Decode(answer)
 	reason := ""
 	switch {
 	case err != nil:
@@ -28,32 +28,5 @@ func (c *Conn) direct(id ID, method string, answer []byte) (json.RawMessage, err
 		return response(method, reply{m: m})
 	}
 	c.log.Warn("jsonrpc: unusable answer", "id", id, "reason", reason, "frame", preview(answer))
-	return nil, fmt.Errorf("calling %s: %w", method, &BadResponseError{ID: id, Reason: reason})
-}
-
-// PeekResponseID returns the id of frame if frame looks like a response:
-// a whole object with an "id" member and no "method". It reads only the
-// top level and checks nothing below it, so it is cheap; a transport uses
-// it to tell the response to a request from the messages that come ahead
-// of it on the same answer, and the Conn still decodes the frame whole.
-func PeekResponseID(frame []byte) (ID, bool) {
-	var id ID
-	found, method := false, false
-	whole := jsonscan.EachFlatMember(frame, func(key, value []byte) bool {
-		switch string(key) {
-		case `"method"`:
-			method = true
-			return false
-		case `"id"`:
-			v, err := parseID(value)
-			if err == nil && v.IsValid() {
-				id, found = v, true
-			}
-		}
-		return true
-	})
-	if !whole || !found || method {
-		return ID{}, false
-	}
-	return id, true
+	return nil, fmt.Errorf("calling %s: %w", method, &rpcwire.BadResponseError{ID: id, Reason: reason})
 }

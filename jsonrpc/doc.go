@@ -24,10 +24,11 @@
 // number or a string, chosen by the sender; [ID] keeps which it was so the
 // answer echoes it exactly. Every frame must say "jsonrpc":"2.0".
 //
-// [Decode] splits a frame into its envelope in one pass and leaves params
-// and results as the raw bytes the peer sent: whoever knows the Go type
-// decodes them, once. The Append functions write messages without building
-// a generic map.
+// Params and results stay the raw bytes the peer sent until whoever knows
+// the Go type decodes them, once. The machinery that makes this path fast
+// (the one-pass decoder, the appenders that write frames without
+// reflection, the frame pools) is no part of this API: it lives in an
+// internal package that the transports and mcpclient share.
 //
 // # Calls and the pending map
 //
@@ -40,12 +41,13 @@
 // Call removes the entry, so an abandoned call leaves nothing behind.
 //
 // A Stream that knows which answer belongs to which request (an HTTP POST
-// is answered on its own response) may also be a [Caller]: then the
+// is answered on its own response) may also be a caller (an internal
+// interface the Streamable HTTP transport implements): then the
 // calling goroutine sends the request and reads its answer itself, and
 // the read loop keeps only what is unsolicited — the peer's requests and
 // notifications, and any messages that came ahead of a response, which
 // the Caller leaves, with the response, to Read so that they arrive in
-// order. Such a stream is usually a [ReadNotifier] too: the Conn starts
+// order. Such a stream is usually a read notifier too: the Conn starts
 // its read loop only when the stream first has something unsolicited, so
 // a session that only calls costs no goroutine. call.go's route map
 // follows each path.
@@ -80,8 +82,9 @@
 //
 // # Errors
 //
-// [Error] is the wire error object. Its Is method compares codes, so
-// errors.Is(err, jsonrpc.ErrMethodNotFound) holds for any method-not-found
-// answer. The codes MCP adds to JSON-RPC's (-32002, -32042, -32020, -32021,
+// [Error] is the wire error object, its [Code] typed. Its Is method
+// compares codes, so errors.Is(err, jsonrpc.ErrMethodNotFound) holds for
+// any method-not-found answer. A response its stream reported lost
+// matches [ErrResponseLost]. The codes MCP adds to JSON-RPC's (-32002, -32042, -32020, -32021,
 // -32022, -1) are MCP's business and are named in mcpclient, not here.
 package jsonrpc

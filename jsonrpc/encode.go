@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // frameBuffer is a pooled frame buffer with an encoder writing into it: a
@@ -13,16 +15,7 @@ import (
 type frameBuffer struct {
 	bytes.Buffer
 	enc *json.Encoder
-	raw []byte // the frame of a request whose params are an Appender
-}
-
-// An Appender writes its own JSON encoding. Params that implement it are
-// appended straight into the request's frame: a protocol layer that
-// splices members into encoded params (MCP's _meta) needs no buffer of its
-// own, and a large request is copied once. AppendJSON must append one
-// valid JSON value to b and return the extended slice.
-type Appender interface {
-	AppendJSON(b []byte) []byte
+	raw []byte // the frame of a request whose params are an rpcwire.Appender
 }
 
 var framePool = sync.Pool{New: func() any {
@@ -48,18 +41,18 @@ func putFrame(f *frameBuffer) {
 // request writes a request whose params are any Go value, marshalling them
 // straight into f, and returns the frame, which is valid until f is reused.
 func (f *frameBuffer) request(id ID, method string, params any) ([]byte, error) {
-	if a, ok := params.(Appender); ok {
-		b := AppendRequest(f.raw[:0], id, method, json.RawMessage("null"))
+	if a, ok := params.(rpcwire.Appender); ok {
+		b := rpcwire.AppendRequest(f.raw[:0], id, method, json.RawMessage("null"))
 		b = a.AppendJSON(b[:len(b)-len("null}")])
 		f.raw = append(b, '}')
 		return f.raw, nil
 	}
 	raw, isRaw := rawParams(params)
 	if isRaw || params == nil {
-		f.Write(AppendRequest(f.AvailableBuffer(), id, method, raw))
+		f.Write(rpcwire.AppendRequest(f.AvailableBuffer(), id, method, raw))
 		return f.Bytes(), nil
 	}
-	f.Write(AppendRequest(f.AvailableBuffer(), id, method, json.RawMessage("null")))
+	f.Write(rpcwire.AppendRequest(f.AvailableBuffer(), id, method, json.RawMessage("null")))
 	f.Truncate(f.Len() - len("null}"))
 	if err := f.enc.Encode(params); err != nil {
 		return nil, err
@@ -92,19 +85,5 @@ func marshalParams(v any) (json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
 	}
-	return Marshal(v)
-}
-
-// Marshal is json.Marshal as frames are written: without HTML escaping,
-// so that a json.RawMessage inside v (a peer's opaque value, a schema)
-// goes out byte for byte, where json.Marshal would rewrite <, > and & in
-// its strings.
-func Marshal(v any) (json.RawMessage, error) {
-	var w bytes.Buffer
-	enc := json.NewEncoder(&w)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(w.Bytes(), []byte{'\n'}), nil
+	return rpcwire.Marshal(v)
 }

@@ -1,21 +1,34 @@
 package jsonrpc
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
-	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
+
+// Code is a JSON-RPC error code; String names the standard ones. The
+// protocol above JSON-RPC defines codes of its own (MCP's -32002, say):
+// any int64 converts to a Code.
+type Code = rpcwire.Code
 
 // Standard JSON-RPC 2.0 error codes.
 const (
-	CodeParseError     = -32700 // the frame was not valid JSON
-	CodeInvalidRequest = -32600 // valid JSON, but not a JSON-RPC request
-	CodeMethodNotFound = -32601 // the method is unknown to the receiver
-	CodeInvalidParams  = -32602 // the params did not fit the method
-	CodeInternalError  = -32603 // the receiver failed while handling the request
+	CodeParseError     = rpcwire.CodeParseError     // the frame was not valid JSON
+	CodeInvalidRequest = rpcwire.CodeInvalidRequest // valid JSON, but not a JSON-RPC request
+	CodeMethodNotFound = rpcwire.CodeMethodNotFound // the method is unknown to the receiver
+	CodeInvalidParams  = rpcwire.CodeInvalidParams  // the params did not fit the method
+	CodeInternalError  = rpcwire.CodeInternalError  // the receiver failed while handling the request
 )
+
+// Error is a JSON-RPC error object: Code, Message and, if any, Data (the
+// peer's JSON, as it came). It travels both ways: a handler returns one to
+// answer a request with a specific code, and Call returns one when the
+// peer answered with an error. Its text quotes the peer's message on one
+// line, escaped and cut short; Is compares codes, so
+// errors.Is(err, ErrMethodNotFound) holds for any method-not-found answer
+// whatever its message.
+type Error = rpcwire.Error
 
 // Sentinel errors, comparable with errors.Is against any *Error carrying the
 // same code, whether it was made here or decoded from the wire.
@@ -36,36 +49,13 @@ var ErrClosed = errors.New("jsonrpc: connection closed")
 // hung up, a server process exited, a network connection broke.
 var ErrDisconnected = errors.New("jsonrpc: connection lost")
 
-// Error is a JSON-RPC error object. It travels both ways: a handler returns
-// one to answer a request with a specific code, and Call returns one when the
-// peer answered with an error.
-//
-// Is compares codes, so errors.Is(err, ErrMethodNotFound) holds for any
-// method-not-found answer whatever its message.
-type Error struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-// Error formats the code and message; the data is left out (it may be
-// large). The message is usually the peer's, and error text ends up in
-// logs and on terminals: it is quoted on one line, at most maxErrorText
-// bytes, with control characters escaped (Message keeps it as it came).
-func (e *Error) Error() string {
-	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, safe.Line(e.Message, maxErrorText))
-}
-
-// maxErrorText bounds the message an *Error's text quotes.
-const maxErrorText = 1 << 10
-
-// Is reports whether target is an *Error with the same code.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
-}
+// ErrResponseLost is matched (errors.Is) by the error of a call whose
+// response its stream reported lost (an HTTP response stream that broke,
+// say) while the connection lives on. Whether the request ran is unknown;
+// sending it again is the protocol layer's decision.
+var ErrResponseLost = rpcwire.ErrResponseLost
 
 // NewError returns an *Error with the code and a formatted message.
-func NewError(code int64, format string, args ...any) *Error {
+func NewError(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }

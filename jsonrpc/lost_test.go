@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // lossy reports, beside the frames, the responses it was told were lost.
@@ -41,12 +43,12 @@ func TestResponseLostFailsOneCall(t *testing.T) {
 	if got := peer.recv(); got != `{"jsonrpc":"2.0","id":1,"method":"first"}` {
 		t.Fatalf("peer got %s", got)
 	}
-	l.lost <- &ResponseLostError{ID: Int64ID(1), Reason: "stream broke"}
+	l.lost <- &rpcwire.ResponseLostError{ID: rpcwire.Int64ID(1), Reason: "stream broke"}
 	err := <-errc
-	var lost *ResponseLostError
+	var lost *rpcwire.ResponseLostError
 	var rpcErr *Error
-	if !errors.As(err, &lost) || !errors.Is(err, ErrResponseLost) || lost.ID != Int64ID(1) || errors.As(err, &rpcErr) {
-		t.Fatalf("err = %v, want a *ResponseLostError for id 1", err)
+	if !errors.As(err, &lost) || !errors.Is(err, ErrResponseLost) || lost.ID != rpcwire.Int64ID(1) || errors.As(err, &rpcErr) {
+		t.Fatalf("err = %v, want a *rpcwire.ResponseLostError for id 1", err)
 	}
 
 	// The connection lives on: the next call is answered as usual, and a

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // gatedNotes is a Conn whose OnNotification waits for a turn before each
@@ -41,7 +43,7 @@ func newGatedNotes(t *testing.T, opts Options) *gatedNotes {
 func (g *gatedNotes) synced(t *testing.T) {
 	t.Helper()
 	g.peer.send(`{"jsonrpc":"2.0","id":"sync","method":"sync"}`)
-	if m, err := Decode([]byte(g.peer.recv())); err != nil || m.ID != StringID("sync") {
+	if m, err := rpcwire.Decode([]byte(g.peer.recv())); err != nil || m.ID != rpcwire.StringID("sync") {
 		t.Fatalf("sync: got %+v, %v", m, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // notifyingStream is a callerStream that is a ReadNotifier too: it counts
@@ -117,7 +118,7 @@ func TestReadLoopStartsOnNotice(t *testing.T) {
 func TestNotifyReadWithoutANotifier(t *testing.T) {
 	a, _ := memPipe()
 	called := false
-	NotifyRead(a, func() { called = true })
+	rpcwire.NotifyRead(a, func() { called = true })
 	if !called {
 		t.Error("f was not called for a plain Stream")
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
+
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // This file is the answering side: the peer's requests, each handled on
@@ -52,11 +54,11 @@ func (c *Conn) handle(ctx context.Context, req *Request) (frame []byte) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.log.Error("jsonrpc: handler panicked", "method", req.Method, "panic", p, "stack", string(debug.Stack()))
-			frame = AppendError(nil, req.ID, NewError(CodeInternalError, "internal error while handling %s", req.Method))
+			frame = rpcwire.AppendError(nil, req.ID, NewError(CodeInternalError, "internal error while handling %s", req.Method))
 		}
 	}()
 	if c.opts.Handler == nil {
-		return AppendError(nil, req.ID, NewError(CodeMethodNotFound, "method not found: %s", req.Method))
+		return rpcwire.AppendError(nil, req.ID, NewError(CodeMethodNotFound, "method not found: %s", req.Method))
 	}
 	result, err := c.opts.Handler(ctx, req)
 	if err != nil {
@@ -64,11 +66,11 @@ func (c *Conn) handle(ctx context.Context, req *Request) (frame []byte) {
 		if !errors.As(err, &e) {
 			e = &Error{Code: CodeInternalError, Message: err.Error()}
 		}
-		return AppendError(nil, req.ID, e)
+		return rpcwire.AppendError(nil, req.ID, e)
 	}
 	raw, err := marshalParams(result)
 	if err != nil {
-		return AppendError(nil, req.ID, NewError(CodeInternalError, "encoding result of %s: %v", req.Method, err))
+		return rpcwire.AppendError(nil, req.ID, NewError(CodeInternalError, "encoding result of %s: %v", req.Method, err))
 	}
-	return AppendResult(nil, req.ID, raw)
+	return rpcwire.AppendResult(nil, req.ID, raw)
 }

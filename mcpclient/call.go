@@ -42,10 +42,16 @@ func (s *Session) call(ctx context.Context, method string, params, result any) e
 }
 
 // send runs one request through to its final result. Progress, when ctx
-// asks for it, spans the whole call: one token, every round.
+// asks for it or the call is one to keep alive, spans the whole call: one
+// token, every round.
 func (s *Session) send(ctx context.Context, r *request, result any) error {
 	onProgress, _ := ctx.Value(progressKey{}).(func(Progress))
 	if onProgress == nil {
+		if !s.keepAlive(ctx, r) {
+			return s.wire.roundTrip(ctx, r, result)
+		}
+		s.watchProgress(r, nil)
+		defer s.unwatchProgress(r.progress)
 		return s.wire.roundTrip(ctx, r, result)
 	}
 	w := s.watchProgress(r, onProgress)

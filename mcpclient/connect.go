@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
@@ -141,7 +142,10 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		s.discoverUnanswered.Store(true)
 		return fmt.Errorf("%w: no answer to server/discover within %v", errNotModern, s.opts.discoverTimeout())
-	case errors.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult):
+	case errors.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult),
+		errors.Is(err, rpcwire.ErrBadResponse), errors.Is(err, jsonrpc.ErrResponseLost):
+		// Any answer but a modern one: a refusal, an answer that cannot
+		// be used, an event stream that ended without one.
 		return fmt.Errorf("%w: server/discover: %v", errNotModern, err)
 	default: // the connection failed: the error already names the request
 		return fmt.Errorf("mcpclient: connecting: %w", err)
@@ -208,7 +212,7 @@ func (s *Session) setProtocol(p transport.Protocol) {
 }
 
 // isModernError reports whether code is one only a modern server sends.
-func isModernError(code int64) bool {
+func isModernError(code jsonrpc.Code) bool {
 	switch code {
 	case CodeUnsupportedVersion, CodeHeaderMismatch, CodeMissingCapability:
 		return true

@@ -91,7 +91,7 @@
 // the stateless era's extension, [TasksExtension]); set [Options].Tasks to
 // its runner and [Session.CallTool] drives a task to its final result as
 // if it were one call. The session itself only declares tasks, asks for
-// one where the runner says ([SessionTasks]) and hands over the task a
+// one where the runner says ([TaskRunner]) and hands over the task a
 // server answered with — [Session.StartTool] returns it undriven — so a
 // program that never sets Options.Tasks links none of the driving.
 //
@@ -153,13 +153,19 @@
 // initialize, as the spec requires).
 //
 // One rule bounds the wait: a deadline of the caller's wins, shorter or
-// longer; a request whose context has none gets [Options].RequestTimeout
-// (60s by default), reported as a [TimeoutError] that matches
-// context.DeadlineExceeded.
+// longer; a request whose context has none gets [Options].RequestTimeout,
+// the longest it may go without its answer or progress: 60s by default,
+// and 10 minutes for tools/call, where long jobs run. Each progress update
+// restarts it, up to [Options].MaxRequestTimeout from the request's start
+// (30 minutes by default): a call that keeps proving it is alive is not
+// lost, and one that never ends is. Either bound is reported as a
+// [TimeoutError] that matches context.DeadlineExceeded and says which
+// fired. A negative MaxRequestTimeout makes progress restart nothing.
 //
 // [WithProgress] makes a context's requests carry a progress token; the
 // server's notifications/progress for it reach the callback on the calling
 // goroutine, all of them before the call returns; any that come later go
-// to [Options].OnProgress. With [Options].ResetTimeoutOnProgress, progress
-// restarts the default timeout, within [Options].MaxRequestTimeout.
+// to [Options].OnProgress. A tools/call under the default timeout carries
+// a token even without WithProgress, so that a server can report the
+// progress that keeps it alive; those updates go to no callback.
 package mcpclient

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -18,18 +18,18 @@ import (
 // the stateless era reads besides the result's own fields.
 //
 // The timeout rule: a deadline of the caller's wins; a request whose ctx
-// has none gets Options.RequestTimeout, which progress may push back up
-// to MaxRequestTimeout (ResetTimeoutOnProgress).
+// has none gets Options.RequestTimeout, which progress, if the request
+// carries a token, pushes back up to MaxRequestTimeout.
 func (s *Session) exchange(ctx context.Context, r *request, meta []byte, result any) (json.RawMessage, resultEnvelope, error) {
 	r.meta = meta // for AppendJSON: the params go straight into the frame
 	if r.info != nil {
 		ctx = transport.WithRequest(ctx, r.info)
 	}
 	var err error
-	switch timeout := s.defaultTimeout(ctx); {
+	switch timeout := s.defaultTimeout(ctx, r.method); {
 	case timeout == 0:
 		err = s.conn.Call(ctx, r.method, r, &r.raw)
-	case r.watch != nil && r.watch.reset:
+	case r.watch != nil && s.opts.progressResets():
 		err = r.watch.within(ctx, timeout, s.opts.maxRequestTimeout(), r.method, func(ctx context.Context) error {
 			return s.conn.Call(ctx, r.method, r, &r.raw)
 		})
@@ -51,11 +51,11 @@ func (s *Session) exchange(ctx context.Context, r *request, meta []byte, result 
 
 // defaultTimeout is the bound a request gets from the session: none when
 // the caller set a deadline, or the request is exempt (a listen stream).
-func (s *Session) defaultTimeout(ctx context.Context) time.Duration {
+func (s *Session) defaultTimeout(ctx context.Context, method string) time.Duration {
 	if _, ok := ctx.Deadline(); ok || ctx.Value(noTimeoutKey{}) != nil {
 		return 0
 	}
-	return s.opts.requestTimeout()
+	return s.opts.requestTimeout(method)
 }
 
 // noTimeoutKey marks a context whose requests are exempt from the default
@@ -112,7 +112,7 @@ func decodeResult(method string, raw json.RawMessage, result any, stateless bool
 // the rest.
 func scanEnvelope(raw json.RawMessage, env *resultEnvelope) error {
 	var err error
-	walkErr := jsonrpc.Members(raw, func(key []byte, start, end int) bool {
+	walkErr := rpcwire.Members(raw, func(key []byte, start, end int) bool {
 		v := raw[start:end]
 		switch string(key) {
 		case `"resultType"`:
@@ -137,15 +137,26 @@ func zero(result any) {
 	}
 }
 
-// TimeoutError is returned when a request got no answer within the
-// session's RequestTimeout. It matches context.DeadlineExceeded with
-// errors.Is. The server was sent notifications/cancelled.
+// TimeoutError is returned when a request got neither its answer nor
+// progress within the session's RequestTimeout, or kept reporting
+// progress past its MaxRequestTimeout (Capped). It matches
+// context.DeadlineExceeded with errors.Is. The server was sent
+// notifications/cancelled.
 type TimeoutError struct {
 	Method string
-	After  time.Duration
+	After  time.Duration // the bound that fired
+	Capped bool          // MaxRequestTimeout fired, not RequestTimeout
+
+	progress bool // the request carried a progress token
 }
 
 func (e *TimeoutError) Error() string {
+	if e.Capped {
+		return fmt.Sprintf("mcpclient: %s reported progress but did not finish within %v", e.Method, e.After.Round(time.Millisecond))
+	}
+	if e.progress {
+		return fmt.Sprintf("mcpclient: %s got neither a response nor progress within %v", e.Method, e.After.Round(time.Millisecond))
+	}
 	return fmt.Sprintf("mcpclient: %s got no response within %v", e.Method, e.After.Round(time.Millisecond))
 }
 

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
 
@@ -42,7 +42,7 @@ func TestHTTPGETStreamOnlyWhereSomethingMayCome(t *testing.T) {
 					return
 				}
 				body, _ := io.ReadAll(r.Body)
-				m, err := jsonrpc.Decode(body)
+				m, err := rpcwire.Decode(body)
 				switch {
 				case err != nil:
 					http.Error(w, err.Error(), http.StatusBadRequest)

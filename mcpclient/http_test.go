@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
@@ -19,16 +20,16 @@ import (
 // tests: answer decides each request's answer; notifications are kept.
 type httpServer struct {
 	srv    *httptest.Server
-	answer func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)
+	answer func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message)
 
 	mu    sync.Mutex
-	notes []*jsonrpc.Message
+	notes []*rpcwire.Message
 	noted chan struct{}       // closed, and replaced, at each notification
 	seen  map[string]int      // requests by method
 	ids   map[string][]string // request ids by method
 }
 
-func newHTTPServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)) *httpServer {
+func newHTTPServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message)) *httpServer {
 	checkGoroutines(t) // first, so that its check runs after the server's Close
 	h := &httpServer{answer: answer, seen: map[string]int{}, ids: map[string][]string{}}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -37,7 +38,7 @@ func newHTTPServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Requ
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.Decode(body)
+		m, err := rpcwire.Decode(body)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -106,12 +107,12 @@ func (h *httpServer) cancelled() map[string]bool {
 	return ids
 }
 
-func answerJSON(w http.ResponseWriter, m *jsonrpc.Message, result string) {
+func answerJSON(w http.ResponseWriter, m *rpcwire.Message, result string) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
+	w.Write(rpcwire.AppendResult(nil, m.ID, json.RawMessage(result)))
 }
 
-func answerInitialize(w http.ResponseWriter, m *jsonrpc.Message, session string) {
+func answerInitialize(w http.ResponseWriter, m *rpcwire.Message, session string) {
 	w.Header().Set("Mcp-Session-Id", session)
 	answerJSON(w, m, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"h","version":"1"}}`)
 }
@@ -133,7 +134,7 @@ func connectHTTP(t *testing.T, h *httpServer, opts *Options) *Session {
 // A server that sends its headers only with its answer still hears of
 // every call abandoned after the POST went out — a storm of them too.
 func TestHTTPCancellationReachesTheServer(t *testing.T) {
-	h := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	h := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if m.Method == "initialize" {
 			answerInitialize(w, m, "sess")
 			return
@@ -201,7 +202,7 @@ wait:
 func TestHTTPStaleSessionRecovers(t *testing.T) {
 	var mu sync.Mutex
 	current := "one"
-	h := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	h := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
@@ -234,7 +235,7 @@ func TestHTTPStaleSessionRecovers(t *testing.T) {
 // A session whose HTTP server went away ends (Done), so that whoever holds
 // it reconnects instead of believing it connected.
 func TestHTTPSessionEndsWhenTheServerIsGone(t *testing.T) {
-	h := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	h := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if m.Method == "initialize" {
 			answerInitialize(w, m, "sess")
 			return

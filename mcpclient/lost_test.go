@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -16,7 +17,7 @@ import (
 // of band, as the HTTP transport does.
 type lossyStream struct {
 	jsonrpc.Stream
-	lose func(m *jsonrpc.Message) bool
+	lose func(m *rpcwire.Message) bool
 
 	once   sync.Once
 	frames chan lossyRead
@@ -29,7 +30,7 @@ type lossyRead struct {
 	err   error
 }
 
-func newLossy(lose func(*jsonrpc.Message) bool) func(jsonrpc.Stream) jsonrpc.Stream {
+func newLossy(lose func(*rpcwire.Message) bool) func(jsonrpc.Stream) jsonrpc.Stream {
 	return func(s jsonrpc.Stream) jsonrpc.Stream {
 		return &lossyStream{Stream: s, lose: lose, frames: make(chan lossyRead, 16)}
 	}
@@ -52,13 +53,13 @@ func (l *lossyStream) Read() ([]byte, error) {
 }
 
 func (l *lossyStream) Write(ctx context.Context, frame []byte) error {
-	m, err := jsonrpc.Decode(frame)
+	m, err := rpcwire.Decode(frame)
 	if err == nil && m.IsRequest() {
 		l.mu.Lock()
 		l.sent = append(l.sent, m.Method)
 		l.mu.Unlock()
 		if l.lose(m) {
-			l.frames <- lossyRead{err: &jsonrpc.ResponseLostError{ID: m.ID, Reason: "the test broke the stream"}}
+			l.frames <- lossyRead{err: &rpcwire.ResponseLostError{ID: m.ID, Reason: "the test broke the stream"}}
 			return nil
 		}
 	}
@@ -103,7 +104,7 @@ func TestLostResponseReissuedOnlyWhenSafe(t *testing.T) {
 			lost := false
 			var lossy *lossyStream
 			s := connect(t, f, &Options{RepeatSafeTools: tc.repeat, WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {
-				lossy = newLossy(func(m *jsonrpc.Message) bool {
+				lossy = newLossy(func(m *rpcwire.Message) bool {
 					lose := m.Method == tc.method && !lost
 					lost = lost || lose
 					return lose
@@ -138,11 +139,11 @@ func TestLostResponseBoundIsReported(t *testing.T) {
 			f := modernServer(t)
 			var lossy *lossyStream
 			s := connect(t, f, &Options{Era: era, WrapStream: func(st jsonrpc.Stream) jsonrpc.Stream {
-				lossy = newLossy(func(m *jsonrpc.Message) bool { return m.Method == "prompts/list" })(st).(*lossyStream)
+				lossy = newLossy(func(m *rpcwire.Message) bool { return m.Method == "prompts/list" })(st).(*lossyStream)
 				return lossy
 			}})
 			_, err := s.ListPrompts(ctx5s(t), "")
-			var lost *jsonrpc.ResponseLostError
+			var lost *rpcwire.ResponseLostError
 			if !errors.Is(err, jsonrpc.ErrResponseLost) || !errors.As(err, &lost) {
 				t.Fatalf("err = %v, want a lost response", err)
 			}

@@ -32,7 +32,8 @@ const UIMimeType = "text/html;profile=mcp-app"
 
 // Options configures a Session. A nil *Options is valid: it connects as
 // "plainmcp", declares no client capabilities, ignores notifications, logs
-// nothing and gives each request 60 seconds.
+// nothing and gives each request 60 seconds without an answer or progress
+// (a tool call 10 minutes), 30 minutes at most with progress.
 //
 // The handlers and callbacks are shared by both protocol eras: in the
 // handshake era they answer server→client requests, in the stateless era
@@ -55,7 +56,9 @@ type Options struct {
 
 	// DiscoverTimeout bounds the server/discover probe when the era is
 	// detected; a server silent for that long is taken for a handshake-era
-	// one. Zero means 5s.
+	// one. Zero means 5s. Over Streamable HTTP an answer tells sooner: an
+	// event stream that carries a session id, or brings no answer within
+	// a second of opening, is a handshake-era server's.
 	DiscoverTimeout time.Duration
 
 	Sampling SamplingHandler
@@ -118,16 +121,19 @@ type Options struct {
 	// OnNotification receives every other notification, raw.
 	OnNotification func(method string, params json.RawMessage)
 
-	// RequestTimeout bounds how long a request waits for the server's
-	// answer when the caller's context has no deadline; a deadline of the
-	// caller's always wins, shorter or longer. Zero means 60s; negative
-	// means no default bound.
+	// RequestTimeout bounds how long a request waits with neither its
+	// answer nor progress from the server, when the caller's context has
+	// no deadline; a deadline of the caller's always wins, shorter or
+	// longer. Each progress update restarts it (see MaxRequestTimeout).
+	// Zero means 60s, and 10 minutes for tools/call: tools run builds,
+	// queries and agents, and a host that waits on them (Claude Code
+	// waits for hours unless MCP_TOOL_TIMEOUT says otherwise) must not
+	// fail one at the first minute. Negative means no default bound.
 	RequestTimeout time.Duration
-	// ResetTimeoutOnProgress restarts a request's RequestTimeout each time
-	// the server reports progress for it, up to MaxRequestTimeout.
-	ResetTimeoutOnProgress bool
-	// MaxRequestTimeout caps a request however much progress it reports.
-	// Zero means 10 minutes.
+	// MaxRequestTimeout caps a request that keeps reporting progress:
+	// progress restarts its RequestTimeout, never past this from the
+	// request's start. Zero means 30 minutes; negative means progress
+	// restarts nothing, and RequestTimeout is a plain timeout.
 	MaxRequestTimeout time.Duration
 
 	// RepeatSafeTools lets the stateless era send a tools/call again when
@@ -159,19 +165,33 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-func (o *Options) requestTimeout() time.Duration {
+// Defaults of RequestTimeout and MaxRequestTimeout: see there why.
+const (
+	defaultRequestTimeout = 60 * time.Second
+	defaultToolTimeout    = 10 * time.Minute
+	defaultMaxTimeout     = 30 * time.Minute
+)
+
+// requestTimeout is the no-progress bound of a request for method: zero
+// for none.
+func (o *Options) requestTimeout(method string) time.Duration {
 	switch {
+	case o.RequestTimeout == 0 && method == "tools/call":
+		return defaultToolTimeout
 	case o.RequestTimeout == 0:
-		return 60 * time.Second
+		return defaultRequestTimeout
 	case o.RequestTimeout < 0:
 		return 0
 	}
 	return o.RequestTimeout
 }
 
+// progressResets reports whether progress restarts a request's timeout.
+func (o *Options) progressResets() bool { return o.MaxRequestTimeout >= 0 }
+
 func (o *Options) maxRequestTimeout() time.Duration {
 	if o.MaxRequestTimeout <= 0 {
-		return 10 * time.Minute
+		return defaultMaxTimeout
 	}
 	return o.MaxRequestTimeout
 }

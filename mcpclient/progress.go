@@ -21,9 +21,9 @@ func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 
-// progressWatch follows one call that asked for progress: its callback
-// and, while an exchange is in flight, that exchange's timeout, which
-// progress may push back.
+// progressWatch follows one call that carries a progress token: its
+// callback, if the caller asked for progress, and, while an exchange is in
+// flight, that exchange's timeout, which progress pushes back.
 //
 // Progress updates are recorded on the conn's read loop (see
 // Session.intercept) and handed to the callback on the caller's own
@@ -32,9 +32,8 @@ func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 // reached the callback when the call returns, and a callback that calls
 // the session cannot deadlock the read loop.
 type progressWatch struct {
-	fn    func(Progress)
-	reset bool // progress restarts the timeout
-	wake  chan struct{}
+	fn   func(Progress) // nil: the token only keeps the call alive
+	wake chan struct{}
 
 	log *slog.Logger
 
@@ -46,6 +45,7 @@ type progressWatch struct {
 	start        time.Time
 	timeout      time.Duration
 	cap          time.Duration
+	capped       bool // the timer runs to the cap, not a whole timeout
 }
 
 // maxPendingProgress and maxPendingProgressBytes bound the updates
@@ -60,9 +60,13 @@ const (
 	progressOverhead        = 64 // what one update costs besides its message
 )
 
-// watchProgress gives r a progress token and registers its watch.
+// watchProgress gives r a progress token and registers its watch; fn
+// nil watches for the timeout alone.
 func (s *Session) watchProgress(r *request, fn func(Progress)) *progressWatch {
-	w := &progressWatch{fn: fn, reset: s.opts.ResetTimeoutOnProgress, wake: make(chan struct{}, 1), log: s.log}
+	w := &progressWatch{fn: fn, log: s.log}
+	if fn != nil {
+		w.wake = make(chan struct{}, 1)
+	}
 	r.progress = strconv.FormatInt(s.progressSeq.Add(1), 10)
 	r.watch = w
 	s.progressMu.Lock()
@@ -109,42 +113,57 @@ func (w *progressWatch) deliver() {
 	}
 }
 
+// keepAlive reports whether r, which the caller asked no progress of,
+// carries a progress token all the same, so that the server can say it is
+// alive: a tools/call under the session's default timeout, which progress
+// restarts. Tool calls are where long jobs run; other requests, and
+// calls whose caller set a deadline, have nothing for progress to push
+// back, and go without the token's cost.
+func (s *Session) keepAlive(ctx context.Context, r *request) bool {
+	return r.method == "tools/call" && s.opts.progressResets() && s.defaultTimeout(ctx, r.method) > 0
+}
+
+// errExpired is the cause within's timer gives the exchange's context.
+var errExpired = errors.New("mcpclient: request timed out")
+
 // within runs one exchange under a timeout that progress restarts, never
 // past cap from the exchange's start.
 func (w *progressWatch) within(ctx context.Context, timeout, cap time.Duration, method string, call func(context.Context) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	expired := &TimeoutError{Method: method}
-	start := time.Now()
 	w.mu.Lock()
-	w.start, w.timeout, w.cap = start, timeout, cap
-	w.timer = time.AfterFunc(timeout, func() {
-		expired.After = time.Since(start)
-		cancel(expired)
-	})
+	w.start, w.timeout, w.cap, w.capped = time.Now(), timeout, cap, cap <= timeout
+	w.timer = time.AfterFunc(min(timeout, cap), func() { cancel(errExpired) })
 	w.mu.Unlock()
-	defer func() {
-		w.mu.Lock()
-		w.timer.Stop()
-		w.timer = nil
-		w.mu.Unlock()
-	}()
 	err := call(ctx)
-	if err != nil && errors.Is(context.Cause(ctx), expired) {
-		return expired
+	w.mu.Lock()
+	w.timer.Stop()
+	w.timer = nil
+	capped := w.capped
+	w.mu.Unlock()
+	if err == nil || context.Cause(ctx) != errExpired {
+		return err
 	}
-	return err
+	if capped {
+		return &TimeoutError{Method: method, After: cap, Capped: true, progress: true}
+	}
+	return &TimeoutError{Method: method, After: timeout, progress: true}
 }
 
-// progressed records an update and, if asked to, restarts the timeout
-// without passing the hard cap. It runs on the read loop and never blocks.
+// progressed records an update and restarts the timeout without passing
+// the hard cap. It runs on the read loop and never blocks.
 func (w *progressWatch) progressed(p Progress) {
 	w.mu.Lock()
-	if w.reset && w.timer != nil {
-		left := min(w.cap-time.Since(w.start), w.timeout)
+	if w.timer != nil {
+		left := w.cap - time.Since(w.start)
 		if left > 0 && w.timer.Stop() {
-			w.timer.Reset(left)
+			w.capped = left <= w.timeout
+			w.timer.Reset(min(left, w.timeout))
 		}
+	}
+	if w.fn == nil {
+		w.mu.Unlock()
+		return
 	}
 	if len(p.Message) > maxProgressMessage {
 		p.Message = strings.ToValidUTF8(p.Message[:maxProgressMessage], "") + "…"

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -101,7 +101,7 @@ func newRequest(method string, params any, known bool) (*request, error) {
 // findMeta checks that params is an object and finds its _meta member.
 func (r *request) findMeta() error {
 	var err error
-	walkErr := jsonrpc.Members(r.params, func(key []byte, start, end int) bool {
+	walkErr := rpcwire.Members(r.params, func(key []byte, start, end int) bool {
 		if string(key) != `"_meta"` {
 			return true
 		}
@@ -145,7 +145,7 @@ func (r *request) named(s *Session, name string, headers map[string]string) {
 }
 
 // AppendJSON appends the params of the exchange in flight, making r a
-// jsonrpc.Appender: the connection writes them straight into the frame.
+// rpcwire.Appender: the connection writes them straight into the frame.
 func (r *request) AppendJSON(b []byte) []byte {
 	b = slices.Grow(b, len(r.params)+len(r.meta)+len(r.inputs)+len(r.state)+64)
 	return r.appendParams(b, r.meta)

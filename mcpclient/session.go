@@ -88,7 +88,7 @@ type Session struct {
 	listen  listener               // stateless era: the subscriptions/listen request
 	headers toolHeaders            // stateless era: Mcp-Param headers per tool
 	cache   listCache              // stateless era: list pages within their ttlMs
-	tasks   SessionTasks           // what Options.Tasks attached, or nil
+	tasks   sessionTasks           // what Options.Tasks attached, or nil
 
 	// bgMu guards closed, so that no cancellation notice is started after
 	// Close began waiting for the ones in flight (background).
@@ -224,13 +224,13 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 	})
 }
 
-// CallDetached sends a request whose answer nobody waits for — an
+// callDetached sends a request whose answer nobody waits for — an
 // extension's cancellation of work at the server (tasks/cancel), say —
 // detached from any caller's context and bounded on its own, as the
 // session's cancellation notices are; Close gives it the same moment to
 // go out. name is mirrored as CallNamed mirrors it; a failure is only
 // logged.
-func (s *Session) CallDetached(method, name string, params any) {
+func (s *Session) callDetached(method, name string, params any) {
 	s.inBackground(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
 		defer cancel()

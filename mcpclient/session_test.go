@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/plainmcp/plainmcp/internal/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -375,7 +376,7 @@ func TestLifecycleRequestsAreNeverCancelled(t *testing.T) {
 	f := fakemcp.New(t)
 	s := fakemcp.Connect(t, f, Connect, &Options{})
 	for i, method := range []string{"initialize", "server/discover", "tools/call"} {
-		s.abandoned(jsonrpc.Int64ID(int64(100+i)), method)
+		s.abandoned(rpcwire.Int64ID(int64(100+i)), method)
 	}
 	s.background.Wait()
 	if err := s.conn.Notify(ctx5s(t), "test/marker", nil); err != nil {

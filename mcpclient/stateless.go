@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -188,7 +189,7 @@ func (s *Session) encodeMeta() {
 	}
 	var b []byte
 	add := func(key string, v any) {
-		raw, err := jsonrpc.Marshal(v)
+		raw, err := rpcwire.Marshal(v)
 		if err != nil {
 			s.log.Error("mcpclient: encoding request metadata", "key", key, "error", err)
 			return
@@ -247,7 +248,7 @@ func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMess
 		}
 		answers[k] = res
 	}
-	return jsonrpc.Marshal(answers)
+	return rpcwire.Marshal(answers)
 }
 
 // AnswerInput answers one input request — method sampling/createMessage,

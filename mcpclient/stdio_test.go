@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -112,11 +113,11 @@ func TestStdioHugeResponseLine(t *testing.T) {
 }
 
 // An answer nested deeper than any decoder goes ends its call at once over
-// stdio too, with an error matching jsonrpc.ErrBadResponse, not a timeout.
+// stdio too, with an error matching rpcwire.ErrBadResponse, not a timeout.
 func TestStdioDeepAnswerEndsItsCall(t *testing.T) {
 	s := connectRaw(t, "deep", nil)
 	_, err := s.CallTool(ctx5s(t), "x", nil)
-	if !errors.Is(err, jsonrpc.ErrBadResponse) {
+	if !errors.Is(err, rpcwire.ErrBadResponse) {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -47,9 +47,9 @@ func TestProgressAndTimeoutReset(t *testing.T) {
 		wantErr time.Duration // when the call times out; 0: it does not
 	}{
 		// The server takes 8 steps of 50ms: 400ms in all.
-		{"progress keeps a slow call alive", Options{RequestTimeout: 300 * time.Millisecond, ResetTimeoutOnProgress: true}, 0},
-		{"without reset it times out", Options{RequestTimeout: 300 * time.Millisecond}, 300 * time.Millisecond},
-		{"the hard cap wins", Options{RequestTimeout: 300 * time.Millisecond, ResetTimeoutOnProgress: true, MaxRequestTimeout: 250 * time.Millisecond}, 250 * time.Millisecond},
+		{"progress keeps a slow call alive", Options{RequestTimeout: 300 * time.Millisecond}, 0},
+		{"without reset it times out", Options{RequestTimeout: 300 * time.Millisecond, MaxRequestTimeout: -1}, 300 * time.Millisecond},
+		{"the hard cap wins", Options{RequestTimeout: 300 * time.Millisecond, MaxRequestTimeout: 250 * time.Millisecond}, 250 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // objectOrEmpty is a tool call's arguments as sent: nil, a nil map or
@@ -35,7 +35,7 @@ func objectOrEmpty(args any) any {
 // hasMember reports whether the JSON object raw has the member key.
 func hasMember(raw json.RawMessage, key string) bool {
 	found := false
-	jsonrpc.Members(raw, func(k []byte, _, _ int) bool {
+	rpcwire.Members(raw, func(k []byte, _, _ int) bool {
 		found = string(k) == strconv.Quote(key)
 		return !found
 	})
@@ -49,7 +49,7 @@ func describeResult(raw json.RawMessage) string {
 		return "a task (CreateTaskResult), which the call did not ask for; the task may still run at the server"
 	}
 	var keys []string
-	err := jsonrpc.Members(raw, func(k []byte, _, _ int) bool {
+	err := rpcwire.Members(raw, func(k []byte, _, _ int) bool {
 		keys = append(keys, truncate(strings.Trim(string(k), `"`), 40))
 		return len(keys) < 8
 	})

@@ -1,14 +1,18 @@
 package mcpclient
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/plainmcp/plainmcp/internal/mcpversion"
+)
 
 // Protocol versions plainmcp speaks.
 const (
-	Version20241105 = "2024-11-05" // handshake era
-	Version20250326 = "2025-03-26" // handshake era
-	Version20250618 = "2025-06-18" // handshake era
-	Version20251125 = "2025-11-25" // handshake era, the last
-	Version20260728 = "2026-07-28" // stateless era
+	Version20241105 = mcpversion.V20241105 // handshake era
+	Version20250326 = mcpversion.V20250326 // handshake era
+	Version20250618 = mcpversion.V20250618 // handshake era
+	Version20251125 = mcpversion.V20251125 // handshake era, the last
+	Version20260728 = mcpversion.V20260728 // stateless era
 )
 
 // LatestVersion is the newest version plainmcp speaks: the stateless era.
@@ -18,13 +22,14 @@ const LatestVersion = Version20260728
 const LatestHandshakeVersion = Version20251125
 
 // SupportedVersions lists the versions plainmcp speaks, oldest first.
-var SupportedVersions = []string{Version20241105, Version20250326, Version20250618, Version20251125, Version20260728}
+// The session reads lists of its own: changing this one changes nothing.
+var SupportedVersions = mcpversion.Supported()
 
 // handshakeVersions are the versions negotiated by initialize.
-var handshakeVersions = SupportedVersions[:4]
+var handshakeVersions = mcpversion.Supported()[:4]
 
 // statelessVersions are the versions carried per request.
-var statelessVersions = SupportedVersions[4:]
+var statelessVersions = mcpversion.Supported()[4:]
 
 // eraOf says which era a version belongs to.
 func eraOf(version string) Era {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
 
@@ -26,7 +26,7 @@ func TestParamHeadersOverHTTP(t *testing.T) {
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
-		m, _ := jsonrpc.Decode(body)
+		m, _ := rpcwire.Decode(body)
 		var result string
 		switch m.Method {
 		case "server/discover":
@@ -45,7 +45,7 @@ func TestParamHeadersOverHTTP(t *testing.T) {
 			result = `{"content":[]}`
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
+		w.Write(rpcwire.AppendResult(nil, m.ID, json.RawMessage(result)))
 	}))
 	defer srv.Close()
 	stream, err := streamhttp.Dial(ctx5s(t), streamhttp.Config{URL: srv.URL})

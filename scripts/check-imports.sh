@@ -2,8 +2,10 @@
 # Checks the import rules of plainmcp:
 #  1. non-test code imports the standard library and this module only;
 #  2. the layers import one way, tests included:
-#     jsonrpc <- transport <- mcpclient <- toolreg/mcpjson <- toolreg
-#       <- toolreg/remote (with transport/streamhttp) <- bridge <- cmd
+#     jsonrpc <- transport <- mcpclient <- toolreg
+#       <- toolreg/remote (with transport/streamhttp) <- bridge <- cmd,
+#     and toolreg/mcpjson, the config format, <- toolreg: it links no
+#     session, transport or JSON-RPC
 #     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
 #     and transport, not the layers above them, nor the opt-in packages
 #     mcpclient/task, mcpclient/skill and mcpclient/apps
@@ -11,7 +13,9 @@
 #     secret, a leaf any layer may hold secrets in, and internal/safe and
 #     internal/safeurl, the checks on untrusted text and URLs, import none
 #     of them, nor does
-#     internal/jsonscan, the JSON lexer under jsonrpc
+#     internal/jsonscan, the JSON lexer under jsonrpc, nor
+#     internal/rpcwire, the engine under jsonrpc that transport, streamhttp
+#     and mcpclient share (it imports none of them)
 #  3. the packages that exist for tests (fakes, leak and read checks) are
 #     linked by tests alone, never by a library or a program
 set -euo pipefail
@@ -38,6 +42,7 @@ check() {
   done
 }
 check internal/jsonscan jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check internal/rpcwire jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safeurl jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
@@ -50,6 +55,8 @@ check internal/demoserver mcpclient toolreg bridge cmd
 check internal/appserver mcpclient toolreg bridge cmd
 check internal/fakemcp mcpclient toolreg bridge cmd
 check examples/stdio toolreg bridge cmd internal/webui mcpclient/task mcpclient/skill mcpclient/apps
+# A host on the registry links tasks only if it asks for them (mcpc does).
+check examples/stdiohost bridge cmd internal/webui mcpclient/task
 # mcpc web's page (internal/webui) is linked by cmd/mcpc alone.
 for p in $(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./...); do
   [ "$p" = "$mod/cmd/mcpc" ] && continue
@@ -82,7 +89,10 @@ checkone() {
     fi
   done
 }
-checkone toolreg/mcpjson toolreg toolreg/remote transport/streamhttp/... bridge/... cmd/...
+# The config format links no session, transport or JSON-RPC either: it
+# takes the protocol versions from the leaf internal/mcpversion.
+checkone toolreg/mcpjson toolreg toolreg/remote mcpclient/... transport/... jsonrpc/... internal/rpcwire bridge/... cmd/...
+checkone internal/mcpversion jsonrpc/... transport/... mcpclient/... toolreg/...
 checkone toolreg toolreg/remote transport/streamhttp/...
 
 [ $fail -eq 0 ] && echo "imports: ok"

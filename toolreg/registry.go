@@ -17,6 +17,9 @@ type Options struct {
 	// Session is the base of every server's session options: the host's
 	// handlers (sampling, elicitation, roots), callbacks and client info.
 	// OnListChanged is wrapped so the registry also hears of changes.
+	// Tasks are the host's to ask for (Session.Tasks: &task.Options{}):
+	// without them a tool that must run as a task is refused by its
+	// server, and the host links none of mcpclient/task.
 	Session *mcpclient.Options
 
 	// StartupTimeout bounds connecting to one server when its config gives

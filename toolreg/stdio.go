@@ -7,7 +7,6 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/mcpclient/task"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -73,11 +72,6 @@ func (s *server) sessionOptions() *mcpclient.Options {
 		opts = *base
 	}
 	opts.Skills = true // the registry lists and loads skills
-	if opts.Tasks == nil {
-		// Tools that run as tasks are listed and offered like the
-		// others, so the registry must be able to call them.
-		opts.Tasks = &task.Options{}
-	}
 	if v := s.cfg.ProtocolVersion; v != "" {
 		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
 	}

@@ -21,7 +21,7 @@ import (
 //     message away without any JSON-RPC answer (HTTP: an error status
 //     whose body holds no JSON-RPC error). Era detection takes a refused
 //     server/discover for a server of the handshake era.
-//   - [jsonrpc.ResponseLostError], returned by Read: the response to one
+//   - [rpcwire.ResponseLostError], returned by Read: the response to one
 //     request can no longer arrive (its HTTP response stream broke and
 //     could not be resumed). It is a value no frame from the server can
 //     forge; jsonrpc.Conn fails that one call with it and reads on.

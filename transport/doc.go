@@ -61,7 +61,7 @@
 // A session needs a few things from its transport beyond frames: that the
 // server ended the session ([ErrSessionExpired]), that it refused a
 // message without a JSON-RPC answer ([ErrRefused]), that one response
-// will never come (jsonrpc.ResponseLostError, returned by Read beside the
+// will never come (rpcwire.ResponseLostError, returned by Read beside the
 // frames, so no server frame can forge it); and it tells the transport
 // the protocol it agreed ([Protocol], through [ProtocolSetter]) and what
 // each request names ([RequestInfo]). They are plain values here, in the

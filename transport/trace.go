@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -36,7 +37,7 @@ type traced struct {
 
 func (t *traced) Read() ([]byte, error) {
 	frame, err := t.s.Read()
-	var lost *jsonrpc.ResponseLostError
+	var lost *rpcwire.ResponseLostError
 	switch {
 	case err == nil:
 		t.print("<- ", frame)
@@ -47,8 +48,8 @@ func (t *traced) Read() ([]byte, error) {
 }
 
 // NotifyRead passes on the Conn's wish to hear when Read first has
-// something (jsonrpc.ReadNotifier).
-func (t *traced) NotifyRead(f func()) { jsonrpc.NotifyRead(t.s, f) }
+// something (rpcwire.ReadNotifier).
+func (t *traced) NotifyRead(f func()) { rpcwire.NotifyRead(t.s, f) }
 
 func (t *traced) Write(ctx context.Context, frame []byte) error {
 	t.print("-> ", frame)
@@ -60,22 +61,22 @@ func (t *traced) Write(ctx context.Context, frame []byte) error {
 }
 
 // Call passes a request to a stream that answers it directly
-// (jsonrpc.Caller) and prints the answer it returns; a response that
+// (rpcwire.Caller) and prints the answer it returns; a response that
 // comes through Read instead is printed there.
 func (t *traced) Call(ctx context.Context, id jsonrpc.ID, method string, frame []byte) ([]byte, error) {
-	c, ok := t.s.(jsonrpc.Caller)
+	c, ok := t.s.(rpcwire.Caller)
 	if !ok {
 		return nil, t.Write(ctx, frame)
 	}
 	t.print("-> ", frame)
 	answer, err := c.Call(ctx, id, method, frame)
-	var lost *jsonrpc.ResponseLostError
+	var lost *rpcwire.ResponseLostError
 	switch {
 	case answer != nil:
 		t.print("<- ", answer)
 	case errors.As(err, &lost):
 		t.print("<- ", []byte("(lost: "+lost.Error()+")"))
-	case err != nil && !errors.Is(err, jsonrpc.ErrBadResponse):
+	case err != nil && !errors.Is(err, rpcwire.ErrBadResponse):
 		t.print("-> ", []byte("(no answer: "+err.Error()+")"))
 	}
 	return answer, err

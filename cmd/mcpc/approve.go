@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -11,60 +12,120 @@ import (
 )
 
 // approve settles the servers of the project's .mcp.json that the user
-// has not approved yet, as Claude Code does before it starts one: at a
-// terminal, mcpc asks once per server and keeps the answer where Claude
-// Code does (~/.claude.json); with --trust-project it starts them this
-// once; otherwise they stay unstarted, with a warning that says how to
-// start them. A server rejected, now or before, is never started.
+// has not approved, as Claude Code does before it starts one:
+//
+//   - with --trust-project, each starts this once, whatever was answered
+//     before: the flag typed now wins over a stored refusal, and nothing
+//     is stored;
+//   - at a terminal, mcpc asks about each one not answered yet, showing
+//     exactly what would run (ServerConfig.Disclosure), and keeps only an
+//     explicit answer where Claude Code does (~/.claude.json); Enter or
+//     the end of input means "not now" and keeps nothing;
+//   - otherwise they stay unstarted, with a warning that says how to
+//     start them. A refused server is not started; reset-project-choices
+//     forgets the refusal.
 func (c *cli) approve(conf *toolreg.Config, cfg *config) *toolreg.Config {
 	out := &toolreg.Config{}
 	var in *bufio.Reader
 	for _, sc := range conf.Servers {
-		if sc.Approval == mcpjson.Pending {
-			switch {
-			case cfg.trust:
-				sc = withApproval(sc, mcpjson.Approved)
-			case c.interactive:
-				if in == nil {
-					in = bufio.NewReader(c.stdin)
-				}
-				sc = c.ask(in, sc)
-			case c.stderr != nil && (cfg.server == "" || cfg.server == sc.Name):
-				fmt.Fprintf(c.stderr, "mcpc: warning: server %q of %s is not approved, and not started: run mcpc at a terminal to answer, or pass --trust-project\n",
-					sc.Name, sc.Source)
+		switch {
+		case sc.Approval != mcpjson.Pending && sc.Approval != mcpjson.Rejected:
+		case cfg.trust:
+			sc = withApproval(sc, mcpjson.Approved)
+		case sc.Approval == mcpjson.Rejected:
+		case c.interactive:
+			if in == nil {
+				in = bufio.NewReader(c.stdin)
 			}
+			sc = c.ask(in, sc)
+		case c.stderr != nil && (cfg.server == "" || cfg.server == sc.Name):
+			fmt.Fprintf(c.stderr, "mcpc: warning: server %q of %s is not approved, and not started: run mcpc at a terminal to answer, or pass --trust-project\n",
+				sc.Name, sc.Source)
 		}
 		out.Servers = append(out.Servers, sc)
 	}
 	return out
 }
 
-// ask asks at the terminal whether to start sc, and keeps the answer.
+// approvalQuestion is the question and its answers.
+const approvalQuestion = `Start it?
+  y      yes, now and from now on in this project
+  o      only this once
+  Enter  not now (mcpc asks again next time)
+  never  no, and do not ask again in this project (mcpc reset-project-choices forgets it)
+[y/o/never/N] `
+
+// ask asks at the terminal whether to start sc, and keeps an explicit
+// answer.
 func (c *cli) ask(in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerConfig {
-	fmt.Fprintf(c.stderr, "The project's %s configures the MCP server %s\n  %s\n", sc.Source, clean(sc.Name), clean(sc.String()))
-	// What String leaves out and the user must weigh: the variables whose
-	// values go where the file says (a header of the server's own, say),
-	// and a command run on this machine for an http server.
-	if vars := sc.Variables(); len(vars) > 0 {
-		fmt.Fprintf(c.stderr, "  It reads the environment variables %s, and sends their values where its config says.\n", clean(strings.Join(vars, ", ")))
+	fmt.Fprintf(c.stderr, "The project's %s configures the MCP server %s:\n  %s\n",
+		sc.Source, clean(sc.Name), strings.ReplaceAll(sc.Disclosure(), "\n", "\n  "))
+	fmt.Fprint(c.stderr, approvalQuestion)
+	line, err := in.ReadString('\n')
+	if err == io.EOF {
+		fmt.Fprintln(c.stderr) // the prompt's line ends here, not in what follows
 	}
-	if !sc.HeadersHelper.IsZero() {
-		fmt.Fprintf(c.stderr, "  It runs a command of the file's at each connection (headersHelper).\n")
-	}
-	fmt.Fprint(c.stderr, "Start it, now and from now on in this project? [y/N] ")
-	line, _ := in.ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	approved := answer == "y" || answer == "yes"
-	state := mcpjson.Rejected
-	if approved {
-		state = mcpjson.Approved
-	}
-	if user := mcpjson.ClaudeCodeUserFile(); user != "" {
+	keep := func(approved bool) {
+		user := mcpjson.ClaudeCodeUserFile()
+		if user == "" {
+			fmt.Fprintf(c.stderr, "mcpc: warning: the answer is not kept: no home directory\n")
+			return
+		}
 		if err := mcpjson.SaveApproval(user, c.projectDir(), sc.Name, approved); err != nil {
 			fmt.Fprintf(c.stderr, "mcpc: warning: the answer is not kept: %s\n", oneLine(err.Error()))
 		}
 	}
-	return withApproval(sc, state)
+	switch answer := strings.ToLower(strings.TrimSpace(line)); answer {
+	case "y", "yes":
+		keep(true)
+		return withApproval(sc, mcpjson.Approved)
+	case "o", "once":
+		return withApproval(sc, mcpjson.Approved)
+	case "never":
+		keep(false)
+		fmt.Fprintf(c.stderr, "mcpc: %s is not started, now or later in this project; mcpc reset-project-choices forgets the answer, --trust-project starts it once\n", clean(sc.Name))
+		return withApproval(sc, mcpjson.Rejected)
+	case "", "n", "no":
+		fmt.Fprintf(c.stderr, "mcpc: %s is not started; mcpc asks again next time (or pass --trust-project to start it once)\n", clean(sc.Name))
+	default:
+		fmt.Fprintf(c.stderr, "mcpc: %q is not one of the answers: %s is not started; mcpc asks again next time\n", answer, clean(sc.Name))
+	}
+	return sc
+}
+
+// cmdResetProjectChoices forgets the answers kept for the project's
+// .mcp.json servers, as Claude Code's "claude mcp reset-project-choices"
+// does: each is asked about again.
+func (c *cli) resetProjectChoices() error {
+	user := mcpjson.ClaudeCodeUserFile()
+	if user == "" {
+		return fmt.Errorf("reset-project-choices: no home directory, so no ~/.claude.json")
+	}
+	dir := c.projectDir()
+	before, err := mcpjson.ReadApprovals(user, "", dir)
+	if err != nil {
+		return err
+	}
+	if err := mcpjson.ResetApprovals(user, dir); err != nil {
+		return fmt.Errorf("reset-project-choices: %w", err)
+	}
+	fmt.Fprintf(c.stdout, "Forgot the answers for the .mcp.json servers of %s in %s", dir, user)
+	if n := len(before.Enabled) + len(before.Disabled); n > 0 || before.All {
+		fmt.Fprintf(c.stdout, " (approved: %s; refused: %s)", orNone(before.Enabled, before.All), orNone(before.Disabled, false))
+	}
+	fmt.Fprintln(c.stdout, ": mcpc asks about each again.")
+	return nil
+}
+
+// orNone lists names for a message, "every server" when all is set.
+func orNone(names []string, all bool) string {
+	switch {
+	case all:
+		return "every server"
+	case len(names) == 0:
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // projectDir is the absolute path of the project directory, as

@@ -50,6 +50,7 @@ var commands = map[string]command{
 	"info":      {"", 0, 0, cmdInfo},
 	"ping":      {"", 0, 0, cmdPing},
 	"tools":     {"", 0, 0, cmdToolsOrSearch},
+	"tool":      {"<tool>", 1, 1, cmdTool},
 	"call":      {"<tool> [json-args | @file | -]", 1, 2, cmdCall},
 	"prompts":   {"", 0, 0, cmdPrompts},
 	"prompt":    {"<name> [json-args | @file | -]", 1, 2, cmdPrompt},
@@ -63,6 +64,8 @@ var commands = map[string]command{
 	"logout":    {"<server>", 1, 1, cmdLogout},
 	"web":       {"[--addr 127.0.0.1:0] [--open] [--yes]", 0, 0, cmdWeb},
 	"watch":     {"[--lists] [--read] [--count N] [server:]<uri>…", 0, maxWatched, cmdWatch},
+	// reset-project-choices needs no server: runCommand runs it itself.
+	"reset-project-choices": {"", 0, 0, nil},
 }
 
 func commandNames() []string {
@@ -91,6 +94,9 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	if n := len(args) - 1; n < cmd.minArgs || n > cmd.maxArgs {
 		return usagef("usage: mcpc %s %s", args[0], cmd.usage)
 	}
+	if args[0] == "reset-project-choices" {
+		return c.resetProjectChoices()
+	}
 	conf, err := c.selectServers(cfg)
 	if err != nil {
 		return err
@@ -110,6 +116,7 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	opts.Lazy = args[0] == "call" || args[0] == "login" || args[0] == "logout"
 	eras := loadEraCache(eraCacheFile())
 	eras.pin(conf, cfg.protocol)
+	opts.Dial = eras.dial(opts.Dial)
 	e := &env{visits: v, conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
 	defer func() {
 		if e.reg != nil {
@@ -233,6 +240,9 @@ func errorLine(s toolreg.ServerStatus) string {
 	}
 	if s.Err != nil && errors.Is(s.Err, context.DeadlineExceeded) {
 		return oneLine(s.Err.Error()) + ` (raise the bound with --timeout, or the server's "timeout" in its config)`
+	}
+	if hint := unapprovedHint[s.Approval]; s.State == toolreg.StateUnapproved && hint != "" {
+		return fmt.Sprintf("server %q: %s", s.Name, hint)
 	}
 	if s.Err != nil {
 		return oneLine(s.Err.Error())

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"io"
 	"os"
@@ -29,6 +30,7 @@ type demoFlags struct {
 	hang      bool   // read requests and answer none
 	deaf      bool   // never answer server/discover, as some handshake-era servers do
 	withPages bool   // offer the visit tool
+	speaks    string // answer initialize with this version, whatever was asked
 }
 
 func parseDemoFlags(args []string) (*demoFlags, error) {
@@ -46,6 +48,7 @@ func parseDemoFlags(args []string) (*demoFlags, error) {
 	fs.BoolVar(&d.hang, "hang", false, "")
 	fs.BoolVar(&d.deaf, "ignore-discover", false, "")
 	fs.BoolVar(&d.withPages, "pages", false, "")
+	fs.StringVar(&d.speaks, "speaks", "", "")
 	return d, fs.Parse(args)
 }
 
@@ -66,6 +69,9 @@ func (d *demoFlags) serve(stream jsonrpc.Stream) error {
 	}
 	if d.deaf {
 		stream = deafStream{stream}
+	}
+	if d.speaks != "" {
+		stream = olderStream{stream, d.speaks}
 	}
 	return demoserver.New(&d.opts).Serve(context.Background(), stream)
 }
@@ -102,6 +108,29 @@ func (d deafStream) Read() ([]byte, error) {
 			return frame, err
 		}
 	}
+}
+
+// olderStream makes the server answer initialize with version, as a
+// server that speaks no newer one does: the version the client asks for
+// is replaced before the server reads it.
+type olderStream struct {
+	jsonrpc.Stream
+	version string
+}
+
+func (o olderStream) Read() ([]byte, error) {
+	frame, err := o.Stream.Read()
+	if err != nil || !bytes.Contains(frame, []byte(`"method":"initialize"`)) {
+		return frame, err
+	}
+	var msg map[string]any
+	if json.Unmarshal(frame, &msg) != nil {
+		return frame, nil
+	}
+	if params, ok := msg["params"].(map[string]any); ok {
+		params["protocolVersion"] = o.version
+	}
+	return json.Marshal(msg)
 }
 
 // demoInProcess is a cli.serve that serves the demo servers of demoEntry in

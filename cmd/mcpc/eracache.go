@@ -5,12 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -20,10 +23,13 @@ import (
 // all, and then each mcpc command paid the probe's whole timeout (5 s)
 // before falling back to initialize. mcpc remembers, per configured server
 // (its name and how it is started), that it spoke the handshake era, and
-// next time pins the newest handshake version for it: initialize goes out
-// at once, and the server still negotiates its own version down. An entry
-// lives a week, so a server that moves to the stateless era is probed
-// again; one whose start fails while pinned is forgotten at once.
+// next time connects to it in that era (mcpclient.EraHandshake): initialize
+// goes out at once, offering the newest handshake version, and the server
+// still negotiates its own version down (2025-06-18, say), as the spec's
+// version negotiation lets it. Only the era is remembered, never a
+// version. An entry lives a week, so a server that moves to the stateless
+// era is probed again; one that refuses the handshake while remembered
+// (a stateless-only server now) is forgotten and probed in the same run.
 
 const (
 	eraCacheTTL  = 7 * 24 * time.Hour
@@ -34,8 +40,10 @@ const (
 // eraCache is the cache file's contents: when each server was last seen
 // speaking the handshake era, by its fingerprint.
 type eraCache struct {
-	path    string
-	seen    map[string]time.Time
+	path string
+	seen map[string]time.Time
+
+	mu      sync.Mutex        // servers are dialed in parallel
 	pinned  map[string]string // server name -> fingerprint, for this run
 	changed bool
 }
@@ -72,8 +80,8 @@ func loadEraCache(path string) *eraCache {
 	return c
 }
 
-// pin gives each server the cache knows as handshake-era the newest
-// handshake version, unless its config or --protocol already pins one.
+// pin marks each server the cache knows as handshake-era for dial,
+// unless its config or --protocol already pins a version.
 func (c *eraCache) pin(conf *toolreg.Config, protocol string) {
 	if protocol != "" {
 		return
@@ -81,15 +89,51 @@ func (c *eraCache) pin(conf *toolreg.Config, protocol string) {
 	for _, sc := range conf.Servers {
 		fp := fingerprint(sc)
 		if _, ok := c.seen[fp]; ok && sc.ProtocolVersion == "" {
-			sc.ProtocolVersion = mcpclient.LatestHandshakeVersion
 			c.pinned[sc.Name] = fp
 		}
 	}
 }
 
+// dialFunc is toolreg's Options.Dial.
+type dialFunc = func(context.Context, *toolreg.ServerConfig, *mcpclient.Options) (*mcpclient.Session, error)
+
+// dial wraps a registry's Dial: a server marked by pin connects in the
+// handshake era, with no probe and no version pinned. If it refuses the
+// handshake, it is forgotten and dialed again as one the cache never saw.
+func (c *eraCache) dial(dial dialFunc) dialFunc {
+	return func(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
+		c.mu.Lock()
+		_, pinned := c.pinned[sc.Name]
+		c.mu.Unlock()
+		if !pinned || opts.ProtocolVersion != "" || opts.Era != 0 {
+			return dial(ctx, sc, opts)
+		}
+		handshake := *opts
+		handshake.Era = mcpclient.EraHandshake
+		s, err := dial(ctx, sc, &handshake)
+		if err == nil || ctx.Err() != nil || !refusedHandshake(err) {
+			return s, err
+		}
+		c.mu.Lock()
+		delete(c.pinned, sc.Name) // record then sees a run that probed
+		c.mu.Unlock()
+		return dial(ctx, sc, opts)
+	}
+}
+
+// refusedHandshake reports whether err is a server's refusal of
+// initialize (an error answer, or a version it does not speak) rather
+// than a server that did not start or answer.
+func refusedHandshake(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return errors.As(err, &rpcErr) || errors.Is(err, mcpclient.ErrUnsupportedVersion)
+}
+
 // record notes which servers of the run left the probe unanswered, and
 // forgets those that answered it or failed to start while pinned.
 func (c *eraCache) record(reg *toolreg.Registry, conf *toolreg.Config) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, st := range reg.Servers() {
 		sc := conf.Server(st.Name)
 		if sc == nil {

@@ -34,3 +34,28 @@ func testEraCacheSparesTheProbe(t *testing.T) {
 		t.Errorf("the second run did not list the same tools after initialize:\n%s\n%s", second.stdout, second.stderr)
 	}
 }
+
+// TestEraCacheLetsTheServerNegotiateDown: a remembered server that speaks
+// only 2025-06-18 and never answers the probe works on every run, not
+// every second one: the cache remembers the era, not a version, so the
+// server answers initialize with its own version and the client takes it.
+func TestEraCacheLetsTheServerNegotiateDown(t *testing.T) {
+	synctest.Test(t, testEraCacheLetsTheServerNegotiateDown)
+}
+
+func testEraCacheLetsTheServerNegotiateDown(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", map[string]any{"old": demoEntry(t, "-ignore-discover", "-speaks", "2025-06-18", "-instructions", dir)})
+	for run := 1; run <= 4; run++ {
+		r := runIn(t, dir, "", "--trace", "call", "mcp__old__echo", `{"text":"hi"}`)
+		if r.code != exitOK {
+			t.Fatalf("run %d: exit %d:\n%s", run, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "hi") || !strings.Contains(r.stderr, `"protocolVersion":"2025-06-18"`) {
+			t.Errorf("run %d: not the echo of a 2025-06-18 server:\n%s\n%s", run, r.stdout, r.stderr)
+		}
+		if probed := strings.Contains(r.stderr, `"server/discover"`); probed != (run == 1) {
+			t.Errorf("run %d: probed %v, want %v", run, probed, run == 1)
+		}
+	}
+}

@@ -20,6 +20,20 @@
 // a single ad-hoc server instead, called "server" unless --name says
 // otherwise.
 //
+// A project's .mcp.json comes with its repository, so its servers start
+// only once approved, as under Claude Code. At a terminal mcpc asks about
+// each one not answered yet, showing exactly what would run: the command
+// and every argument whole, written as a shell would read them back
+// (control characters escaped), or the URL; the names of env entries and
+// headers, never their values. "y" starts it and keeps the approval in
+// ~/.claude.json (enabledMcpjsonServers), "o" starts it this once,
+// "never" keeps a refusal (disabledMcpjsonServers), and Enter, "n" or the
+// end of input mean "not now": nothing is kept, and the next run asks
+// again. Without a terminal, a server not approved is not started.
+// --trust-project starts every one this once, even one refused before
+// (the flag typed now wins), and keeps nothing; reset-project-choices
+// forgets the project's answers.
+//
 // A key of a server entry that mcpc does not use is a warning on stderr
 // ("mcpc: warning: …"). Stdio servers get mcpc's environment, as under
 // Claude Code, unless their entry says "inheritEnv": false.
@@ -35,6 +49,7 @@
 //
 //	servers                   each server's state, transport, protocol, tool count, title, last error
 //	tools                     the tools, by server
+//	tool <tool>               one tool's whole definition (--json: as the server sent it)
 //	call <tool> [args]        call a tool; args is a JSON object, @file or - (stdin)
 //	prompts                   the prompts, by server, with their arguments
 //	prompt <name> [args]      render a prompt (arguments: a JSON object of strings, @file or -)
@@ -55,6 +70,7 @@
 //	                          the tokens go to plainmcp/tokens.json (mode 0600) in the
 //	                          user config directory, where the other commands find them
 //	logout <server>           revoke the server's stored tokens where it can, and forget them
+//	reset-project-choices     forget the answers kept for the project's .mcp.json servers
 //	watch [server:]<uri>…     print what the servers say changed, as it comes (see Watching)
 //	web                       a local page over the servers, its URL (with a random token)
 //	                          the first line of stdout: tools with forms, resources, prompts,
@@ -124,8 +140,10 @@
 //	--name NAME      the name of the --stdio or --url server (default "server")
 //	--json           print results as JSON
 //	--trace          print every JSON-RPC frame to stderr, each line led by "[server] "
-//	--timeout D      per-request timeout (default 60s); given, it also bounds each server's start
-//	                 (default 30s, or the server's own "timeout")
+//	--timeout D      how long a request may go without its answer or progress (default 60s,
+//	                 tool calls 10m); every call asks for progress, which restarts it; given, it
+//	                 also bounds each server's start (default 30s, or the server's own "timeout")
+//	--total-timeout D the most a request that keeps reporting progress may take (default 30m)
 //	--progress       print progress notifications to stderr (default: when stderr is a terminal)
 //	--sampling MODE  answer the servers' sampling requests: "echo" replies with the last user
 //	                 message (for trying servers out), PROVIDER:NAME asks a model as --model
@@ -159,7 +177,10 @@
 // plainmcp/eras.json in the user cache directory remembers, for a week,
 // which configured servers never answered the server/discover probe: mcpc
 // then starts them with initialize at once instead of waiting the probe's
-// five seconds on every command. Deleting it is always safe.
+// five seconds on every command. It remembers the era, never a version:
+// initialize offers the newest handshake version and the server may answer
+// an older one. A remembered server that refuses the handshake is
+// forgotten and probed in the same run. Deleting it is always safe.
 //
 // # Exit status
 //

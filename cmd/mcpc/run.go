@@ -30,7 +30,8 @@ type config struct {
 	json        bool
 	trace       bool
 	timeout     time.Duration
-	timeoutSet  bool // --timeout given: it bounds each server's start too
+	timeoutSet  bool          // --timeout given: it bounds each server's start too
+	total       time.Duration // --total-timeout: the cap on a request that reports progress
 	protocol    string
 	progress    bool
 	terminal    bool // stderr is a terminal: progress rewrites one line
@@ -158,7 +159,8 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.BoolVar(&cfg.json, "json", false, "print JSON")
 	fs.BoolVar(&cfg.trace, "trace", false, "print frames to stderr")
 	cfg.timeout = 60 * time.Second
-	fs.Var((*durationFlag)(&cfg.timeout), "timeout", `per-request timeout: a duration such as "30s", or milliseconds`)
+	fs.Var((*durationFlag)(&cfg.timeout), "timeout", `how long a request may go without an answer or progress (default 60s, tool calls 10m): a duration such as "30s", or milliseconds`)
+	fs.Var((*durationFlag)(&cfg.total), "total-timeout", `the most a request that keeps reporting progress may take (default 30m)`)
 	fs.StringVar(&cfg.protocol, "protocol", "", "pin the protocol version (2024-11-05 … 2026-07-28)")
 	fs.BoolVar(&cfg.progress, "progress", terminal, "print progress to stderr")
 	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo" or PROVIDER:NAME`)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
@@ -70,11 +71,18 @@ func narrow(conf *toolreg.Config, name string) (*toolreg.Config, error) {
 	}
 	switch sc.Approval {
 	case mcpjson.Pending:
-		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is not approved: run mcpc at a terminal to answer, or pass --trust-project", name)}
+		return nil, refusedError{fmt.Sprintf("--server %q: %s", name, unapprovedHint[mcpjson.Pending])}
 	case mcpjson.Rejected:
-		return nil, refusedError{fmt.Sprintf("--server %q: the project's server is rejected (in ~/.claude.json's disabledMcpjsonServers)", name)}
+		return nil, refusedError{fmt.Sprintf("--server %q: %s", name, unapprovedHint[mcpjson.Rejected])}
 	}
 	return &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, nil
+}
+
+// unapprovedHint says, for each approval state that keeps a project
+// server from starting, why and the ways out that work.
+var unapprovedHint = map[string]string{
+	mcpjson.Pending:  "the project's server is not approved yet: answer y or o when mcpc asks at a terminal, or pass --trust-project to start it once",
+	mcpjson.Rejected: "the project's server was refused (never, kept in ~/.claude.json's disabledMcpjsonServers): pass --trust-project to start it once, or run mcpc reset-project-choices to be asked again",
 }
 
 // loadConfig reads the --config files or, if none was given, Claude Code's
@@ -221,8 +229,14 @@ func adHocHTTP(sc *toolreg.ServerConfig, cfg *config) error {
 // token file) and, with --trace, every server's stream traced.
 func registryOptions(cfg *config, stderr io.Writer, ask *asker, v *visits) (*toolreg.Options, *remote.Dialer, error) {
 	session := &mcpclient.Options{
-		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
-		RequestTimeout: cfg.timeout,
+		ClientInfo:        mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
+		MaxRequestTimeout: cfg.total,
+		// mcpc opts in to tasks: a tool that must run as one is called,
+		// and polled to its result, like any other.
+		Tasks: &task.Options{},
+	}
+	if cfg.timeoutSet {
+		session.RequestTimeout = cfg.timeout // else the library's: 60s, tool calls 10m
 	}
 	if cfg.protocol != "" {
 		session.ProtocolVersion = cfg.protocol

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -59,7 +59,7 @@ func cmdTools(ctx context.Context, e *env, _ []string) error {
 func toolArgs(schema json.RawMessage) string {
 	var props json.RawMessage
 	var required []string
-	jsonrpc.Members(schema, func(key []byte, start, end int) bool {
+	rpcwire.Members(schema, func(key []byte, start, end int) bool {
 		switch string(key) {
 		case `"properties"`:
 			props = schema[start:end]
@@ -69,7 +69,7 @@ func toolArgs(schema json.RawMessage) string {
 		return true
 	})
 	var names []string
-	jsonrpc.Members(props, func(key []byte, _, _ int) bool {
+	rpcwire.Members(props, func(key []byte, _, _ int) bool {
 		if len(names) == maxListedArgs {
 			names = append(names, "…")
 			return false
@@ -138,9 +138,10 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		defer done()
 		res, err := callToolStepUp(ctx, e, reg, args[0], params)
 		done() // the progress line goes before the result is printed
-		return e.printCallResult(res, err)
+		return e.printCallResult(res, timeoutHint(err))
 	}
-	return e.printCallResult(callToolStepUp(ctx, e, reg, args[0], params))
+	res, err := callToolStepUp(askProgress(ctx), e, reg, args[0], params)
+	return e.printCallResult(res, timeoutHint(err))
 }
 
 // callTool calls a tool by its qualified name, or by any name that

@@ -26,7 +26,7 @@ func TestProjectServersNeedApproval(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 
 	r := runIn(t, dir, "", "servers")
-	r.want(t, exitRefused, `server "demo" is unapproved`) // the one server selected is not started
+	r.want(t, exitRefused, `server "demo": the project's server is not approved yet`) // the one server selected is not started
 	if !strings.Contains(r.stderr, `server "demo" of `+filepath.Join(dir, ".mcp.json")+` is not approved`) || !strings.Contains(r.stdout, "unapproved") {
 		t.Errorf("stdout %q, stderr %q: want demo unapproved, with a warning", r.stdout, r.stderr)
 	}
@@ -61,10 +61,11 @@ func TestProjectServersNeedApproval(t *testing.T) {
 }
 
 // The question that approves a project's server says which environment
-// variables its config reads, by name, and that it runs a command at each
-// connection when it has a headersHelper: a repository's .mcp.json can
-// put "${GITHUB_TOKEN}" in a header of its own server's, and what the
-// user approves then sends that token there. The values are never shown.
+// variables its config reads, by name, and the command it runs at each
+// connection when it has a headersHelper, whole (a command of the
+// repository's, run on this machine): a repository's .mcp.json can put
+// "${GITHUB_TOKEN}" in a header of its own server's, and what the user
+// approves then sends that token there. The values are never shown.
 func TestProjectApprovalNamesTheVariablesAndTheHelper(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", map[string]any{"web": map[string]any{
@@ -87,12 +88,12 @@ func TestProjectApprovalNamesTheVariablesAndTheHelper(t *testing.T) {
 	if !strings.Contains(got, "Start it") {
 		t.Fatalf("not asked: %q", got)
 	}
-	for _, want := range []string{"PLAINMCP_TEST_PATH, PLAINMCP_TEST_TOKEN", "runs a command"} {
+	for _, want := range []string{"PLAINMCP_TEST_PATH, PLAINMCP_TEST_TOKEN", "runs at each connection, for headers (headersHelper): node helper.js"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the question does not say %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got+stdout.String(), "hunter2") || strings.Contains(got, "helper.js") {
+	if strings.Contains(got+stdout.String(), "hunter2") {
 		t.Errorf("a value is shown:\n%s", got)
 	}
 }

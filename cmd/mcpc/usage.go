@@ -15,6 +15,9 @@ Commands:
   tools                      the tools, by server; with --search QUERY the ten that best answer
                              QUERY, ranked (--json: with each score's reasons); select:NAME,NAME
                              picks tools by name
+  tool <tool>                one tool's whole definition: each argument (nested ones too) with its
+                             title, type, required, default and choices; annotations, task support,
+                             app; --json: the server's object with every member it sent
   call <tool> [args]         call a tool; args: a JSON object, @file or - (stdin); exits 5 on isError
   prompts                    the prompts, by server, with their arguments
   prompt <name> [args]       render a prompt; args: a JSON object of strings, @file or -
@@ -36,6 +39,8 @@ Commands:
                              plainmcp/tokens.json in the user config directory. A token that works is
                              kept unless --force; --scope S asks for more scopes
   logout <server>            revoke the server's stored tokens where it can, and forget them
+  reset-project-choices      forget the answers kept for ./.mcp.json's servers (as Claude Code's
+                             command of that name): mcpc asks about each again
   watch [server:]<uri>...    print what the servers say changed, a line (--json: a JSON line) per
                              event: the resources named (subscribed, both eras) and, with --lists
                              or no resource named, every server's tools/prompts/resources lists;
@@ -56,13 +61,18 @@ Servers:
   --header 'Name: value'     a header for every request to the --url server (repeatable)
   --bearer-env VAR           send the token in $VAR as "Authorization: Bearer ..."
   --name NAME                the name of the --stdio or --url server (default "server")
-  --trust-project            start the servers of ./.mcp.json that are not approved yet, this once
-                             (at a terminal, mcpc asks, and keeps the answer where Claude Code does)
+  --trust-project            start the servers of ./.mcp.json that are not approved, this once, even
+                             one refused before (at a terminal, mcpc asks, showing what would run:
+                             y keeps a yes where Claude Code does, never keeps a no, o starts it
+                             once, Enter or n is "not now" and keeps nothing)
 
 Output and behaviour:
   --json                     print results as JSON
   --trace                    print every JSON-RPC frame to stderr, each line led by [server]
-  --timeout D                per-request timeout: "30s", or milliseconds as in a config (default 60s)
+  --timeout D                how long a request may go without its answer or progress: "30s", or
+                             milliseconds as in a config (default 60s, tool calls 10m); progress
+                             restarts it, and every call asks for progress (shown with --progress)
+  --total-timeout D          the most a request that keeps reporting progress may take (default 30m)
   --protocol VERSION         pin the protocol version (2024-11-05 … 2026-07-28)
   --progress                 show progress on stderr: one line on a terminal, JSON events with --json
                              (default: when stderr is a terminal)
@@ -96,7 +106,7 @@ Output and behaviour:
                              in the browser, run calls from apps and links without asking
 
 MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds), as Claude Code reads them, bound each server's
-start and each tool call when its config does not.
+start and each tool call's whole time (progress or not) when its config does not.
 Flags may come before or after the command; -- ends them.
 A call starts only the server its tool belongs to; other commands start all.
 Exit status:

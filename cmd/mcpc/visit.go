@@ -30,6 +30,7 @@ type visits struct {
 	out  io.Writer // stderr
 	ask  *asker    // the person at the terminal; nil when there is none
 	open bool      // --open-urls: open without asking
+	page bool      // mcpc web: the page shows the pages to open, not the terminal
 
 	showing sync.Mutex // one page shown and asked about at a time
 
@@ -262,7 +263,7 @@ func (v *visits) requiredBy(ctx context.Context, server string, err error, bound
 func withVisits(cfg *config, dial func(context.Context, *toolreg.ServerConfig, *mcpclient.Options) (*mcpclient.Session, error), v *visits) func(context.Context, *toolreg.ServerConfig, *mcpclient.Options) (*mcpclient.Session, error) {
 	return func(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 		o := *opts
-		if cfg.elicitation != "decline" && (opts.Elicitation != nil || v.open) {
+		if cfg.elicitation != "decline" && !v.page && (opts.Elicitation != nil || v.open) {
 			o.Elicitation = v.elicit(sc.Name, opts.Elicitation)
 			o.ElicitationURL = true
 			o.OnElicitationComplete = v.completed(sc.Name)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/webui"
 	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg"
 )
 
 // cmdWeb serves the local page over the selected servers until
@@ -22,11 +24,12 @@ func cmdWeb(ctx context.Context, e *env, _ []string) error {
 		return trace.Wrap(server, st)
 	}
 	e.opts.Lazy = true
+	inbox := e.hookInbox()
 	reg, err := e.connect(ctx)
 	if err != nil {
 		return err
 	}
-	srv, err := webui.Start(&webui.Options{Registry: reg, Trace: trace, Addr: e.cfg.addr, Yes: e.cfg.ask.yes,
+	srv, err := webui.Start(&webui.Options{Registry: reg, Trace: trace, Inbox: inbox, Addr: e.cfg.addr, Yes: e.cfg.ask.yes,
 		TrustAnnotations: e.cfg.ask.trustsAnnotations()})
 	if err != nil {
 		return usagef("web: %v", err)
@@ -42,4 +45,24 @@ func cmdWeb(ctx context.Context, e *env, _ []string) error {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// hookInbox brings what each server says and asks on its own to the
+// page: log messages, list changes, stderr lines; and sampling and
+// elicitation (forms and pages to open), which the person answers on the
+// page unless --sampling or --elicitation answer them.
+func (e *env) hookInbox() *webui.Inbox {
+	inbox := &webui.Inbox{}
+	sampling, elicitation := e.cfg.sampling == "", e.cfg.elicitation == ""
+	e.visits.page = elicitation
+	dial := e.opts.Dial
+	e.opts.Dial = func(ctx context.Context, sc *toolreg.ServerConfig, o *mcpclient.Options) (*mcpclient.Session, error) {
+		own := *o
+		inbox.Hook(sc.Name, &own, sampling, elicitation)
+		if dial == nil {
+			return toolreg.DialStdio(ctx, sc, &own)
+		}
+		return dial(ctx, sc, &own)
+	}
+	return inbox
 }

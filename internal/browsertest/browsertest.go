@@ -209,6 +209,18 @@ func (b *Browser) Click(css string) {
 	}
 }
 
+// Type types text into the element css selects in the current frame, as
+// a person's keys would: the page sees its input events.
+func (b *Browser) Type(css, text string) {
+	b.t.Helper()
+	var el map[string]string
+	b.Cmd("POST", "/element", map[string]string{"using": "css selector", "value": css}, &el)
+	for _, id := range el {
+		b.Cmd("POST", "/element/"+id+"/value", map[string]string{"text": text}, nil)
+		return
+	}
+}
+
 // Screenshot saves a PNG of the page to path.
 func (b *Browser) Screenshot(path string) {
 	b.t.Helper()

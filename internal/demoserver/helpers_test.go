@@ -240,7 +240,7 @@ func (c *client) noNote(d time.Duration) {
 
 // wantCode checks that err is a JSON-RPC error with the code and a message
 // containing each of parts.
-func wantCode(t *testing.T, err error, code int64, parts ...string) *jsonrpc.Error {
+func wantCode(t *testing.T, err error, code jsonrpc.Code, parts ...string) *jsonrpc.Error {
 	t.Helper()
 	var e *jsonrpc.Error
 	if !errors.As(err, &e) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -83,10 +84,10 @@ func (s *sessionStream) Close() error {
 // inspect counts the requests in a frame the Conn is about to handle and
 // notes an initialize request. Frames the Conn will drop count for nothing.
 func (s *sessionStream) inspect(frame []byte) {
-	var msgs []*jsonrpc.Message
+	var msgs []*rpcwire.Message
 	if trimmed := bytes.TrimLeft(frame, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
-		msgs, _, _ = jsonrpc.DecodeBatch(frame)
-	} else if m, err := jsonrpc.Decode(frame); err == nil {
+		msgs, _, _ = rpcwire.DecodeBatch(frame)
+	} else if m, err := rpcwire.Decode(frame); err == nil {
 		msgs = append(msgs, m)
 	}
 	requests := false

@@ -30,6 +30,12 @@ func (s *Server) apiMux() *http.ServeMux {
 	mux.HandleFunc("POST /call", s.apiCall)
 	mux.HandleFunc("POST /read", s.apiRead)
 	mux.HandleFunc("POST /prompt", s.apiPrompt)
+	mux.HandleFunc("GET /progress", s.apiProgress)
+	mux.HandleFunc("POST /cancel", s.apiCancel)
+	mux.HandleFunc("GET /events", s.apiEvents)
+	mux.HandleFunc("POST /answer", s.apiAnswer)
+	mux.HandleFunc("POST /loglevel", s.apiLogLevel)
+	mux.HandleFunc("POST /ping", s.apiPing)
 	return mux
 }
 

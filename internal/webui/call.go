@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -65,6 +66,7 @@ type callRequest struct {
 	Tool    string          `json:"tool"`   // for an app: the server's name for the tool
 	Args    json.RawMessage `json:"args"`
 	Consent bool            `json:"consent"` // the person agreed to a call they did not start
+	ID      string          `json:"id"`      // the page's name for the call, for its progress and Cancel
 }
 
 func (s *Server) apiCall(w http.ResponseWriter, r *http.Request) {
@@ -72,36 +74,35 @@ func (s *Server) apiCall(w http.ResponseWriter, r *http.Request) {
 	if !readBody(w, r, &req) {
 		return
 	}
-	args := req.Args
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage("{}")
+	if len(req.Args) == 0 || string(req.Args) == "null" {
+		req.Args = json.RawMessage("{}")
 	}
 	ctx := r.Context()
-	reg := s.opts.Registry
+	var run *running
+	if req.ID != "" {
+		c, rn, done, err := s.running.start(ctx, req.ID)
+		if err != nil {
+			writeErr(w, http.StatusConflict, err)
+			return
+		}
+		defer done()
+		ctx, run = c, rn
+	}
 	before := s.opts.Trace.Last()
 	start := time.Now()
-	var res *toolreg.Result
-	var err error
-	switch req.From {
-	case "person", "link":
-		if req.From == "link" && !s.allowed(r, req.Name, req.Consent) {
-			writeErr(w, http.StatusForbidden, errNoConsent)
-			return
-		}
-		res, err = reg.Call(ctx, req.Name, args)
-	case "app":
-		if name, ok := s.exposed(r, req.Server, req.Tool); ok && !s.allowed(r, name, req.Consent) {
-			writeErr(w, http.StatusForbidden, errNoConsent)
-			return
-		}
-		res, err = reg.CallForApp(ctx, req.Server, req.Tool, args)
-	default:
-		writeErr(w, http.StatusBadRequest, errors.New(`"from" is person, app or link`))
+	res, code, err := s.call(ctx, r, &req)
+	if code != http.StatusOK {
+		writeErr(w, code, err)
 		return
 	}
 	out := map[string]any{"durationMs": time.Since(start).Milliseconds()}
 	if err != nil {
 		out["error"] = err.Error()
+		if run != nil {
+			run.mu.Lock()
+			out["cancelled"] = run.cancelled
+			run.mu.Unlock()
+		}
 	} else {
 		out["server"], out["tool"], out["content"], out["isError"] = res.Server, res.Tool, res.Content, res.IsError
 		if json.Valid(res.Structured) {
@@ -113,6 +114,27 @@ func (s *Server) apiCall(w http.ResponseWriter, r *http.Request) {
 		out["frames"] = s.opts.Trace.Since(before, res.Server)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// call makes the call req asks for, if it may run: a status other than
+// 200 refuses it.
+func (s *Server) call(ctx context.Context, r *http.Request, req *callRequest) (*toolreg.Result, int, error) {
+	reg := s.opts.Registry
+	switch req.From {
+	case "person", "link":
+		if req.From == "link" && !s.allowed(r, req.Name, req.Consent) {
+			return nil, http.StatusForbidden, errNoConsent
+		}
+		res, err := reg.Call(ctx, req.Name, req.Args)
+		return res, http.StatusOK, err
+	case "app":
+		if name, ok := s.exposed(r, req.Server, req.Tool); ok && !s.allowed(r, name, req.Consent) {
+			return nil, http.StatusForbidden, errNoConsent
+		}
+		res, err := reg.CallForApp(ctx, req.Server, req.Tool, req.Args)
+		return res, http.StatusOK, err
+	}
+	return nil, http.StatusBadRequest, errors.New(`"from" is person, app or link`)
 }
 
 var errNoConsent = errors.New("the person has not agreed to this call")

@@ -26,6 +26,9 @@ type Options struct {
 	Registry *toolreg.Registry
 	// Trace records the frames the page shows; nil shows none.
 	Trace *Trace
+	// Inbox holds what servers say and ask on their own, for the page;
+	// nil shows none. Hook each server's session options into it.
+	Inbox *Inbox
 	// Addr is the page's listening address: a loopback IP and a port
 	// ("127.0.0.1:0", the default, picks a free port).
 	Addr string
@@ -53,6 +56,7 @@ type Server struct {
 	shost   string // the sandbox's
 	page    *http.Server
 	sandbox *http.Server
+	running runningCalls // the person's calls in flight
 
 	closeOnce sync.Once
 	closeErr  error

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -100,11 +101,11 @@ func (s *tracedStream) Write(ctx context.Context, frame []byte) error {
 }
 
 // Call keeps the direct path of a stream that answers a request on the
-// calling goroutine (jsonrpc.Caller: Streamable HTTP), recording the
+// calling goroutine (rpcwire.Caller: Streamable HTTP), recording the
 // request and the answer it returns; a stream without one gets the
 // request through Write, and its answer is recorded by Read.
 func (s *tracedStream) Call(ctx context.Context, id jsonrpc.ID, method string, frame []byte) ([]byte, error) {
-	c, ok := s.Stream.(jsonrpc.Caller)
+	c, ok := s.Stream.(rpcwire.Caller)
 	if !ok {
 		return nil, s.Write(ctx, frame)
 	}
@@ -119,5 +120,5 @@ func (s *tracedStream) Call(ctx context.Context, id jsonrpc.ID, method string, f
 }
 
 // NotifyRead passes on the Conn's wish to hear when Read first has
-// something (jsonrpc.ReadNotifier).
-func (s *tracedStream) NotifyRead(f func()) { jsonrpc.NotifyRead(s.Stream, f) }
+// something (rpcwire.ReadNotifier).
+func (s *tracedStream) NotifyRead(f func()) { rpcwire.NotifyRead(s.Stream, f) }

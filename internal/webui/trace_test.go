@@ -4,12 +4,13 @@ import (
 	"context"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
 // answering is a stream that answers each request on the calling
-// goroutine, as Streamable HTTP does (jsonrpc.Caller).
+// goroutine, as Streamable HTTP does (rpcwire.Caller).
 type answering struct{ jsonrpc.Stream }
 
 func (answering) Call(_ context.Context, id jsonrpc.ID, _ string, _ []byte) ([]byte, error) {
@@ -24,12 +25,12 @@ func TestTraceKeepsTheDirectPath(t *testing.T) {
 	defer a.Close()
 	defer b.Close()
 	var tr Trace
-	traced, ok := tr.Wrap("s", answering{a}).(jsonrpc.Caller)
+	traced, ok := tr.Wrap("s", answering{a}).(rpcwire.Caller)
 	if !ok {
 		t.Fatal("the traced stream hides Call")
 	}
 	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-	answer, err := traced.Call(context.Background(), jsonrpc.Int64ID(1), "ping", req)
+	answer, err := traced.Call(context.Background(), rpcwire.Int64ID(1), "ping", req)
 	if err != nil || string(answer) != `{"jsonrpc":"2.0","id":1,"result":{}}` {
 		t.Fatalf("Call = %s, %v", answer, err)
 	}
@@ -38,9 +39,9 @@ func TestTraceKeepsTheDirectPath(t *testing.T) {
 		t.Errorf("trace = %+v", got)
 	}
 
-	plain := tr.Wrap("p", a).(jsonrpc.Caller)
+	plain := tr.Wrap("p", a).(rpcwire.Caller)
 	go b.Read() // the pipe's far end takes the request
-	if answer, err := plain.Call(context.Background(), jsonrpc.Int64ID(2), "ping", req); answer != nil || err != nil {
+	if answer, err := plain.Call(context.Background(), rpcwire.Int64ID(2), "ping", req); answer != nil || err != nil {
 		t.Errorf("a plain stream's Call = %s, %v; want the request written, the answer left to Read", answer, err)
 	}
 	if got := tr.Since(2, "p"); len(got) != 1 || !got[0].Out {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
@@ -93,7 +94,7 @@ func TestDemoServerTaskBothEras(t *testing.T) {
 // Without Options.Tasks the server refuses the call (a handshake-era
 // -32601, the extension's -32021) and no task is made.
 func TestDemoServerTaskToolNeedsTasks(t *testing.T) {
-	for era, code := range map[mcpclient.Era]int64{mcpclient.EraHandshake: jsonrpc.CodeMethodNotFound, mcpclient.EraStateless: -32021} {
+	for era, code := range map[mcpclient.Era]jsonrpc.Code{mcpclient.EraHandshake: jsonrpc.CodeMethodNotFound, mcpclient.EraStateless: -32021} {
 		s := demoTasks(t, era, &mcpclient.Options{})
 		_, err := s.CallTool(ctx5s(t), "research", map[string]any{"topic": "x"})
 		var rpcErr *jsonrpc.Error
@@ -139,7 +140,7 @@ type cancelWatch struct {
 func (w *cancelWatch) wrap(s jsonrpc.Stream) jsonrpc.Stream { w.Stream = s; return w }
 
 func (w *cancelWatch) Write(ctx context.Context, frame []byte) error {
-	if m, err := jsonrpc.Decode(frame); err == nil && m.Method == "tasks/cancel" {
+	if m, err := rpcwire.Decode(frame); err == nil && m.Method == "tasks/cancel" {
 		w.mu.Lock()
 		if w.id == "" {
 			w.id = m.ID.String()
@@ -151,7 +152,7 @@ func (w *cancelWatch) Write(ctx context.Context, frame []byte) error {
 
 func (w *cancelWatch) Read() ([]byte, error) {
 	frame, err := w.Stream.Read()
-	if m, derr := jsonrpc.Decode(frame); err == nil && derr == nil && m.Method == "" {
+	if m, derr := rpcwire.Decode(frame); err == nil && derr == nil && m.Method == "" {
 		w.mu.Lock()
 		if w.id != "" && m.ID.String() == w.id {
 			close(w.answered)

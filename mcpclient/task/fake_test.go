@@ -37,7 +37,7 @@ func modernServer(t *testing.T) *fakemcp.Server {
 	return f
 }
 
-func fail(code int64, msg string) jsonrpc.Handler {
+func fail(code jsonrpc.Code, msg string) jsonrpc.Handler {
 	return func(context.Context, *jsonrpc.Request) (any, error) { return nil, jsonrpc.NewError(code, "%s", msg) }
 }
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 )
@@ -27,7 +27,7 @@ func TestTaskRequestsNameTheTaskInHeaders(t *testing.T) {
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
-		m, _ := jsonrpc.Decode(body)
+		m, _ := rpcwire.Decode(body)
 		mu.Lock()
 		seen[m.Method] = r.Header.Clone()
 		var result string
@@ -47,7 +47,7 @@ func TestTaskRequestsNameTheTaskInHeaders(t *testing.T) {
 		}
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
+		w.Write(rpcwire.AppendResult(nil, m.ID, json.RawMessage(result)))
 	}))
 	defer srv.Close()
 	stream, err := streamhttp.Dial(ctx5s(t), streamhttp.Config{URL: srv.URL})

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -210,7 +211,7 @@ func (ts *sessionTasks) Answered(req *jsonrpc.Request, res any) any {
 	if json.Unmarshal(req.Params, &p) == nil {
 		rel, ok = p.Meta[relatedTaskKey]
 	}
-	raw, err := jsonrpc.Marshal(res)
+	raw, err := rpcwire.Marshal(res)
 	var out map[string]json.RawMessage
 	if !ok || err != nil || json.Unmarshal(raw, &out) != nil {
 		return res
@@ -218,6 +219,6 @@ func (ts *sessionTasks) Answered(req *jsonrpc.Request, res any) any {
 	meta := map[string]json.RawMessage{}
 	json.Unmarshal(out["_meta"], &meta) // absent or not an object: start afresh
 	meta[relatedTaskKey] = rel
-	out["_meta"], _ = jsonrpc.Marshal(meta)
+	out["_meta"], _ = rpcwire.Marshal(meta)
 	return out
 }

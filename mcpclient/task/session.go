@@ -8,10 +8,11 @@ import (
 	"sync"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // sessionTasks is what one session remembers about tasks: the
-// mcpclient.SessionTasks that Options.Attach returns.
+// ext.Tasks that Options.Attach returns.
 type sessionTasks struct {
 	s    *mcpclient.Session
 	opts Options
@@ -32,7 +33,7 @@ type sessionTasks struct {
 
 // of returns the task state Options attached to s.
 func of(s *mcpclient.Session) (*sessionTasks, error) {
-	st, ok := s.Tasks().(*sessionTasks)
+	st, ok := ext.SessionOf(s).Tasks().(*sessionTasks)
 	if !ok {
 		return nil, ErrNotEnabled
 	}
@@ -133,12 +134,12 @@ func (st *sessionTasks) drive(ctx context.Context, t *Task, pollFirst bool) (*mc
 }
 
 // cancelInBackground sends tasks/cancel for a task the caller gave up on,
-// detached from its context (see Session.CallDetached). A handshake-era
+// detached from its context (see ext.Session.CallDetached). A handshake-era
 // server that did not declare tasks.cancel is not asked.
 func (st *sessionTasks) cancelInBackground(id string) {
 	st.forget(id)
 	if st.s.Era() != mcpclient.EraStateless && !serverCap(st.s, "cancel") {
 		return
 	}
-	st.s.CallDetached("tasks/cancel", id, idParams{id})
+	ext.SessionOf(st.s).CallDetached("tasks/cancel", id, idParams{id})
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -90,7 +90,7 @@ func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) erro
 		}
 		answers[k] = res
 	}
-	inputs, err := jsonrpc.Marshal(answers)
+	inputs, err := rpcwire.Marshal(answers)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // Options configures how a session uses tasks; a *Options is the
@@ -44,7 +45,7 @@ func orDefault(d, def time.Duration) time.Duration {
 
 // Attach makes the tasks of one session follow o (a copy of it, taken
 // now); Connect calls it.
-func (o *Options) Attach(s *mcpclient.Session) mcpclient.SessionTasks {
+func (o *Options) Attach(s *mcpclient.Session) ext.Tasks[*mcpclient.CallToolResult, *mcpclient.Tool] {
 	st := &sessionTasks{s: s}
 	if o != nil {
 		st.opts = *o

@@ -240,6 +240,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"unknown type", `{"mcpServers": {"a": {"type": "ws", "url": "ws://x"}}}`, `server "a": type: "ws" is not a known transport; want stdio, http or sse`},
 		{"type case", `{"mcpServers": {"a": {"type": "HTTP", "url": "http://x"}}}`, `server "a": type: "HTTP" is not a known transport`},
 		{"empty type", `{"mcpServers": {"a": {"type": "", "command": "x"}}}`, `server "a": type: "" is not a known transport`},
+		{"transport unknown", `{"mcpServers": {"a": {"transport": "ws", "url": "ws://x"}}}`, `server "a": transport: "ws" is not a known transport`},
+		{"transport and type differ", `{"mcpServers": {"a": {"type": "http", "transport": "sse", "url": "http://x"}}}`, `server "a": transport: "sse" and "type": "http" name different transports; give one`},
 		{"command not a string", `{"a": {"command": ["npx"]}}`, `server "a": command: want a string`},
 		{"args not an array", `{"a": {"command": "x", "args": "-y"}}`, `server "a": args: want an array of strings`},
 		{"arg not a string", `{"a": {"command": "x", "args": ["-y", 2]}}`, `server "a": args[1]: want a string`},
@@ -656,5 +658,32 @@ func TestParseConfigOAuthClientSecret(t *testing.T) {
 	if _, err := ParseConfig([]byte(`{"mcpServers": {"a": {"url": "https://x/mcp", "oauth": {"clientSecret": "${MISSING}"}}}}`), ".mcp.json",
 		&ConfigOptions{Env: func(string) (string, bool) { return "", false }}); err == nil || !strings.Contains(err.Error(), "oauth.clientSecret") {
 		t.Errorf("a missing variable: got %v, want an error naming oauth.clientSecret", err)
+	}
+}
+
+// "transport", as Saiki's configs write it, is type's synonym: sse is the
+// legacy HTTP+SSE transport (it was read as Streamable HTTP, with a
+// warning), and a type that agrees with it is no conflict.
+func TestTransportIsTypesSynonym(t *testing.T) {
+	for _, tc := range []struct{ entry, want string }{
+		{`{"transport": "sse", "url": "https://x.example/sse"}`, "sse"},
+		{`{"transport": "http", "url": "https://x.example/mcp"}`, "http"},
+		{`{"transport": "streamable-http", "type": "http", "url": "https://x.example/mcp"}`, "http"},
+		{`{"transport": "stdio", "command": "srv"}`, "stdio"},
+	} {
+		var logs strings.Builder
+		c, err := ParseConfig([]byte(`{"mcpServers": {"a": `+tc.entry+`}}`), "saiki.json",
+			&ConfigOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.entry, err)
+		}
+		if got := c.Servers[0].Type; got != tc.want || c.Servers[0].Extra != nil || logs.Len() > 0 {
+			t.Errorf("%s: type %q, extra %v, logs %q; want type %q", tc.entry, got, c.Servers[0].Extra, logs.String(), tc.want)
+		}
+	}
+	// A bare map of servers is told by its transport too.
+	c, err := ParseConfig([]byte(`{"a": {"transport": "sse", "url": "https://x.example/sse"}}`), "bare.json", nil)
+	if err != nil || len(c.Servers) != 1 || c.Servers[0].Type != "sse" {
+		t.Errorf("bare map: %v, %v", c, err)
 	}
 }

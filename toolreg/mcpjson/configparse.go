@@ -112,13 +112,17 @@ func (e *entry) decode(fields []jsonMember) error {
 }
 
 // settle decides what depends on the keys together: the type of an entry
+// with "transport" (type's synonym, which must agree with a type given) or
 // with a url and no type, the environment it inherits, its OAuth config.
 func (e *entry) settle() error {
 	s := e.s
+	if err := e.settleTransport(); err != nil {
+		return err
+	}
 	// A url and no type is read as an http server, which is what its
 	// author meant; Claude Code, whose default type is stdio, skips such
 	// an entry, so the log says to write the type.
-	if e.given["url"] && !e.given["type"] && !e.given["command"] {
+	if e.given["url"] && !e.given["type"] && !e.given["transport"] && !e.given["command"] {
 		s.Type = "http"
 		if e.p.log != nil {
 			e.p.log.Warn(`server entry has a url and no type: plainmcp reads it as "type": "http", Claude Code skips it; write the type`,
@@ -138,6 +142,19 @@ func (e *entry) settle() error {
 		s.OAuth, err = e.p.oauth(s.Name, e.oauthRaw)
 		return err
 	}
+	return nil
+}
+
+// settleTransport makes "transport", type's synonym, the type, unless a
+// type given names another.
+func (e *entry) settleTransport() error {
+	if !e.given["transport"] {
+		return nil
+	}
+	if e.given["type"] && e.s.Type != e.transport {
+		return e.fail("transport", "%q and \"type\": %q name different transports; give one", e.transport, e.s.Type)
+	}
+	e.s.Type = e.transport
 	return nil
 }
 

@@ -19,7 +19,9 @@
 //
 //   - type: "stdio", "http" (Streamable HTTP) or "sse" (the legacy
 //     HTTP+SSE transport); "streamable-http" and "streamableHttp" are
-//     taken for "http". Without a type, a server with a url and no command
+//     taken for "http". "transport", as Saiki's configs write it, is a
+//     synonym: an entry that gives both with different transports is an
+//     error that names both. Without either, a server with a url and no command
 //     is read as "http", with a warning to the logger, since Claude Code
 //     (whose default is "stdio") skips such an entry; any other is "stdio".
 //   - command (required for stdio), args, env (an object of strings), cwd:
@@ -69,4 +71,16 @@
 // scope (~/.claude.json's mcpServers), the project scope (.mcp.json) and
 // the local scope (~/.claude.json's projects[dir].mcpServers, which a
 // [ConfigFile] with a Project reads).
+//
+// # Approval
+//
+// A project's .mcp.json comes with its repository, which anyone may have
+// written: its servers carry the user's answers ([Approvals], read from
+// ~/.claude.json as Claude Code keeps them), and a host starts none the
+// user has not approved. To ask, it shows [ServerConfig.Disclosure]: the
+// command and every argument whole, written as a shell reads them back,
+// with only env and header values (and a URL's user info) hidden — never
+// String, which hides by guess for logs. It keeps an explicit answer with
+// [SaveApproval] (a question left unanswered is "not now", to keep
+// nothing), and [ResetApprovals] forgets a project's answers.
 package mcpjson

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/internal/mcpversion"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -31,6 +31,7 @@ type entry struct {
 	env, headers []stringMember
 	given        map[string]bool // the known keys with a value other than null
 	inherit      bool            // "inheritEnv", true unless it says false
+	transport    string          // "transport", type's synonym, as known
 	oauthRaw     json.RawMessage
 }
 
@@ -47,6 +48,7 @@ type keyDecoder func(e *entry, key string, raw json.RawMessage) error
 // serverKeys are the keys of a server that plainmcp reads, and how.
 var serverKeys = map[string]keyDecoder{
 	"type":            decodeType,
+	"transport":       decodeTransport,
 	"command":         stringKey(func(s *ServerConfig) *string { return &s.Command }),
 	"cwd":             stringKey(func(s *ServerConfig) *string { return &s.Cwd }),
 	"url":             stringKey(func(s *ServerConfig) *string { return &s.URL }),
@@ -70,6 +72,19 @@ func decodeType(e *entry, key string, raw json.RawMessage) error {
 		return errors.New("want a string")
 	}
 	if e.s.Type = knownType(t); e.s.Type == "" {
+		return fmt.Errorf("%q is not a known transport; want stdio, http or sse", t)
+	}
+	return nil
+}
+
+// decodeTransport reads "transport", which some clients' configs (Saiki's)
+// write for "type": settle reconciles the two.
+func decodeTransport(e *entry, key string, raw json.RawMessage) error {
+	var t string
+	if json.Unmarshal(raw, &t) != nil {
+		return errors.New("want a string")
+	}
+	if e.transport = knownType(t); e.transport == "" {
 		return fmt.Errorf("%q is not a known transport; want stdio, http or sse", t)
 	}
 	return nil
@@ -138,8 +153,8 @@ func decodeProtocolVersion(e *entry, _ string, raw json.RawMessage) error {
 	if err := decodeString(raw, &e.s.ProtocolVersion); err != nil {
 		return err
 	}
-	if !slices.Contains(mcpclient.SupportedVersions, e.s.ProtocolVersion) {
-		return fmt.Errorf("%q is not a version plainmcp speaks (%s)", e.s.ProtocolVersion, strings.Join(mcpclient.SupportedVersions, ", "))
+	if !slices.Contains(mcpversion.Supported(), e.s.ProtocolVersion) {
+		return fmt.Errorf("%q is not a version plainmcp speaks (%s)", e.s.ProtocolVersion, strings.Join(mcpversion.Supported(), ", "))
 	}
 	return nil
 }

@@ -224,8 +224,8 @@ func (p *configParser) bareServers(fields []jsonMember) []jsonMember {
 // program's file with no mcpServers (Claude Code's settings.json, whose
 // members are "permissions", "env", "model", a "statusLine" with a
 // command and "type": "command", …): some reports whether a top-level
-// member looks like a server entry — an object with a "type" that names a
-// transport, or with no type and a command, args, url or disabled — and
+// member looks like a server entry — an object with a "type" (or
+// "transport") that names a transport, or with no type and a command, args, url or disabled — and
 // objects whether every member is an object. A file is read in the bare
 // form if both hold, so that a mistake in one of its servers is reported.
 func serverEntries(fields []jsonMember) (some, objects bool) {
@@ -237,6 +237,11 @@ func serverEntries(fields []jsonMember) (some, objects bool) {
 			continue
 		}
 		if raw, n := findMember(members, "type"); n > 0 && !isJSONNull(raw) {
+			var t string
+			some = some || json.Unmarshal(raw, &t) == nil && knownType(t) != ""
+			continue
+		}
+		if raw, n := findMember(members, "transport"); n > 0 && !isJSONNull(raw) {
 			var t string
 			some = some || json.Unmarshal(raw, &t) == nil && knownType(t) != ""
 			continue

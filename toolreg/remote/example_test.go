@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/toolreg/remote"
@@ -57,7 +57,7 @@ func weather(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
-	m, err := jsonrpc.Decode(body)
+	m, err := rpcwire.Decode(body)
 	if err != nil || !m.IsRequest() {
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -73,5 +73,5 @@ func weather(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
+	w.Write(rpcwire.AppendResult(nil, m.ID, json.RawMessage(result)))
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/leakcheck"
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 
@@ -21,7 +21,7 @@ func tinyHTTPServer(t *testing.T) *httptest.Server {
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.Decode(body)
+		m, err := rpcwire.Decode(body)
 		if err != nil || !m.IsRequest() {
 			w.WriteHeader(http.StatusAccepted)
 			return
@@ -39,7 +39,7 @@ func tinyHTTPServer(t *testing.T) *httptest.Server {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
+		w.Write(rpcwire.AppendResult(nil, m.ID, json.RawMessage(result)))
 	}))
 	t.Cleanup(srv.Close)
 	return srv

@@ -7,24 +7,25 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 // This file is the direct path of a request: the calling goroutine POSTs
-// it and reads its answer itself (jsonrpc.Caller), so that the answer
+// it and reads its answer itself (rpcwire.Caller), so that the answer
 // reaches the call with no trip through Read. Messages the server sends
 // ahead of the response on the request's event stream still go to Read,
 // in order; the response then follows them there.
 
-var _ jsonrpc.Caller = (*streamable)(nil)
+var _ rpcwire.Caller = (*streamable)(nil)
 
 // Call POSTs the request frame and returns the response to it: the JSON
 // body, or the response event of the event stream when nothing came
 // ahead of it. Otherwise the response goes to Read and Call returns nil.
 // A final answer that cannot be used (an empty body, another request's
-// response, a 202) fails the call with a *jsonrpc.BadResponseError; an
+// response, a 202) fails the call with a *rpcwire.BadResponseError; an
 // event stream that ends before the response and cannot be resumed with
-// a *jsonrpc.ResponseLostError. When ctx ends first, Call returns
+// a *rpcwire.ResponseLostError. When ctx ends first, Call returns
 // ctx.Err() at once; on the stateless wire, the stream it closes is the
 // request's cancellation.
 func (h *streamable) Call(ctx context.Context, id jsonrpc.ID, method string, frame []byte) ([]byte, error) {
@@ -59,6 +60,9 @@ func (h *streamable) Call(ctx context.Context, id jsonrpc.ID, method string, fra
 		}
 		return h.jsonAnswer(id, body, true)
 	case "text/event-stream":
+		if h.isProbe(method) {
+			return h.followProbe(ctx, x, resp, id)
+		}
 		return h.followDirect(ctx, x, resp.Body, id)
 	default:
 		closeShort(resp)
@@ -109,7 +113,7 @@ func (h *streamable) ended(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return ctx.Err() // the frame may have reached the server: the caller tells it
 	case h.ctx.Err() != nil:
-		return fmt.Errorf("transport: %w", jsonrpc.ErrClosed)
+		return fmt.Errorf("streamhttp: %w", jsonrpc.ErrClosed)
 	}
 	return err
 }
@@ -125,7 +129,11 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
+		before := last
 		got, err := h.consume(body, id, &last, &retry, x.detach, &d)
+		if last != before {
+			attempt = 0 // the stream moved on: resumes are counted in a row without an event
+		}
 		if got && d.atEnd {
 			body.Close() // read to its end: the connection is free
 			x.end()
@@ -193,8 +201,8 @@ func (e *eofReader) Read(p []byte) (int, error) {
 // lostDirect reports the loss of the response to id: returned to the
 // caller, or through Read after the messages that went there ahead of it.
 func (h *streamable) lostDirect(id jsonrpc.ID, reason string, d *directAnswer) error {
-	h.logDebug("transport: response lost", "id", id, "reason", reason)
-	lost := &jsonrpc.ResponseLostError{ID: id, Reason: reason}
+	h.logDebug("streamhttp: response lost", "id", id, "reason", reason)
+	lost := &rpcwire.ResponseLostError{ID: id, Reason: reason}
 	if !d.ahead {
 		return lost
 	}

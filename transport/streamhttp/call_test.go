@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -50,24 +51,24 @@ func TestAnswersReachTheCallDirectly(t *testing.T) {
 	progress := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`
 	for _, tc := range []struct {
 		name   string
-		answer func(w http.ResponseWriter, m *jsonrpc.Message)
+		answer func(w http.ResponseWriter, m *rpcwire.Message)
 		reads  int // frames Read returns: the messages ahead and the response
 	}{
-		{"json", func(w http.ResponseWriter, m *jsonrpc.Message) { jsonAnswer(w, m, `{"n":7}`) }, 0},
-		{"sse", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"json", func(w http.ResponseWriter, m *rpcwire.Message) { jsonAnswer(w, m, `{"n":7}`) }, 0},
+		{"sse", func(w http.ResponseWriter, m *rpcwire.Message) {
 			sseHeader(w)
-			sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"n":7}`))))
+			sseEvent(w, "", string(rpcwire.AppendResult(nil, m.ID, json.RawMessage(`{"n":7}`))))
 		}, 0},
-		{"sse, progress ahead", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"sse, progress ahead", func(w http.ResponseWriter, m *rpcwire.Message) {
 			sseHeader(w)
 			sseEvent(w, "", progress)
-			sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"n":7}`))))
+			sseEvent(w, "", string(rpcwire.AppendResult(nil, m.ID, json.RawMessage(`{"n":7}`))))
 		}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
 			f := newMCPHTTP(t)
-			f.answer = func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) { tc.answer(w, m) }
+			f.answer = func(w http.ResponseWriter, _ *http.Request, m *rpcwire.Message) { tc.answer(w, m) }
 			stream, err := Dial(ctx5(t), Config{URL: f.srv.URL})
 			if err != nil {
 				t.Fatal(err)
@@ -90,7 +91,7 @@ func TestAnswersReachTheCallDirectly(t *testing.T) {
 				t.Errorf("Read returned %d frames, want %d: %q", len(got), 3*tc.reads, got)
 			}
 			// With nothing ahead of the responses, nothing ever had to be
-			// read: the Conn started no read loop (jsonrpc.ReadNotifier).
+			// read: the Conn started no read loop (rpcwire.ReadNotifier).
 			c.Close()
 			if n := rec.calls.Load(); tc.reads == 0 && n != 0 {
 				t.Errorf("Read was called %d times, though every answer came through Call", n)
@@ -104,15 +105,15 @@ func TestAnswersReachTheCallDirectly(t *testing.T) {
 func TestTraceSeesDirectAnswers(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) { jsonAnswer(w, m, `{"n":7}`) }
+	f.answer = func(w http.ResponseWriter, _ *http.Request, m *rpcwire.Message) { jsonAnswer(w, m, `{"n":7}`) }
 	stream, err := Dial(ctx5(t), Config{URL: f.srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	traced := transport.Trace(stream, &out, "[s]")
-	if _, ok := traced.(jsonrpc.Caller); !ok {
-		t.Fatal("the traced stream is no jsonrpc.Caller")
+	if _, ok := traced.(rpcwire.Caller); !ok {
+		t.Fatal("the traced stream is no rpcwire.Caller")
 	}
 	c := jsonrpc.NewConn(traced, nil)
 	var res struct{ N int }
@@ -136,24 +137,24 @@ func TestTraceSeesDirectAnswers(t *testing.T) {
 func TestAnswersThroughWriteAndRead(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		answer func(w http.ResponseWriter, m *jsonrpc.Message)
+		answer func(w http.ResponseWriter, m *rpcwire.Message)
 		err    error // nil: the call gets n 7
 	}{
-		{"json", func(w http.ResponseWriter, m *jsonrpc.Message) { jsonAnswer(w, m, `{"n":7}`) }, nil},
-		{"sse", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"json", func(w http.ResponseWriter, m *rpcwire.Message) { jsonAnswer(w, m, `{"n":7}`) }, nil},
+		{"sse", func(w http.ResponseWriter, m *rpcwire.Message) {
 			sseHeader(w)
 			sseEvent(w, "", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
-			sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"n":7}`))))
+			sseEvent(w, "", string(rpcwire.AppendResult(nil, m.ID, json.RawMessage(`{"n":7}`))))
 		}, nil},
-		{"another request's response", func(w http.ResponseWriter, m *jsonrpc.Message) {
-			jsonAnswer(w, &jsonrpc.Message{ID: jsonrpc.Int64ID(99)}, `{"n":7}`)
-		}, jsonrpc.ErrBadResponse},
-		{"stream ends first", func(w http.ResponseWriter, m *jsonrpc.Message) { sseHeader(w) }, jsonrpc.ErrResponseLost},
+		{"another request's response", func(w http.ResponseWriter, m *rpcwire.Message) {
+			jsonAnswer(w, &rpcwire.Message{ID: rpcwire.Int64ID(99)}, `{"n":7}`)
+		}, rpcwire.ErrBadResponse},
+		{"stream ends first", func(w http.ResponseWriter, m *rpcwire.Message) { sseHeader(w) }, jsonrpc.ErrResponseLost},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
 			f := newMCPHTTP(t)
-			f.answer = func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) { tc.answer(w, m) }
+			f.answer = func(w http.ResponseWriter, _ *http.Request, m *rpcwire.Message) { tc.answer(w, m) }
 			stream, err := Dial(ctx5(t), Config{URL: f.srv.URL})
 			if err != nil {
 				t.Fatal(err)
@@ -186,11 +187,11 @@ func (w writeOnly) NotifyRead(f func())                       { w.s.NotifyRead(f
 
 // A request sent with Write whose answer is unusable fails at once,
 // though nothing else ever came to read: the failure itself starts the
-// Conn's read loop (jsonrpc.ReadNotifier).
+// Conn's read loop (rpcwire.ReadNotifier).
 func TestUnusableAnswerToAWriteWakesTheConn(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, _ *http.Request, _ *rpcwire.Message) {
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, "not JSON-RPC")
 	}
@@ -202,7 +203,7 @@ func TestUnusableAnswerToAWriteWakesTheConn(t *testing.T) {
 	c := jsonrpc.NewConn(writeOnly{stream}, nil)
 	defer c.Close()
 	err = c.Call(ctx5(t), "tools/call", map[string]any{"name": "x"}, nil)
-	if !errors.Is(err, jsonrpc.ErrBadResponse) {
+	if !errors.Is(err, rpcwire.ErrBadResponse) {
 		t.Fatalf("got %v, want ErrBadResponse", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -28,8 +29,8 @@ type Stream struct {
 }
 
 var (
-	_ jsonrpc.Caller           = (*Stream)(nil)
-	_ jsonrpc.ReadNotifier     = (*Stream)(nil)
+	_ rpcwire.Caller           = (*Stream)(nil)
+	_ rpcwire.ReadNotifier     = (*Stream)(nil)
 	_ transport.ProtocolSetter = (*Stream)(nil)
 )
 
@@ -114,14 +115,14 @@ func (s *Stream) Read() ([]byte, error) {
 }
 
 // NotifyRead registers f, called before Read first has a message or an
-// error to return (jsonrpc.ReadNotifier). Over HTTP+SSE, whose answers
+// error to return (rpcwire.ReadNotifier). Over HTTP+SSE, whose answers
 // all come through Read, that is at once, or at the fallback.
 func (s *Stream) NotifyRead(f func()) {
 	s.mu.Lock()
 	s.onRead = f
 	cur := s.cur
 	s.mu.Unlock()
-	jsonrpc.NotifyRead(cur, f)
+	rpcwire.NotifyRead(cur, f)
 }
 
 // Write sends one message; see the transports for what it waits for.
@@ -138,19 +139,19 @@ func (s *Stream) Write(ctx context.Context, frame []byte) error {
 }
 
 // Call sends a request and returns its response, read on the calling
-// goroutine (jsonrpc.Caller): see the Streamable HTTP transport. Over
+// goroutine (rpcwire.Caller): see the Streamable HTTP transport. Over
 // HTTP+SSE, whose answers all come on one event stream, the response comes
 // through Read, and Call returns nil.
 func (s *Stream) Call(ctx context.Context, id jsonrpc.ID, method string, frame []byte) ([]byte, error) {
 	s.mu.Lock()
 	cur, settled := s.cur, s.settled
 	s.mu.Unlock()
-	c, ok := cur.(jsonrpc.Caller)
+	c, ok := cur.(rpcwire.Caller)
 	if !ok {
 		return nil, s.Write(ctx, frame)
 	}
 	answer, err := c.Call(ctx, id, method, frame)
-	if err == nil || errors.Is(err, jsonrpc.ErrBadResponse) || errors.Is(err, jsonrpc.ErrResponseLost) {
+	if err == nil || errors.Is(err, rpcwire.ErrBadResponse) || errors.Is(err, jsonrpc.ErrResponseLost) {
 		s.settle(settled) // an answer came: the server speaks Streamable HTTP
 		return answer, err
 	}
@@ -187,7 +188,7 @@ func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []
 	if s.closed {
 		s.mu.Unlock()
 		l.Close()
-		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+		return fmt.Errorf("streamhttp: writing: %w", jsonrpc.ErrClosed)
 	}
 	old, onRead := s.cur, s.onRead
 	s.cur, s.settled = l, true
@@ -197,7 +198,7 @@ func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []
 		onRead() // HTTP+SSE answers through Read
 	}
 	if s.cfg.Logger != nil {
-		s.cfg.Logger.Debug("transport: the server refused Streamable HTTP; speaking HTTP+SSE", "refusal", err)
+		s.cfg.Logger.Debug("streamhttp: the server refused Streamable HTTP; speaking HTTP+SSE", "refusal", err)
 	}
 	return l.Write(ctx, frame)
 }
@@ -214,7 +215,7 @@ func refusedInitialize(err error, frame []byte) bool {
 	default:
 		return false
 	}
-	m, derr := jsonrpc.Decode(frame)
+	m, derr := rpcwire.Decode(frame)
 	return derr == nil && m.Method == "initialize"
 }
 

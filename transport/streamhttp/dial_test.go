@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -55,7 +56,7 @@ func TestDialNoFallbackOnceSettled(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
 	n := 0
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if n++; n == 1 {
 			jsonAnswer(w, m, `{"protocolVersion":"2025-11-25"}`)
 			return

@@ -22,7 +22,7 @@
 // Every message is its own POST to the MCP endpoint; a request is answered
 // with one JSON message or with an event stream that may carry the
 // server's notifications and requests before the response. [Stream.Call]
-// (the stream is a jsonrpc.Caller, which jsonrpc.Conn uses) reads that
+// (the stream is a rpcwire.Caller, which jsonrpc.Conn uses) reads that
 // answer on the calling goroutine and returns the response itself; what
 // comes ahead of it, and then the response, Read hands on in order, as it
 // does for answers to requests sent with Write. What the session agreed
@@ -41,7 +41,7 @@
 //     headers a tool's schema asks for, from the request's
 //     transport.RequestInfo (values outside plain ASCII go as
 //     "=?base64?…?="); a response stream that breaks is reported, beside
-//     the frames, as a jsonrpc.ResponseLostError, and the session sends the
+//     the frames, as a rpcwire.ResponseLostError, and the session sends the
 //     request again under a new id; closing the stream is the
 //     cancellation.
 //

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // newMCPHTTPCountingConns is newMCPHTTP with a count of the connections
@@ -35,9 +35,9 @@ func newMCPHTTPCountingConns(t *testing.T) (*mcpHTTP, *atomic.Int32) {
 func TestSSEAnswersShareOneConnection(t *testing.T) {
 	checkLeaks(t)
 	f, conns := newMCPHTTPCountingConns(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		sseHeader(w)
-		sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, []byte(`{}`))))
+		sseEvent(w, "", string(rpcwire.AppendResult(nil, m.ID, []byte(`{}`))))
 		// The server is slow to end the stream (the subject of this test).
 		time.Sleep(2 * time.Millisecond)
 	}

@@ -57,10 +57,10 @@ func (h *streamable) listen(ready chan struct{}) {
 			}
 			var he *HTTPError
 			if errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 {
-				h.logDebug("transport: no GET stream", "status", he.StatusCode)
+				h.logDebug("streamhttp: no GET stream", "status", he.StatusCode)
 				return
 			}
-			h.logDebug("transport: GET stream failed", "error", err)
+			h.logDebug("streamhttp: GET stream failed", "error", err)
 			failures++
 		} else {
 			got := time.Now()

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -30,7 +31,7 @@ type HTTPError struct {
 func (e *HTTPError) Is(target error) bool { return target == transport.ErrRefused }
 
 func (e *HTTPError) Error() string {
-	msg := fmt.Sprintf("transport: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	msg := fmt.Sprintf("streamhttp: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.RetryAfter > 0 {
 		msg += fmt.Sprintf(" (the server asks to retry after %v)", e.RetryAfter)
 	}
@@ -77,7 +78,7 @@ type streamable struct {
 }
 
 // inbound is what Read hands on next: a message, or the failure of one
-// call (a *jsonrpc.ResponseLostError or *jsonrpc.BadResponseError), which
+// call (a *rpcwire.ResponseLostError or *rpcwire.BadResponseError), which
 // ends that call and not the stream.
 type inbound struct {
 	frame []byte
@@ -162,7 +163,7 @@ func (h *streamable) Read() ([]byte, error) {
 	case <-h.gone:
 		return nil, h.goneErr
 	case <-h.ctx.Done():
-		return nil, fmt.Errorf("transport: reading: %w", jsonrpc.ErrClosed)
+		return nil, fmt.Errorf("streamhttp: reading: %w", jsonrpc.ErrClosed)
 	}
 }
 
@@ -206,7 +207,7 @@ func (h *streamable) deleteSession(id string) {
 	h.setCommonHeaders(req, id)
 	resp, err := h.b.client.Do(req)
 	if err != nil {
-		h.logDebug("transport: ending the session failed", "error", urlErrorCause(err))
+		h.logDebug("streamhttp: ending the session failed", "error", urlErrorCause(err))
 		return
 	}
 	drain(resp.Body)
@@ -236,7 +237,7 @@ func (h *streamable) refused(resp *http.Response, m *outgoing, sentSession strin
 	}
 	if m.isRequest() {
 		if e := errorInBody(body); e != nil {
-			return jsonrpc.AppendError(nil, m.id, e), nil
+			return rpcwire.AppendError(nil, m.id, e), nil
 		}
 	}
 	return nil, &HTTPError{Method: http.MethodPost, URL: redactURL(h.b.endpoint), StatusCode: resp.StatusCode,

@@ -9,13 +9,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
 const (
 	deleteTimeout  = 2 * time.Second
 	defaultRetry   = time.Second            // when a server gave no retry: field
-	maxResumes     = 10                     // reconnects for one request's stream
+	maxResumes     = 10                     // reconnects in a row, with no event between, for one request's stream
 	maxListenRetry = 30 * time.Second       // the most a reconnect waits, whatever retry: says
 	listenWait     = time.Second            // SetProtocol's wait for the GET stream
 	minRetry       = 100 * time.Millisecond // the least a reconnect waits, whatever retry: says
@@ -63,7 +64,11 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
+		before := last
 		got, err := h.consume(body, id, &last, &retry, func() { answered.Store(true) }, nil)
+		if last != before {
+			attempt = 0 // the stream moved on: see maxResumes
+		}
 		if got {
 			t := time.AfterFunc(drainAfterAnswer, end)
 			io.Copy(io.Discard, io.LimitReader(body, drainLimit))
@@ -173,15 +178,15 @@ func (h *streamable) hand(r *sseReader, data []byte, answer bool, d *directAnswe
 // level: whoever takes the response decodes it whole, and fails the call
 // if it is malformed below.
 func isResponseTo(frame []byte, id jsonrpc.ID) bool {
-	got, ok := jsonrpc.PeekResponseID(frame)
+	got, ok := rpcwire.PeekResponseID(frame)
 	return ok && got == id
 }
 
 // lost tells the conn, beside the frames, that the response to id cannot
 // arrive.
 func (h *streamable) lost(id jsonrpc.ID, reason string) {
-	h.logDebug("transport: response lost", "id", id, "reason", reason)
-	h.failCall(&jsonrpc.ResponseLostError{ID: id, Reason: reason})
+	h.logDebug("streamhttp: response lost", "id", id, "reason", reason)
+	h.failCall(&rpcwire.ResponseLostError{ID: id, Reason: reason})
 }
 
 // badAnswer tells the conn, beside the frames, that the answer to id came
@@ -194,9 +199,9 @@ func (h *streamable) badAnswer(id jsonrpc.ID, reason string) {
 // came and cannot be used.
 func (h *streamable) unusable(id jsonrpc.ID, reason string) error {
 	if h.b.log != nil {
-		h.b.log.Warn("transport: unusable answer", "id", id, "reason", reason)
+		h.b.log.Warn("streamhttp: unusable answer", "id", id, "reason", reason)
 	}
-	return &jsonrpc.BadResponseError{ID: id, Reason: reason}
+	return &rpcwire.BadResponseError{ID: id, Reason: reason}
 }
 
 func (h *streamable) failCall(err error) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/transport"
@@ -23,13 +24,13 @@ import (
 type mcpHTTP struct {
 	t      *testing.T
 	srv    *httptest.Server
-	answer func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)
+	answer func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message)
 	get    func(w http.ResponseWriter, r *http.Request)
-	posted func(m *jsonrpc.Message) // if set, told of every message POSTed
+	posted func(m *rpcwire.Message) // if set, told of every message POSTed
 
 	mu       sync.Mutex
 	posts    []*http.Request
-	bodies   []*jsonrpc.Message
+	bodies   []*rpcwire.Message
 	deletes  int
 	gets     []*http.Request
 	getTimes []time.Time
@@ -46,7 +47,7 @@ func (f *mcpHTTP) serve(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodPost:
 		body, _ := io.ReadAll(r.Body)
-		m, err := jsonrpc.Decode(body)
+		m, err := rpcwire.Decode(body)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -82,9 +83,9 @@ func (f *mcpHTTP) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func jsonAnswer(w http.ResponseWriter, m *jsonrpc.Message, result string) {
+func jsonAnswer(w http.ResponseWriter, m *rpcwire.Message, result string) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(result)))
+	w.Write(rpcwire.AppendResult(nil, m.ID, json.RawMessage(result)))
 }
 
 func sseHeader(w http.ResponseWriter) {
@@ -124,12 +125,12 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	f := newMCPHTTP(t)
 	sampled := make(chan struct{}) // closed once the client answered s1
 	var once sync.Once
-	f.posted = func(m *jsonrpc.Message) {
-		if m.IsResponse() && m.ID == jsonrpc.StringID("s1") {
+	f.posted = func(m *rpcwire.Message) {
+		if m.IsResponse() && m.ID == rpcwire.StringID("s1") {
 			once.Do(func() { close(sampled) })
 		}
 	}
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		switch m.Method {
 		case "initialize":
 			w.Header().Set("Mcp-Session-Id", "sess-1")
@@ -144,7 +145,7 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 			case <-r.Context().Done():
 				return
 			}
-			sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, json.RawMessage(`{"content":[]}`))))
+			sseEvent(w, "", string(rpcwire.AppendResult(nil, m.ID, json.RawMessage(`{"content":[]}`))))
 		}
 	}
 	var notes []string
@@ -185,7 +186,7 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	// The client answered the sampling request by POST.
 	var answered bool
 	for _, m := range f.bodies {
-		if m.IsResponse() && m.ID == jsonrpc.StringID("s1") && strings.Contains(string(m.Result), `"model"`) {
+		if m.IsResponse() && m.ID == rpcwire.StringID("s1") && strings.Contains(string(m.Result), `"model"`) {
 			answered = true
 		}
 	}
@@ -208,15 +209,15 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 func TestHTTPStreamLostWithoutEventIDs(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		sseHeader(w)
 		sseEvent(w, "", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
 	}
 	_, c := dialHTTP(t, f, Config{}, nil)
 	err := c.Call(ctx5(t), "tools/call", nil, nil)
-	var lost *jsonrpc.ResponseLostError
+	var lost *rpcwire.ResponseLostError
 	if !errors.As(err, &lost) || !errors.Is(err, jsonrpc.ErrResponseLost) || !strings.Contains(err.Error(), "ended before the response") {
-		t.Errorf("err = %v, want a *jsonrpc.ResponseLostError", err)
+		t.Errorf("err = %v, want a *rpcwire.ResponseLostError", err)
 	}
 	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) {
@@ -227,7 +228,7 @@ func TestHTTPStreamLostWithoutEventIDs(t *testing.T) {
 func TestHTTPSessionExpired(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if m.Method == "initialize" {
 			w.Header().Set("Mcp-Session-Id", "old")
 			jsonAnswer(w, m, `{}`)
@@ -256,7 +257,7 @@ func TestHTTPSessionExpired(t *testing.T) {
 func TestHTTPErrorBodies(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		switch m.Method {
 		case "modern":
 			w.Header().Set("Content-Type", "application/json")
@@ -295,7 +296,7 @@ func TestHTTPErrorBodies(t *testing.T) {
 func TestHTTPStatelessHeaders(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		w.Header().Set("Mcp-Session-Id", "must-be-ignored")
 		jsonAnswer(w, m, `{}`)
 	}
@@ -385,7 +386,7 @@ func TestBearerNotSentAcrossOrigins(t *testing.T) {
 	}))
 	defer other.Close()
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		mu.Lock()
 		seen = append(seen, "home:"+r.Header.Get("Authorization"))
 		mu.Unlock()
@@ -409,7 +410,7 @@ func TestHTTPCloseEndsStreams(t *testing.T) {
 	f := newMCPHTTP(t)
 	release := make(chan struct{})
 	streaming := make(chan struct{}, 1)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		sseHeader(w)
 		sseEvent(w, "1", `{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
 		streaming <- struct{}{}
@@ -442,7 +443,7 @@ func TestHTTPCloseEndsStreams(t *testing.T) {
 func TestHTTPNoGETStreamBeforeAVersion(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) { jsonAnswer(w, m, `{}`) }
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) { jsonAnswer(w, m, `{}`) }
 	f.get = func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusMethodNotAllowed) }
 	h, c := dialHTTP(t, f, Config{}, nil)
 	h.SetProtocol(transport.Protocol{}) // the reset before a handshake
@@ -490,7 +491,7 @@ func TestAuthorizationOfAnyScheme(t *testing.T) {
 	f := newMCPHTTP(t)
 	var mu sync.Mutex
 	var got string
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		mu.Lock()
 		got = r.Header.Get("Authorization")
 		mu.Unlock()

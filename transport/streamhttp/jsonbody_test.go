@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -83,7 +84,7 @@ func TestWholeJSONAnswerEndsTheCall(t *testing.T) {
 	checkLeaks(t)
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m jsonrpc.Message
+		var m rpcwire.Message
 		json.NewDecoder(r.Body).Decode(&m)
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"jsonrpc":"2.0","id":`+m.ID.String()+`,"result":{"ok":"}\"{"}}`)

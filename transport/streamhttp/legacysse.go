@@ -82,7 +82,7 @@ func dialLegacy(ctx context.Context, cfg Config) (*legacy, error) {
 			s.body.Close()
 			s.events.release()
 		}
-		return nil, fmt.Errorf("transport: waiting for the endpoint event from %s: %w", where, ctx.Err())
+		return nil, fmt.Errorf("streamhttp: waiting for the endpoint event from %s: %w", where, ctx.Err())
 	}
 	if err != nil {
 		cancel()
@@ -100,7 +100,7 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 	where := redactURL(base.endpoint)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base.endpoint.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("transport: GET %s: %w", where, err)
+		return nil, fmt.Errorf("streamhttp: GET %s: %w", where, err)
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Cache-Control", "no-cache")
@@ -110,14 +110,14 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 	client.Timeout = 0
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("transport: GET %s: %w", where, urlErrorCause(err))
+		return nil, fmt.Errorf("streamhttp: GET %s: %w", where, urlErrorCause(err))
 	}
 	if err := statusError(base, resp, "GET", where); err != nil {
 		return nil, err
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		resp.Body.Close()
-		return nil, fmt.Errorf("transport: GET %s: got Content-Type %q, want text/event-stream (is this an MCP HTTP+SSE endpoint?)",
+		return nil, fmt.Errorf("streamhttp: GET %s: got Content-Type %q, want text/event-stream (is this an MCP HTTP+SSE endpoint?)",
 			where, truncateHeader(resp.Header.Get("Content-Type"))) // a server's header: up to net/http's 10 MiB
 	}
 	s := &legacy{base: base, body: resp.Body, events: newSSEReader(resp.Body, base.maxMessage), done: make(chan struct{})}
@@ -127,7 +127,7 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 			err = errors.New("the stream ended")
 		}
 		if err != nil {
-			return s, fmt.Errorf("transport: waiting for the endpoint event from %s: %w", where, err)
+			return s, fmt.Errorf("streamhttp: waiting for the endpoint event from %s: %w", where, err)
 		}
 		if ev.Type != "endpoint" {
 			s.debug("dropped an event that came before the endpoint event", ev, len(ev.Data))
@@ -135,10 +135,10 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 		}
 		u, err := base.endpoint.Parse(strings.TrimSpace(ev.Data))
 		if err != nil {
-			return s, fmt.Errorf("transport: the endpoint event from %s: %w", where, urlErrorCause(err))
+			return s, fmt.Errorf("streamhttp: the endpoint event from %s: %w", where, urlErrorCause(err))
 		}
 		if origin(u) != origin(base.endpoint) {
-			return s, fmt.Errorf("transport: the endpoint event from %s names another origin (%s); refusing to send messages there",
+			return s, fmt.Errorf("streamhttp: the endpoint event from %s names another origin (%s); refusing to send messages there",
 				where, origin(u))
 		}
 		u.Fragment, u.RawFragment = "", ""
@@ -156,16 +156,16 @@ func dialLegacyStream(ctx context.Context, base *httpBase) (*legacy, error) {
 func (s *legacy) Read() ([]byte, error) {
 	for {
 		if s.closed() {
-			return nil, fmt.Errorf("transport: reading the event stream: %w", jsonrpc.ErrClosed)
+			return nil, fmt.Errorf("streamhttp: reading the event stream: %w", jsonrpc.ErrClosed)
 		}
 		ev, data, err := s.events.NextBytes()
 		switch {
 		case s.closed():
-			return nil, fmt.Errorf("transport: reading the event stream: %w", jsonrpc.ErrClosed)
+			return nil, fmt.Errorf("streamhttp: reading the event stream: %w", jsonrpc.ErrClosed)
 		case err == io.EOF:
-			return nil, fmt.Errorf("transport: the event stream from %s ended: %w", redactURL(s.base.endpoint), io.EOF)
+			return nil, fmt.Errorf("streamhttp: the event stream from %s ended: %w", redactURL(s.base.endpoint), io.EOF)
 		case err != nil:
-			return nil, fmt.Errorf("transport: the event stream from %s broke: %w", redactURL(s.base.endpoint), err)
+			return nil, fmt.Errorf("streamhttp: the event stream from %s broke: %w", redactURL(s.base.endpoint), err)
 		case ev.Type != "" && ev.Type != "message":
 			s.debug("skipped an event that is not a message", ev, len(data))
 		case len(bytes.TrimSpace(data)) == 0:
@@ -184,7 +184,7 @@ func (s *legacy) Read() ([]byte, error) {
 // an error wrapping jsonrpc.ErrClosed after Close. It does not keep frame.
 func (s *legacy) Write(ctx context.Context, frame []byte) error {
 	if s.closed() {
-		return fmt.Errorf("transport: posting to the SSE endpoint: %w", jsonrpc.ErrClosed)
+		return fmt.Errorf("streamhttp: posting to the SSE endpoint: %w", jsonrpc.ErrClosed)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -197,20 +197,20 @@ func (s *legacy) Write(ctx context.Context, frame []byte) error {
 	body := bytes.NewReader(bytes.Clone(frame))
 	req, err := http.NewRequestWithContext(pctx, http.MethodPost, s.messages.String(), body)
 	if err != nil {
-		return fmt.Errorf("transport: POST %s: %w", where, err)
+		return fmt.Errorf("streamhttp: POST %s: %w", where, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := s.base.client.Do(req)
 	switch {
 	case err == nil:
 	case s.closed():
-		return fmt.Errorf("transport: posting to the SSE endpoint: %w", jsonrpc.ErrClosed)
+		return fmt.Errorf("streamhttp: posting to the SSE endpoint: %w", jsonrpc.ErrClosed)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case pctx.Err() != nil:
-		return fmt.Errorf("transport: POST %s: no answer within %v", where, postTimeout)
+		return fmt.Errorf("streamhttp: POST %s: no answer within %v", where, postTimeout)
 	default:
-		return fmt.Errorf("transport: POST %s: %w", where, urlErrorCause(err))
+		return fmt.Errorf("streamhttp: POST %s: %w", where, urlErrorCause(err))
 	}
 	if err := statusError(s.base, resp, "POST", where); err != nil {
 		return err
@@ -243,7 +243,7 @@ func (s *legacy) closed() bool {
 
 func (s *legacy) debug(msg string, ev event, size int) {
 	if s.base.log != nil {
-		s.base.log.Debug("transport: "+msg, "event", ev.Type, "bytes", size)
+		s.base.log.Debug("streamhttp: "+msg, "event", ev.Type, "bytes", size)
 	}
 }
 

@@ -49,7 +49,7 @@ func TestDialLegacyFailures(t *testing.T) {
 			if err == nil {
 				t.Fatal("dialLegacy succeeded")
 			}
-			for _, want := range append(tc.want, "transport: ") {
+			for _, want := range append(tc.want, "streamhttp: ") {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("got %q, want it to mention %q", err, want)
 				}

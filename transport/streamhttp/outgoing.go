@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -31,7 +32,7 @@ func (o *outgoing) isRequest() bool { return o.method != "" && o.id.IsValid() }
 func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *outgoing) (*http.Request, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpointURL, bytes.NewReader(m.frame))
 	if err != nil {
-		return nil, "", fmt.Errorf("transport: %w", err)
+		return nil, "", fmt.Errorf("streamhttp: %w", err)
 	}
 	h.mu.Lock()
 	session, proto := h.session, h.proto
@@ -95,7 +96,7 @@ func nameOf(m *outgoing) (string, bool) {
 		return "", false
 	}
 	if !m.decoded {
-		if d, err := jsonrpc.Decode(m.frame); err == nil {
+		if d, err := rpcwire.Decode(m.frame); err == nil {
 			m.params = d.Params
 		}
 		m.decoded = true

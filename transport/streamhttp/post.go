@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -37,9 +38,9 @@ const (
 // that is final — a response, an error status, an empty or unusable body —
 // ends its call at once.
 func (h *streamable) Write(ctx context.Context, frame []byte) error {
-	m, err := jsonrpc.Decode(frame)
+	m, err := rpcwire.Decode(frame)
 	if err != nil {
-		return fmt.Errorf("transport: message to send: %w", err)
+		return fmt.Errorf("streamhttp: message to send: %w", err)
 	}
 	if err := h.usable(); err != nil {
 		return err
@@ -61,7 +62,7 @@ func (h *streamable) Write(ctx context.Context, frame []byte) error {
 func (h *streamable) usable() error {
 	select {
 	case <-h.ctx.Done():
-		return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+		return fmt.Errorf("streamhttp: writing: %w", jsonrpc.ErrClosed)
 	case <-h.gone:
 		return h.goneErr
 	default:
@@ -132,15 +133,21 @@ func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
 	case "application/json":
 		return h.readJSONAnswer(ctx, resp, m, &answered)
 	case "text/event-stream":
+		stopProbe, refused := h.watchProbe(resp, m, &answered, cancel)
+		if refused {
+			return nil
+		}
 		if !h.track() {
+			stopProbe()
 			resp.Body.Close()
-			return fmt.Errorf("transport: writing: %w", jsonrpc.ErrClosed)
+			return fmt.Errorf("streamhttp: writing: %w", jsonrpc.ErrClosed)
 		}
 		background = true
 		go func() {
 			defer h.wg.Done()
 			defer cancel()
 			defer stopWatch()
+			defer stopProbe()
 			h.followStream(xctx, resp.Body, m.id, &answered, cancel)
 		}()
 		return nil
@@ -187,7 +194,7 @@ func (h *streamable) do(xctx, ctx context.Context, m *outgoing) (*http.Response,
 			if isUnreachable(err) && xctx.Err() == nil {
 				h.dialFailed(err)
 			}
-			return nil, "", fmt.Errorf("transport: POST %s: %w", redactURL(h.b.endpoint), err)
+			return nil, "", fmt.Errorf("streamhttp: POST %s: %w", redactURL(h.b.endpoint), err)
 		}
 		h.dialFailures.Store(0)
 		if err := h.noteSession(resp); err != nil {
@@ -200,7 +207,7 @@ func (h *streamable) do(xctx, ctx context.Context, m *outgoing) (*http.Response,
 			return resp, sentSession, nil
 		}
 		closeShort(resp)
-		h.logDebug("transport: the server is busy; trying once more", "status", resp.StatusCode, "after", wait)
+		h.logDebug("streamhttp: the server is busy; trying once more", "status", resp.StatusCode, "after", wait)
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
@@ -223,7 +230,7 @@ func (h *streamable) jsonAnswer(id jsonrpc.ID, body []byte, direct bool) ([]byte
 		return nil, h.unusable(id, "the server answered with an empty body")
 	}
 	if trimmed[0] == '[' {
-		msgs, _, err := jsonrpc.DecodeBatch(trimmed)
+		msgs, _, err := rpcwire.DecodeBatch(trimmed)
 		for _, r := range msgs {
 			if err == nil && r != nil && r.IsResponse() && r.ID == id {
 				h.deliver(trimmed)
@@ -235,7 +242,7 @@ func (h *streamable) jsonAnswer(id jsonrpc.ID, body []byte, direct bool) ([]byte
 	if direct {
 		return body, nil
 	}
-	r, err := jsonrpc.Decode(trimmed)
+	r, err := rpcwire.Decode(trimmed)
 	switch {
 	case err != nil:
 		return nil, h.unusable(id, fmt.Sprintf("the answer is no JSON-RPC message: %v", err))
@@ -256,7 +263,7 @@ func (h *streamable) noteSession(resp *http.Response) error {
 		return nil
 	}
 	if len(id) > maxSessionID || strings.IndexFunc(id, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
-		return fmt.Errorf("transport: the server gave an invalid Mcp-Session-Id (%d bytes; it must be at most %d of visible ASCII)", len(id), maxSessionID)
+		return fmt.Errorf("streamhttp: the server gave an invalid Mcp-Session-Id (%d bytes; it must be at most %d of visible ASCII)", len(id), maxSessionID)
 	}
 	h.mu.Lock()
 	if h.session == "" && !h.proto.Stateless {
@@ -277,7 +284,7 @@ func (h *streamable) dialFailed(err error) {
 		return
 	}
 	h.goneOnce.Do(func() {
-		h.goneErr = fmt.Errorf("transport: the server at %s is unreachable: %w", redactURL(h.b.endpoint), err)
+		h.goneErr = fmt.Errorf("streamhttp: the server at %s is unreachable: %w", redactURL(h.b.endpoint), err)
 		h.readable.wake()
 		close(h.gone)
 	})

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -20,36 +21,36 @@ import (
 func TestFinalAnswersEndTheCallAtOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		answer func(w http.ResponseWriter, m *jsonrpc.Message)
+		answer func(w http.ResponseWriter, m *rpcwire.Message)
 		want   string
 	}{
-		{"empty 200 body", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"empty 200 body", func(w http.ResponseWriter, m *rpcwire.Message) {
 			w.Header().Set("Content-Type", "application/json")
 		}, "empty body"},
-		{"202 to a request", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"202 to a request", func(w http.ResponseWriter, m *rpcwire.Message) {
 			w.WriteHeader(http.StatusAccepted)
 		}, "202"},
-		{"a body that is no JSON-RPC", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"a body that is no JSON-RPC", func(w http.ResponseWriter, m *rpcwire.Message) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"hello":"world"}`))
 		}, "no JSON-RPC message"},
-		{"a request instead of a response", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"a request instead of a response", func(w http.ResponseWriter, m *rpcwire.Message) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"jsonrpc":"2.0","id":77,"method":"ping"}`))
 		}, "not a response"},
-		{"the response to another request", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"the response to another request", func(w http.ResponseWriter, m *rpcwire.Message) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"jsonrpc":"2.0","id":9999,"result":{"stolen":true}}`))
 		}, "another request (id 9999)"},
-		{"a response that cannot be decoded", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"a response that cannot be decoded", func(w http.ResponseWriter, m *rpcwire.Message) {
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprintf(w, `{"jsonrpc":"1.0","id":%s,"result":{}}`, m.ID)
 		}, `"2.0"`},
-		{"plain text", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"plain text", func(w http.ResponseWriter, m *rpcwire.Message) {
 			w.Header().Set("Content-Type", "text/plain")
 			w.Write([]byte("ok"))
 		}, "text/plain"},
-		{"an event stream that cannot be decoded", func(w http.ResponseWriter, m *jsonrpc.Message) {
+		{"an event stream that cannot be decoded", func(w http.ResponseWriter, m *rpcwire.Message) {
 			sseHeader(w)
 			sseEvent(w, "", fmt.Sprintf(`{"jsonrpc":"2.0","id":%s}`, m.ID))
 		}, "neither a method nor a result"},
@@ -57,21 +58,21 @@ func TestFinalAnswersEndTheCallAtOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
 			f := newMCPHTTP(t)
-			f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) { tc.answer(w, m) }
+			f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) { tc.answer(w, m) }
 			_, c := dialHTTP(t, f, Config{}, nil)
 			start := time.Now()
 			err := c.Call(context.Background(), "tools/call", nil, nil) // no deadline: only the answer can end it
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want it to mention %q", err, tc.want)
 			}
-			if !errors.Is(err, jsonrpc.ErrBadResponse) && tc.name != "plain text" {
+			if !errors.Is(err, rpcwire.ErrBadResponse) && tc.name != "plain text" {
 				t.Errorf("err = %v, want a bad response", err)
 			}
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("the call took %v", d)
 			}
 			// The stream lives on for the next call.
-			f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) { jsonAnswer(w, m, `{}`) }
+			f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) { jsonAnswer(w, m, `{}`) }
 			if err := c.Call(ctx5(t), "ping", nil, nil); err != nil {
 				t.Errorf("the next call: %v", err)
 			}
@@ -84,7 +85,7 @@ func TestFinalAnswersEndTheCallAtOnce(t *testing.T) {
 func TestAbandonedBeforeTheHeadersIsReported(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		select {
 		case <-time.After(2 * time.Second):
 		case <-r.Context().Done():
@@ -142,7 +143,7 @@ func TestAbandonedBeforeTheHeadersIsReported(t *testing.T) {
 func TestStaleSessionOn400(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if m.Method == "initialize" {
 			w.Header().Set("Mcp-Session-Id", "s1")
 			jsonAnswer(w, m, `{"protocolVersion":"2025-11-25"}`)
@@ -198,7 +199,7 @@ func TestBusyServerIsRetriedOnce(t *testing.T) {
 func busyServer(t *testing.T, tc busyCase) {
 	f := newMemMCPHTTP(t)
 	var busy atomic.Int32
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		if int(busy.Add(1)) <= tc.busyTimes {
 			if tc.retryAfter != "" {
 				w.Header().Set("Retry-After", tc.retryAfter)
@@ -231,7 +232,7 @@ func busyServer(t *testing.T, tc busyCase) {
 func TestInvalidSessionIDRefused(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		w.Header().Set("Mcp-Session-Id", strings.Repeat("x", 5000))
 		jsonAnswer(w, m, `{}`)
 	}
@@ -248,7 +249,7 @@ func TestInvalidSessionIDRefused(t *testing.T) {
 func TestUnreachableServerEndsTheStream(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) { jsonAnswer(w, m, `{}`) }
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) { jsonAnswer(w, m, `{}`) }
 	_, c := dialHTTP(t, f, Config{}, nil)
 	if err := c.Call(ctx5(t), "ping", nil, nil); err != nil {
 		t.Fatal(err)
@@ -277,9 +278,9 @@ func TestUnreachableServerEndsTheStream(t *testing.T) {
 func TestSSEAnswersReuseTheConnection(t *testing.T) {
 	checkLeaks(t)
 	f, conns := newMCPHTTPCountingConns(t)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		sseHeader(w)
-		sseEvent(w, "", string(jsonrpc.AppendResult(nil, m.ID, []byte(`{}`))))
+		sseEvent(w, "", string(rpcwire.AppendResult(nil, m.ID, []byte(`{}`))))
 	}
 	_, c := dialHTTP(t, f, Config{}, nil)
 	for range 50 {
@@ -322,7 +323,7 @@ func TestStatelessCancelClosesTheStreamPromptly(t *testing.T) {
 	checkLeaks(t)
 	f := newMCPHTTP(t)
 	closed := make(chan time.Duration, 1)
-	f.answer = func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+	f.answer = func(w http.ResponseWriter, r *http.Request, m *rpcwire.Message) {
 		sseHeader(w)
 		start := time.Now()
 		select {

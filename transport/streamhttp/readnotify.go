@@ -4,13 +4,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
 
 // readWaker keeps the function a jsonrpc.Conn registered with NotifyRead
 // and calls it the first time Read has something to return: most
 // sessions over Streamable HTTP get every answer through Call and never
-// need a read loop (see jsonrpc.ReadNotifier).
+// need a read loop (see rpcwire.ReadNotifier).
 type readWaker struct {
 	fired atomic.Bool // f was called: nothing more to do
 
@@ -49,8 +49,8 @@ func (w *readWaker) fire(f func()) {
 	f()
 }
 
-var _ jsonrpc.ReadNotifier = (*streamable)(nil)
+var _ rpcwire.ReadNotifier = (*streamable)(nil)
 
 // NotifyRead registers f, called before Read first has a message or an
-// error to return (jsonrpc.ReadNotifier).
+// error to return (rpcwire.ReadNotifier).
 func (h *streamable) NotifyRead(f func()) { h.readable.set(f) }

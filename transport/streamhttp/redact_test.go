@@ -47,31 +47,31 @@ func checkNoSecret(t *testing.T, what, text string) {
 func TestServerURLErrorsHideSecrets(t *testing.T) {
 	for _, tc := range []struct{ url, want string }{
 		{"https://user:" + testPassword + "@example.com/%zz?key=" + testQueryKey,
-			`transport: the server URL "https://example.com/%zz?…" is malformed: invalid URL escape "%zz"`},
+			`streamhttp: the server URL "https://example.com/%zz?…" is malformed: invalid URL escape "%zz"`},
 		// The error is in the user info: its quoted part is left out.
 		{"https://user:" + testPassword + "%zz@example.com/mcp",
-			`transport: the server URL "https://example.com/mcp" is malformed: invalid URL escape`},
+			`streamhttp: the server URL "https://example.com/mcp" is malformed: invalid URL escape`},
 		// A "/" in a password makes url.Parse read it as a port.
 		{"https://user:" + testPassword + "/x@example.com/mcp",
-			`transport: the server URL "https://example.com/mcp" is malformed: invalid port after host`},
+			`streamhttp: the server URL "https://example.com/mcp" is malformed: invalid port after host`},
 		// A "?" in a password: where the user info ends is unclear, so no
 		// part of the URL is shown.
 		{"https://user:" + testPassword + "?x@example.com/%zz",
-			`transport: the server URL is malformed: invalid port after host`},
+			`streamhttp: the server URL is malformed: invalid port after host`},
 		{"https://" + testUserToken + "@exa mple.com/mcp?key=" + testQueryKey,
-			`transport: the server URL "https://exa mple.com/mcp?…" is malformed: invalid character " " in host name`},
+			`streamhttp: the server URL "https://exa mple.com/mcp?…" is malformed: invalid character " " in host name`},
 		{"https://example.com/\x7f?key=" + testQueryKey,
-			`transport: the server URL "https://example.com/\x7f?…" is malformed: net/url: invalid control character in URL`},
+			`streamhttp: the server URL "https://example.com/\x7f?…" is malformed: net/url: invalid control character in URL`},
 		// Parsed, but not http(s): shown redacted; an opaque URL (no "//")
 		// shows its scheme only.
 		{"ftp://user:" + testPassword + "@example.com/?key=" + testQueryKey,
-			`transport: server URL "ftp://example.com/?…": want an http or https URL`},
+			`streamhttp: server URL "ftp://example.com/?…": want an http or https URL`},
 		{"https:user:" + testPassword + "@example.com",
-			`transport: server URL "https:…": want an http or https URL`},
+			`streamhttp: server URL "https:…": want an http or https URL`},
 		{"user:" + testPassword + "@example.com/mcp",
-			`transport: server URL "user:…": want an http or https URL`},
+			`streamhttp: server URL "user:…": want an http or https URL`},
 		{"https:///mcp?key=" + testQueryKey,
-			`transport: server URL "https:///mcp?…": want an http or https URL`},
+			`streamhttp: server URL "https:///mcp?…": want an http or https URL`},
 	} {
 		_, err := newHTTPBase(&Config{URL: tc.url})
 		if err == nil {

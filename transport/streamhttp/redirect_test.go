@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/jsonrpc"
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -126,7 +126,7 @@ func TestLegacyGETRedirectToAnotherOriginRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, err := dialLegacy(ctx, srv.config())
-	want := "transport: GET " + srv.URL + "/sse: refusing to follow a redirect of the MCP endpoint to another origin (" + origin(mustParseURL(t, other.URL)) + ")"
+	want := "streamhttp: GET " + srv.URL + "/sse: refusing to follow a redirect of the MCP endpoint to another origin (" + origin(mustParseURL(t, other.URL)) + ")"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
@@ -150,7 +150,7 @@ func TestRedirectWithinTheOriginFollowed(t *testing.T) {
 		mu.Lock()
 		got = append(got, r.Header.Clone())
 		mu.Unlock()
-		m, err := jsonrpc.Decode(body)
+		m, err := rpcwire.Decode(body)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return

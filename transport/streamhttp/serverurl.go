@@ -20,7 +20,7 @@ func parseServerURL(raw string) (*url.URL, string, error) {
 		return nil, "", malformedURL(raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, "", fmt.Errorf("transport: server URL %q: want an http or https URL", redactURL(u))
+		return nil, "", fmt.Errorf("streamhttp: server URL %q: want an http or https URL", redactURL(u))
 	}
 	// Make sure the text requests are made from parses, so that no
 	// request can fail with an error quoting it. Text that reads back as
@@ -43,7 +43,7 @@ func malformedURL(raw string, err error) error {
 	reason := unquoted(urlErrorCause(err).Error())
 	shown, ok := urlWithoutSecrets(raw)
 	if !ok {
-		return fmt.Errorf("transport: the server URL is malformed: %s", reason)
+		return fmt.Errorf("streamhttp: the server URL is malformed: %s", reason)
 	}
 	if _, err := url.Parse(shown); err != nil {
 		reason = urlErrorCause(err).Error() // it quotes only what is shown
@@ -51,7 +51,7 @@ func malformedURL(raw string, err error) error {
 	if i := strings.IndexAny(raw, "?#"); i >= 0 && raw[i] == '?' {
 		shown += "?…"
 	}
-	return fmt.Errorf("transport: the server URL %q is malformed: %s", shown, reason)
+	return fmt.Errorf("streamhttp: the server URL %q is malformed: %s", shown, reason)
 }
 
 // urlWithoutSecrets is the text of a URL that may not parse, without its

@@ -14,10 +14,10 @@ import (
 
 // ErrEventTooLarge is wrapped by the error an sseReader returns for an event
 // or a line longer than its limit.
-var ErrEventTooLarge = errors.New("transport: server-sent event too large")
+var ErrEventTooLarge = errors.New("streamhttp: server-sent event too large")
 
 // errReleased is what a reader returns once it has been released.
-var errReleased = errors.New("transport: event stream reader used after release")
+var errReleased = errors.New("streamhttp: event stream reader used after release")
 
 // lineSlack is how much longer than the event limit a line may be: room for
 // a field name, its colon and a space beside a value of the full size.

@@ -1,4 +1,4 @@
-package jsonrpc
+package rpcwire
 
 import (
 	"errors"
@@ -37,4 +37,31 @@ func Members(obj []byte, fn func(key []byte, start, end int) bool) error {
 		return errors.New("jsonrpc: data after the JSON object")
 	}
 	return nil
+}
+
+// PeekResponseID returns the id of frame if frame looks like a response:
+// a whole object with an "id" member and no "method". It reads only the
+// top level and checks nothing below it, so it is cheap; a transport uses
+// it to tell the response to a request from the messages that come ahead
+// of it on the same answer, and the Conn still decodes the frame whole.
+func PeekResponseID(frame []byte) (ID, bool) {
+	var id ID
+	found, method := false, false
+	whole := jsonscan.EachFlatMember(frame, func(key, value []byte) bool {
+		switch string(key) {
+		case `"method"`:
+			method = true
+			return false
+		case `"id"`:
+			v, err := parseID(value)
+			if err == nil && v.IsValid() {
+				id, found = v, true
+			}
+		}
+		return true
+	})
+	if !whole || !found || method {
+		return ID{}, false
+	}
+	return id, true
 }

@@ -1,4 +1,4 @@
-package jsonrpc
+package rpcwire
 
 import (
 	"errors"
@@ -53,17 +53,3 @@ func (e *BadResponseError) Error() string {
 
 // Is makes errors.Is(err, ErrBadResponse) true.
 func (e *BadResponseError) Is(target error) bool { return target == ErrBadResponse }
-
-// callFailure finds, in an error a Stream's Read returned, a failure of
-// one call that leaves the stream running.
-func callFailure(err error) (ID, error, bool) {
-	var lost *ResponseLostError
-	if errors.As(err, &lost) {
-		return lost.ID, lost, true
-	}
-	var bad *BadResponseError
-	if errors.As(err, &bad) {
-		return bad.ID, bad, true
-	}
-	return ID{}, nil, false
-}

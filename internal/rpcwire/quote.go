@@ -1,4 +1,4 @@
-package jsonrpc
+package rpcwire
 
 import "unicode/utf8"
 

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A form field of an elicitation's requested schema. MCP allows a flat
+// object of strings (with a format or a length), numbers and integers
+// (with bounds), booleans, single choices (enum, enum with enumNames,
+// oneOf of const and title) and multiple choices (an array whose items
+// are an enum or an anyOf of const and title).
+type formField struct {
+	name        string
+	required    bool
+	Type        string   `json:"type"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Default     any      `json:"default"`
+	MinLength   *int     `json:"minLength"`
+	MaxLength   *int     `json:"maxLength"`
+	Pattern     string   `json:"pattern"`
+	Format      string   `json:"format"`
+	Minimum     *float64 `json:"minimum"`
+	Maximum     *float64 `json:"maximum"`
+	MinItems    *int     `json:"minItems"`
+	MaxItems    *int     `json:"maxItems"`
+	choices     []choice // one of these (a string), or some of them (an array)
+	multi       bool     // an array of choices
+}
+
+// choice is one value a field may take and the title it is shown by.
+type choice struct {
+	Const any    `json:"const"`
+	Title string `json:"title"`
+}
+
+// choiceSchema is where a schema lists its choices: enum (with the
+// legacy enumNames as titles), oneOf or anyOf of const and title, and an
+// array's items, which list them the same ways.
+type choiceSchema struct {
+	Enum      []any           `json:"enum"`
+	EnumNames []string        `json:"enumNames"`
+	OneOf     []choice        `json:"oneOf"`
+	AnyOf     []choice        `json:"anyOf"`
+	Items     json.RawMessage `json:"items"`
+}
+
+func (c choiceSchema) list() []choice {
+	var out []choice
+	for i, v := range c.Enum {
+		ch := choice{Const: v}
+		if i < len(c.EnumNames) {
+			ch.Title = c.EnumNames[i]
+		}
+		out = append(out, ch)
+	}
+	for _, ch := range append(c.OneOf, c.AnyOf...) {
+		if ch.Const != nil {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// maxChoices bounds the choices a field shows: a server's list of a
+// million would be a million lines at the terminal.
+const maxChoices = 200
+
+// formFields reads a requested schema's fields, required ones first, each
+// group in name order (a JSON object has no order of its own).
+func formFields(schema json.RawMessage) ([]formField, error) {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, fmt.Errorf("reading the requested schema: %w", err)
+	}
+	fields := make([]formField, 0, len(s.Properties))
+	for name, raw := range s.Properties {
+		f, err := readField(raw)
+		if err != nil {
+			return nil, fmt.Errorf("reading the requested schema's field %q: %w", clean(name), err)
+		}
+		f.name, f.required = name, slices.Contains(s.Required, name)
+		fields = append(fields, f)
+	}
+	slices.SortFunc(fields, func(a, b formField) int {
+		if a.required != b.required {
+			if a.required {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return fields, nil
+}
+
+func readField(raw json.RawMessage) (formField, error) {
+	var f formField
+	var cs choiceSchema
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(raw, &cs); err != nil {
+		return f, err
+	}
+	f.choices = cs.list()
+	if f.Type == "array" && len(cs.Items) > 0 {
+		var items choiceSchema
+		if err := json.Unmarshal(cs.Items, &items); err != nil {
+			return f, fmt.Errorf("items: %w", err)
+		}
+		f.choices, f.multi = items.list(), true
+	}
+	if len(f.choices) > maxChoices {
+		return f, fmt.Errorf("%d choices, more than %d", len(f.choices), maxChoices)
+	}
+	return f, nil
+}
+
+// show is how a choice is named to the person: its title and, when that
+// differs, the value it stands for.
+func (c choice) show() string {
+	v := fmt.Sprint(c.Const)
+	if c.Title == "" || c.Title == v {
+		return clean(v)
+	}
+	return clean(c.Title) + " (" + clean(v) + ")"
+}
+
+// prompt is the line that asks for the field.
+func (f formField) prompt() string {
+	// Every part is the server's text, cleaned, so that the prompt stays
+	// one line: a line break could print a line that reads as mcpc's.
+	var b strings.Builder
+	b.WriteString("  " + clean(f.name))
+	if f.Title != "" {
+		b.WriteString(" (" + clean(f.Title) + ")")
+	}
+	b.WriteString(" [" + f.kind())
+	if f.Default != nil {
+		b.WriteString(", default " + clean(showValue(f.Default)))
+	} else if f.required {
+		b.WriteString(", required")
+	}
+	b.WriteString("]")
+	if f.Description != "" {
+		b.WriteString(" " + clean(f.Description))
+	}
+	b.WriteString(": ")
+	return b.String()
+}
+
+// kind says what the field takes: its choices, or its type and bounds.
+func (f formField) kind() string {
+	switch {
+	case f.multi:
+		return "any of " + f.choiceList() + ", separated by commas"
+	case len(f.choices) > 0:
+		return "one of " + f.choiceList()
+	}
+	parts := []string{clean(f.Type)}
+	if f.Format != "" {
+		parts[0] = clean(f.Format)
+	}
+	if f.Minimum != nil {
+		parts = append(parts, fmt.Sprintf("at least %g", *f.Minimum))
+	}
+	if f.Maximum != nil {
+		parts = append(parts, fmt.Sprintf("at most %g", *f.Maximum))
+	}
+	if f.MinLength != nil {
+		parts = append(parts, fmt.Sprintf("at least %d characters", *f.MinLength))
+	}
+	if f.MaxLength != nil {
+		parts = append(parts, fmt.Sprintf("at most %d characters", *f.MaxLength))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (f formField) choiceList() string {
+	names := make([]string, len(f.choices))
+	for i, c := range f.choices {
+		names[i] = c.show()
+	}
+	return strings.Join(names, ", ")
+}
+
+// showValue is a default as a person would type it: a list of choices
+// joined by commas, anything else as it prints.
+func showValue(v any) string {
+	if list, ok := v.([]any); ok {
+		parts := make([]string, len(list))
+		for i, x := range list {
+			parts[i] = fmt.Sprint(x)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprint(v)
+}
