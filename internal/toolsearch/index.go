@@ -44,6 +44,7 @@ type segment struct {
 	docs      []Doc
 	lens      [][nFields]uint16  // the terms in each field of each doc
 	norm      [][nFields]float32 // see Index.norms
+	nameOf    [][]string         // the distinct terms of each doc's name
 	normsAt   int                // the index's version norm was computed at
 	post      map[string][]posting
 	nameTerms []string // the distinct terms of the name fields, sorted: prefix matches
@@ -160,6 +161,13 @@ func buildSegment(server string, docs []Doc) *segment {
 			}
 		}
 		clear(tf)
+		var own []string
+		for _, t := range fields[fName] {
+			if !contains(own, t) {
+				own = append(own, t)
+			}
+		}
+		seg.nameOf = append(seg.nameOf, own)
 		for f, ts := range fields {
 			seg.lens[i][f] = uint16(min(len(ts), 65535))
 			seg.lenSum[f] += len(ts)

@@ -27,6 +27,8 @@ var (
 	synonymWeight = 0.5 // a synonym of a query word counts this much of the word itself
 	prefixWeight  = 0.6 // and a name word that the query word begins
 	coverage      = 0.5 // how much a tool that matches more of the query's words gains
+	nameBonus     = 1.0 // and one whose name's words the query asks for
+	rerankPool    = 50  // the hits reranked by nameBonus
 )
 
 // A Hit is one ranked tool: its server, its place in the server's
@@ -126,10 +128,58 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 	}
 	top := &hitHeap{}
+	pool := max(limit, rerankPool)
 	for _, seg := range ix.order {
-		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, limit)
+		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, pool)
 	}
-	return top.sorted()
+	return ix.rerank(top.sorted(), words, limit)
+}
+
+// rerank raises the best hits by how much of their name the query
+// covers: a tool called list_projects answers "enumerate my repos" (list
+// and project both asked for) better than one whose long description
+// says project and list many times. Then it keeps limit of them.
+func (ix *Index) rerank(hits []Hit, words []string, limit int) []Hit {
+	asked := map[string]bool{}
+	for _, w := range words {
+		asked[w] = true
+		for _, s := range synonyms[w] {
+			asked[s] = true
+		}
+	}
+	for i := range hits {
+		own := ix.segs[hits[i].Server].nameOf[hits[i].Doc]
+		covered := 0
+		for _, t := range own {
+			if asked[t] || askedPrefix(words, t) {
+				covered++
+			}
+		}
+		if len(own) > 0 {
+			hits[i].Score *= 1 + nameBonus*float64(covered)/float64(len(own))
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	return hits[:min(limit, len(hits))]
+}
+
+// askedPrefix reports whether a query word begins name word t, or t
+// begins a query word.
+func askedPrefix(words []string, t string) bool {
+	for _, w := range words {
+		if len(w) >= minPrefix && len(t) >= minPrefix && (strings.HasPrefix(t, w) || strings.HasPrefix(w, t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // score records what q's postings in seg bring each document, where it
