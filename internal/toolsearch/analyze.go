@@ -149,7 +149,7 @@ func isLetters(w string) bool {
 // stopwords are the words of a request that say nothing about the tool
 // wanted.
 var stopwords = set(`a an the to of for in on at by with from into onto about as and or but
-	is are was were be been being it its this that these those there here then than
+	is am are was were be been being it its this that these those there here then than
 	i me my we us our you your he she they them their his her
 	do does did can could would should will shall may might must
 	please want need like let lets just some any also very so such more most

@@ -167,7 +167,7 @@ func init() {
 		{"pull", "request", "pr"}, {"merge", "request", "pr"}, {"change", "request", "pr"},
 		{"web", "page", "webpage"}, {"web", "site", "website"},
 		{"e", "mail", "email"}, {"data", "base", "db"},
-		{"screen", "shot", "screenshot"},
+		{"screen", "shot", "screenshot"}, {"get", "rid", "delete"},
 	} {
 		phrases[[2]string{stem(p[0]), stem(p[1])}] = stem(p[2])
 	}

@@ -22,10 +22,10 @@ import (
 // harddev) are held out. The floors are the recall measured when the set
 // was made: a change that ranks worse fails here.
 var recallFloors = map[string]struct{ at5, at10 float64 }{
-	"dev":     {0.87, 0.92}, // measured 0.872 and 0.925 (plain BM25: 0.662 and 0.737)
-	"test":    {0.81, 0.86}, // measured 0.811 and 0.864 (plain BM25: 0.727 and 0.795)
-	"harddev": {0.88, 0.92}, // measured 0.880 and 0.920 (plain BM25: 0.440 and 0.540)
-	"hard":    {0.60, 0.68}, // measured 0.600 and 0.680 (plain BM25: 0.380 and 0.500)
+	"dev":     {0.879, 0.92}, // measured 0.880 and 0.925 (plain BM25: 0.662 and 0.737)
+	"test":    {0.81, 0.86},  // measured 0.811 and 0.864 (plain BM25: 0.727 and 0.795)
+	"harddev": {0.88, 0.92},  // measured 0.880 and 0.920 (plain BM25: 0.440 and 0.540)
+	"hard":    {0.60, 0.68},  // measured 0.600 and 0.680 (plain BM25: 0.380 and 0.500)
 }
 
 type corpusServer struct {
