@@ -25,7 +25,11 @@ func words(s string, max int) []string {
 		if start >= 0 && end > start && len(out) < max {
 			w := strings.ToLower(s[start:end])
 			if len(w) > maxTokenBytes {
-				w = w[:maxTokenBytes]
+				n := maxTokenBytes
+				for n > 0 && !utf8.RuneStart(w[n]) {
+					n-- // cut at a character's start
+				}
+				w = w[:n]
 			}
 			out = append(out, w)
 		}

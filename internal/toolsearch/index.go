@@ -52,7 +52,8 @@ type segment struct {
 }
 
 // An Index ranks the tools of many servers, kept in one segment per
-// server. The zero Index is empty and ready to use.
+// server. The zero Index is empty and ready to use. It is not safe for
+// concurrent use, Search included (it keeps its scratch space).
 type Index struct {
 	segs    map[string]*segment
 	order   []*segment // by server name: a stable order of documents
