@@ -21,6 +21,12 @@ var (
 const (
 	k1        = 1.2
 	minPrefix = 3 // shorter query words match no prefix
+
+	// A query is a model's or a person's words: what is read of it is
+	// bounded, and so are the tools it may pick by name.
+	maxQueryBytes = 4096
+	maxQueryWords = 32
+	maxSelected   = 64
 )
 
 var (
@@ -47,10 +53,14 @@ type qterm struct {
 	kind   string  // "exact", "synonym" or "prefix"
 }
 
-// queryWords are the stemmed words of a query, each once.
+// queryWords are the stemmed words of a query, each once: of its first
+// maxQueryBytes, at most maxQueryWords.
 func queryWords(query string) []string {
 	var out []string
-	for _, t := range terms(query) {
+	for _, t := range terms(query[:min(len(query), maxQueryBytes)]) {
+		if len(out) == maxQueryWords {
+			break
+		}
 		if !contains(out, t) {
 			out = append(out, t)
 		}
