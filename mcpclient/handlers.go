@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -164,10 +165,11 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 		if json.Unmarshal(n.Params, &p) != nil {
 			return true // not progress we can read; nothing to do
 		}
+		token, ok := progressTokenKey(p.Token)
 		s.progressMu.Lock()
-		w := s.progress[progressTokenKey(p.Token)]
-		s.progressMu.Unlock()
-		if w == nil {
+		defer s.progressMu.Unlock() // the watch lives only while it is in the map
+		w := s.progress[token]
+		if !ok || w == nil {
 			return false // no call waits for it: OnProgress, in order
 		}
 		w.progressed(p.Progress)
@@ -275,17 +277,16 @@ func (s *Session) resourceUpdated(params json.RawMessage) bool {
 	return true
 }
 
-// progressTokenKey normalizes a token as it came back: the server echoes
-// ours, a JSON string of digits or the bare number.
-func progressTokenKey(raw json.RawMessage) string {
+// progressTokenKey reads a token as it came back: the server echoes ours,
+// a JSON string of digits or the bare number. Any other token is none of
+// ours.
+func progressTokenKey(raw json.RawMessage) (int64, bool) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) > 1 && raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
+	if len(raw) > 1 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		raw = raw[1 : len(raw)-1]
 	}
-	return string(raw)
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return n, err == nil && n > 0
 }
 
 // NotifyRootsChanged tells the server the roots list changed

@@ -82,7 +82,7 @@ type Session struct {
 
 	progressSeq atomic.Int64
 	progressMu  sync.Mutex
-	progress    map[string]*progressWatch // by progress token; made for the first call that asks
+	progress    map[int64]*progressWatch // by progress token; made for the first call that asks
 
 	meta    atomic.Pointer[[]byte] // stateless era: the _meta members of every request
 	listen  listener               // stateless era: the subscriptions/listen request

@@ -27,7 +27,9 @@ type Options struct {
 	StartupTimeout time.Duration
 
 	// ToolTimeout bounds each tool call of a server whose config gives no
-	// toolTimeout. Zero means none: the session's request timeout.
+	// toolTimeout: its whole time, progress or not, as Claude Code reads
+	// MCP_TOOL_TIMEOUT (it is the call's deadline). Zero means none: the
+	// session's timeouts, which progress restarts (see mcpclient.Options).
 	ToolTimeout time.Duration
 
 	// Lazy starts a server only when something needs it: New starts
