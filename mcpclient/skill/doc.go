@@ -54,5 +54,6 @@
 // written in — block and flow collections; plain, quoted and block
 // scalars; comments; YAML 1.2's core schema — and refuses what JSON, in
 // which the listing carries the frontmatter, cannot hold. Anchors,
-// aliases, tags, complex keys and duplicate keys are errors too.
+// aliases, tags, complex keys and duplicate keys are errors too (see
+// frontmatter.go).
 package skill
