@@ -3,7 +3,6 @@ package skill
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -25,10 +24,6 @@ const (
 	maxFiles = 512      // files per skill, SKILL.md included
 	maxSize  = 16 << 20 // bytes, summed over a skill's files
 )
-
-// ErrNotOffered is returned by All and Get when the server did not
-// declare the skills extension: the SEP forbids asking.
-var ErrNotOffered = errors.New("skill: the server does not offer the skills extension")
 
 // Skill is one skill as skills/list or skills/get describes it. It is
 // the entry a skill is verified against when loaded; nothing in it has
