@@ -93,7 +93,8 @@ type Config struct {
 	// checked.
 	ServerMetadataURL string
 
-	// Store keeps tokens; nil means a [MemoryStore].
+	// Store keeps tokens; nil, or a nil *FileStore or *MemoryStore, means
+	// a new [MemoryStore].
 	Store TokenStore
 
 	// HTTPClient carries discovery, registration and token requests; nil
@@ -162,12 +163,31 @@ func New(cfg Config) (*Authorizer, error) {
 	if cfg.UserStepTimeout <= 0 {
 		cfg.UserStepTimeout = defaultUserStepTimeout
 	}
-	a := &Authorizer{cfg: cfg, server: u, http: guardRedirects(cfg.HTTPClient), store: cfg.Store, clients: map[string]*clientInfo{},
-		asNonces: map[string]string{}}
-	if a.store == nil {
-		a.store = &MemoryStore{}
-	}
+	a := &Authorizer{cfg: cfg, server: u, http: guardRedirects(cfg.HTTPClient), store: storeOrMemory(cfg.Store),
+		clients: map[string]*clientInfo{}, asNonces: map[string]string{}}
 	return a, nil
+}
+
+// storeOrMemory is store, or a new MemoryStore when there is none. A nil
+// *FileStore or *MemoryStore counts as none: a host that sets Store from
+// a pointer it fills only when it persists tokens hands over an interface
+// holding a nil pointer, which is not nil, and whose first Load would
+// panic.
+func storeOrMemory(store TokenStore) TokenStore {
+	switch s := store.(type) {
+	case *FileStore:
+		if s != nil {
+			return s
+		}
+	case *MemoryStore:
+		if s != nil {
+			return s
+		}
+	case nil:
+	default:
+		return s
+	}
+	return &MemoryStore{}
 }
 
 // check refuses a Config no flow could use, and returns its server URL.
