@@ -162,3 +162,20 @@ func disclose(t *testing.T, entry map[string]any) string {
 	}
 	return parse(t, string(doc)).Servers[0].Disclosure()
 }
+
+// Whatever a config holds, its shell word is one line that a terminal
+// shows as it is, and bare, single-quoted or $'…' as shellWord says.
+func FuzzShellWord(f *testing.F) {
+	for _, seed := range []string{"", "plain", "it's", "\x1b[2J", "\u202e", "a\nb", "\xff", exfiltrate} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w := shellWord(s)
+		if safe.Printable(w) != w || strings.ContainsAny(w, "\n\t") {
+			t.Fatalf("shellWord(%q) = %q: not printable on one line", s, w)
+		}
+		if !strings.HasPrefix(w, "'") && !strings.HasPrefix(w, "$'") && w != s {
+			t.Fatalf("shellWord(%q) = %q: neither quoted nor as it was", s, w)
+		}
+	})
+}
