@@ -27,7 +27,7 @@
 // travel as newline-delimited JSON: one message per line on the server's
 // stdin and stdout, no embedded newlines. Stdout carries nothing else by
 // the specification, but in practice servers print banners and log lines
-// there, so [Stdio] reads it through a [LineReader] that skips any line
+// there, so [Stdio] reads it through a line reader that skips any line
 // that is not a JSON object or array, counts it, and reports it to the
 // logger if one was given. Stderr is the server's log: it is drained as it
 // comes (a server blocked on a full stderr pipe would stall), its tail is

@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 }
 
 // bigLine is the size of the response the "big" server sends: more than
-// the storage a LineReader keeps between long lines (keepAcc), far past any
+// the storage a lineReader keeps between long lines (keepAcc), far past any
 // 64 KiB scanner, and 80 of its reads. Not more: under -race every MiB
 // through a pipe and the reader costs a tenth of a CPU-second.
 const bigLine = 5<<20 + 17

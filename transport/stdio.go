@@ -149,7 +149,7 @@ func StartStdio(cfg StdioConfig) (*Stdio, error) {
 }
 
 // Read returns the next frame the server wrote; the slice belongs to the
-// caller. Lines that are not frames are skipped (see LineReader).
+// caller. Lines that are not frames are skipped (see lineReader).
 //
 // Frames the server wrote before it exited are still returned. Once they
 // are read, Read returns an error wrapping *ExitError, and that error from

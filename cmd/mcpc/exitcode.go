@@ -78,7 +78,7 @@ func exitCode(ctx context.Context, err error) int {
 		return interruptedCode(ctx)
 	case errors.As(err, &usage):
 		return exitUsage
-	case errors.As(err, &refused), errors.Is(err, toolreg.ErrRefused), errors.Is(err, toolreg.ErrUnapproved),
+	case errors.As(err, &refused), errors.Is(err, toolreg.ErrCallRefused), errors.Is(err, toolreg.ErrUnapproved),
 		errors.Is(err, safeurl.ErrUnsafe), errors.As(err, &refusal),
 		errors.As(err, &denied) && denied.Code == "access_denied":
 		return exitRefused
