@@ -30,6 +30,11 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 	if s.opts.Tasks != nil {
 		s.tasks = s.opts.Tasks.Attach(s)
 	}
+	if s.tasks == nil {
+		// A runner that attached nothing (a nil *task.Options) is no
+		// runner: the session declares no tasks, as without one.
+		s.opts.Tasks = nil
+	}
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = discardLogger
@@ -133,7 +138,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	dctx, cancel := context.WithTimeout(ctx, s.opts.discoverTimeout())
 	defer cancel()
 	var raw json.RawMessage
-	err := s.call(dctx, "server/discover", nil, &raw)
+	err := s.call(dctx, methodDiscover, nil, &raw)
 	var rpcErr *jsonrpc.Error
 	switch {
 	case err == nil:
@@ -251,7 +256,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	s.stateMu.Unlock()
 	var res initializeResult
 	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(EraHandshake), ClientInfo: s.opts.ClientInfo}
-	if err := s.call(ctx, "initialize", params, &res); err != nil {
+	if err := s.call(ctx, methodInitialize, params, &res); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
 	got := res.ProtocolVersion
@@ -271,7 +276,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	// An HTTP transport sends the version on every later request and, in
 	// this era, opens its stream for server-initiated messages.
 	s.setProtocol(transport.Protocol{Version: got, Quiet: s.opts.quiet(res.Capabilities)})
-	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
+	if err := s.conn.Notify(ctx, noteInitialized, nil); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
 	return nil

@@ -124,7 +124,7 @@ func (w *progressWatch) deliver() {
 // calls whose caller set a deadline, have nothing for progress to push
 // back, and go without the token's cost.
 func (s *Session) keepAlive(ctx context.Context, r *request) bool {
-	return r.method == "tools/call" && s.opts.progressResets() && s.defaultTimeout(ctx, r.method) > 0
+	return r.method == methodToolsCall && s.opts.progressResets() && s.defaultTimeout(ctx, r.method) > 0
 }
 
 // errExpired is the cause within's timer gives the exchange's context.

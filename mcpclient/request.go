@@ -52,6 +52,8 @@ type request struct {
 }
 
 // requestPool recycles requests: one is built per call.
+// BenchmarkCallToolStdio without it: 23 allocations and 1,921 B per echo
+// call, not 22 and 1,541.
 var requestPool = sync.Pool{New: func() any { return new(request) }}
 
 // paramsBuffer is a pooled buffer with an encoder writing into it.
@@ -60,6 +62,8 @@ type paramsBuffer struct {
 	enc *json.Encoder
 }
 
+// paramsPool recycles them: BenchmarkCallToolStdio without it, 25
+// allocations and 1,773 B per echo call, not 22 and 1,541.
 var paramsPool = sync.Pool{New: func() any {
 	b := new(paramsBuffer)
 	b.enc = json.NewEncoder(&b.Buffer)

@@ -61,7 +61,7 @@ func (r *Registry) naming(ctx context.Context, all bool) (*namedTools, error) {
 			refs = append(refs, Ref{Server: s.cfg.Name, Tool: t.Name})
 		}
 	}
-	names := BuildNames(refs, r.opts.Reserved)
+	names := buildNames(refs, r.opts.Reserved)
 	r.logRenames(names)
 	out := make([]Tool, 0, len(refs))
 	for i, s := range servers {
@@ -83,7 +83,7 @@ func (r *Registry) naming(ctx context.Context, all bool) (*namedTools, error) {
 // lookup finds name in the table *table (r.names or r.promptNames), making
 // a first listing with list when there is no table yet, and looking again
 // after again when the name is not in the table.
-func (r *Registry) lookup(ctx context.Context, table **NameTable, list, again func(context.Context) error, name string) (Ref, bool, error) {
+func (r *Registry) lookup(ctx context.Context, table **nameTable, list, again func(context.Context) error, name string) (Ref, bool, error) {
 	r.mu.Lock()
 	names := *table
 	r.mu.Unlock()
@@ -139,7 +139,7 @@ func (n *namedTools) sameAs(servers []*server, lists [][]*mcpclient.Tool) bool {
 // logRenames reports, once each, the tools a naming gave a name other than
 // their plain qualified one: a host should know why a tool is called
 // mcp__srv__search_1a2b3c4d.
-func (r *Registry) logRenames(names *NameTable) {
+func (r *Registry) logRenames(names *nameTable) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, rn := range names.Renames() {
