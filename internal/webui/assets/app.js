@@ -133,7 +133,10 @@
       el("label", { class: "choice" }, useRaw, " arguments as JSON"), raw, problems,
       el("p", { class: "buttons" }, button, el("button", { type: "button", id: "call-cancel", hidden: "", text: "Cancel" })),
       el("div", { id: "call-progress", hidden: "" }));
-    if (args && !f.fill(args)) { useRaw.checked = true; raw.value = pretty(args); }
+    // The JSON box shows only when chosen, holding what the form holds.
+    raw.hidden = true;
+    useRaw.addEventListener("change", () => { raw.hidden = !useRaw.checked; if (useRaw.checked && !raw.value.trim()) { raw.value = pretty(f.values()); } });
+    if (args && !f.fill(args)) { useRaw.checked = true; raw.hidden = false; raw.value = pretty(args); }
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const got = useRaw.checked ? rawArgs(raw.value, f.required) : f.read();
