@@ -126,7 +126,7 @@
     const schema = t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : {};
     const f = McpForm.build(schema);
     const raw = el("textarea", { id: "args-json", rows: "4", "aria-label": "Arguments as JSON" });
-    const useRaw = el("input", { type: "checkbox", id: "use-json" });
+    const useRaw = el("input", { type: "checkbox", id: "use-json", "aria-controls": "args-json" });
     const problems = el("div", { id: "form-problems", class: "error", role: "alert" });
     const button = el("button", { type: "submit", id: "call-btn", text: "Call " + t.name });
     const form = el("form", { class: "args", "aria-label": "Arguments of " + t.name, novalidate: "" }, f.node,
@@ -214,16 +214,24 @@
     } };
   }
 
+  // showProgress updates the call's progress bar in place (a screen
+  // reader follows one bar's value, not a new bar each time).
   function showProgress(box, p) {
     const now = Number(p.progress) || 0, total = Number(p.total) || 0;
-    const text = total > 0 ? now + " of " + total : String(now);
-    const bar = el("div", { class: "bar", role: "progressbar", "aria-label": "Progress", "aria-valuenow": String(now), "aria-valuemin": "0",
-      "aria-valuemax": total > 0 ? String(total) : null, "aria-valuetext": text + (p.message ? " — " + p.message : "") },
-    el("div", { class: "fill", style: null }));
-    if (total > 0) { bar.firstChild.style.width = Math.min(100, 100 * now / total) + "%"; } else { bar.classList.add("unknown"); }
+    const text = (total > 0 ? now + " of " + total : String(now)) + (p.message ? " — " + p.message : "");
+    let bar = box.querySelector('[role="progressbar"]');
+    if (!bar) {
+      bar = el("div", { class: "bar", role: "progressbar", "aria-label": "Progress", "aria-valuemin": "0" }, el("div", { class: "fill" }));
+      fill(box, [bar, el("span", { class: "progress-text" })]);
+    }
+    bar.setAttribute("aria-valuenow", String(now));
+    bar.setAttribute("aria-valuetext", text);
+    if (total > 0) { bar.setAttribute("aria-valuemax", String(total)); bar.firstChild.style.width = Math.min(100, 100 * now / total) + "%"; } else { bar.removeAttribute("aria-valuemax"); }
+    bar.classList.toggle("unknown", !(total > 0));
+    box.querySelector(".progress-text").textContent = text;
     box.hidden = false;
-    fill(box, [bar, el("span", { class: "progress-text", text: text + (p.message ? " — " + p.message : "") })]);
   }
+
 
   async function mountApp(t, args) {
     const ui = await api("ui?name=" + encodeURIComponent(t.name));
@@ -325,20 +333,32 @@
     for (const c of r.contents || []) { d.append(resourceItem(c)); }
   }
 
+  // showPrompt shows a prompt's arguments in a form (strings; the
+  // required ones checked before it is asked for) and what it renders to.
   function showPrompt(p) {
     const d = $("detail");
-    const form = el("form", { class: "args" });
-    const inputs = (p.prompt.arguments || []).map((a) => { const i = el("input", { type: "text", id: "parg-" + a.name }); form.append(el("label", { for: "parg-" + a.name, text: a.name + (a.required ? " *" : "") + (a.description ? " — " + a.description : "") }), i); return [a.name, i]; });
-    form.append(el("p", {}, el("button", { type: "submit", text: "Get " + p.name })));
-    const out = el("div");
+    const schema = { type: "object", properties: {}, required: [] };
+    for (const a of Array.isArray(p.prompt.arguments) ? p.prompt.arguments : []) {
+      if (!a || typeof a.name !== "string") { continue; }
+      schema.properties[a.name] = { type: "string", title: a.title, description: a.description };
+      if (a.required) { schema.required.push(a.name); }
+    }
+    const f = McpForm.build(schema);
+    const problems = el("p", { class: "error", role: "alert" });
+    const form = el("form", { class: "args", novalidate: "", "aria-label": "Arguments of " + p.name }, f.node, problems,
+      el("p", {}, el("button", { type: "submit", text: "Get " + p.name })));
+    const out = el("div", { role: "region", "aria-label": "Messages" });
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const args = {}; for (const [n, i] of inputs) { if (i.value !== "") { args[n] = i.value; } }
-      const r = await api("prompt", { name: p.name, args });
-      fill(out, r.error ? [el("p", { class: "error", text: r.error })] : (r.messages || []).map((m) => el("pre", { text: (m.role || "") + ": " + McpHost.text(m.content) })));
+      const got = f.read();
+      if (got.problems) { problems.textContent = "Not asked: " + got.problems.map(([n, w]) => n + " " + w).join("; ") + "."; return; }
+      problems.textContent = "";
+      const r = await api("prompt", { name: p.name, args: got.value });
+      fill(out, r.error ? [el("p", { class: "error", text: r.error })] : (r.messages || []).map((m) => McpView.text((m.role || "") + ": " + McpHost.text(m.content))));
     });
     fill(d, [el("h2", { class: "name", text: p.name }), el("p", { class: "desc", text: p.prompt.description || "" }), form, out]);
   }
+
 
   async function pollWire() {
     if (!$("tab-wire").hidden) {
