@@ -36,6 +36,7 @@ func (s *Server) apiMux() *http.ServeMux {
 	mux.HandleFunc("POST /answer", s.apiAnswer)
 	mux.HandleFunc("POST /loglevel", s.apiLogLevel)
 	mux.HandleFunc("POST /ping", s.apiPing)
+	mux.HandleFunc("POST /servers", s.apiAddServer)
 	return mux
 }
 

@@ -74,7 +74,7 @@ func startShowcase(t *testing.T) *Server {
 		Dial: func(ctx context.Context, c *toolreg.ServerConfig, o *mcpclient.Options) (*mcpclient.Session, error) {
 			own := *o
 			inbox.Hook(c.Name, &own, true, true)
-			if c.Name == "asker" {
+			if c.Command != "" {
 				return toolreg.DialStdio(ctx, c, &own)
 			}
 			client, server := transport.Pipe()

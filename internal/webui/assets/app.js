@@ -413,10 +413,30 @@
     while (list.childElementCount > 200) { list.lastElementChild.remove(); }
   }
 
+  // words splits a command line as a shell would at its simplest: on
+  // spaces, with '…' and "…" keeping theirs. Nothing is expanded.
+  function words(line) {
+    const out = [];
+    for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) { out.push(m[1] ?? m[2] ?? m[3]); }
+    return out;
+  }
+
+  // connect adds a server of the person's beside the configured ones.
+  async function connect(ev) {
+    ev.preventDefault();
+    const cmd = words($("connect-command").value.trim()), url = $("connect-url").value.trim();
+    const body = { name: $("connect-name").value.trim(), url, command: cmd[0] || "", args: cmd.slice(1) };
+    $("connect-result").textContent = "connecting " + body.name + "…";
+    const r = await api("servers", body);
+    $("connect-result").textContent = r.error ? "Not connected: " + r.error : "Connected " + r.added + ".";
+    if (!r.error) { await load(); }
+  }
+
   window.McpPage = { el, fill, api, status, pretty, reload: () => load() };
   window.addEventListener("pagehide", () => { if (app) { app.teardown("page closed"); } });
   tabs();
   $("tool-search").addEventListener("input", search);
+  $("connect-form").addEventListener("submit", connect);
   load().then(fromLink, (e) => status("loading failed: " + e.message));
   pollWire();
 })();
