@@ -45,6 +45,7 @@ func TestBrowserEverythingHasAName(t *testing.T) {
 	b.Go(srv.URL())
 	openTool(t, b, "mcp__script__greet")
 	b.Click("#connect summary")
+	b.Click("#roots summary")
 	if bad := unnamed(t, b); len(bad) > 0 {
 		t.Errorf("with a tool's form open, unnamed: %v", bad)
 	}
