@@ -14,8 +14,8 @@ import (
 // blocks, choices, tool calls, nested content never read, or a tool
 // call's arguments of millions of keys. What is over a bound is an error.
 func TestAnswerMemoryFollowsItsBytes(t *testing.T) {
-	openAI := func(b string) error { _, err := DecodeOpenAI([]byte(b)); return err }
-	anthropic := func(b string) error { _, err := DecodeAnthropic([]byte(b)); return err }
+	openAI := func(b string) error { _, err := decodeOpenAI([]byte(b)); return err }
+	anthropic := func(b string) error { _, err := decodeAnthropic([]byte(b)); return err }
 	openAIStream := func(b string) error {
 		_, err := decodeOpenAIStream(strings.NewReader("data: "+b+"\n\ndata: [DONE]\n\n"), func(string) {})
 		return err
@@ -67,16 +67,16 @@ func TestAnswerListBounds(t *testing.T) {
 		b := strings.Repeat(`{"type":"text","text":"x"},`, n)
 		return `{"type":"message","content":[` + strings.TrimSuffix(b, ",") + `]}`
 	}
-	if _, err := DecodeOpenAI([]byte(calls(maxStreamedCalls))); err != nil {
+	if _, err := decodeOpenAI([]byte(calls(maxStreamedCalls))); err != nil {
 		t.Errorf("%d tool calls: %v", maxStreamedCalls, err)
 	}
-	if _, err := DecodeOpenAI([]byte(calls(maxStreamedCalls + 1))); err == nil {
+	if _, err := decodeOpenAI([]byte(calls(maxStreamedCalls + 1))); err == nil {
 		t.Errorf("%d tool calls: got no error", maxStreamedCalls+1)
 	}
-	if _, err := DecodeAnthropic([]byte(blocks(maxStreamedBlocks))); err != nil {
+	if _, err := decodeAnthropic([]byte(blocks(maxStreamedBlocks))); err != nil {
 		t.Errorf("%d blocks: %v", maxStreamedBlocks, err)
 	}
-	if _, err := DecodeAnthropic([]byte(blocks(maxStreamedBlocks + 1))); err == nil {
+	if _, err := decodeAnthropic([]byte(blocks(maxStreamedBlocks + 1))); err == nil {
 		t.Errorf("%d blocks: got no error", maxStreamedBlocks+1)
 	}
 }

@@ -49,7 +49,7 @@ func (a *Anthropic) CreateMessage(ctx context.Context, p *mcpclient.CreateMessag
 	}
 	c := &caller{provider: "anthropic", url: baseURL(a.BaseURL, DefaultAnthropicBaseURL) + "/v1/messages",
 		header: http.Header{"Anthropic-Version": {AnthropicVersion}}, key: a.APIKey, keyHeader: "X-Api-Key", opts: a.HTTP}
-	return c.message(ctx, req, &req.Stream, decodeAnthropicStream, DecodeAnthropic)
+	return c.message(ctx, req, &req.Stream, decodeAnthropicStream, decodeAnthropic)
 }
 
 type anRequest struct {
@@ -194,12 +194,12 @@ type anResponse struct {
 	StopReason string        `json:"stop_reason"`
 }
 
-// DecodeAnthropic reads a Messages API response body as an MCP sampling
+// decodeAnthropic reads a Messages API response body as an MCP sampling
 // result: its text and tool_use blocks (others, such as thinking, are
 // left out) and its stop reason. A body that is not a message, one of
 // more than 256 content blocks, or a tool use whose input is not a JSON
 // object, is an error.
-func DecodeAnthropic(data []byte) (*mcpclient.CreateMessageResult, error) {
+func decodeAnthropic(data []byte) (*mcpclient.CreateMessageResult, error) {
 	var r anResponse
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ type anEvent struct {
 // decodeAnthropicStream reads a streamed Messages answer (message_start,
 // content blocks with their deltas, message_delta, message_stop), handing
 // each piece of text to onText, and returns the whole answer as
-// DecodeAnthropic would. A stream that ends before message_stop, or
+// decodeAnthropic would. A stream that ends before message_stop, or
 // carries an error event, is an error.
 func decodeAnthropicStream(body io.Reader, onText func(string)) (*mcpclient.CreateMessageResult, error) {
 	a := &anAssembler{msg: anResponse{Type: "message"}, onText: onText}

@@ -54,6 +54,21 @@
 // each provider's own form, for hosts that run their own loop; [ToolResult]
 // turns a registry result into the tool_result an adapter sends.
 //
+// # Tool search
+//
+// A host with many servers has more tool definitions than a model should
+// read every turn (1,400 real ones take 1.6 MB, about 400k tokens).
+// In search mode ([RunOptions].ToolSearch "on", or "auto", the default,
+// once the definitions pass 10 % of the model's context window) the
+// model gets one host tool, search_tools, which ranks the offered tools
+// with the registry's [toolreg.Registry.SearchTools]; the definitions of
+// the tools it finds, and of any tool it calls by name, are offered from
+// its next request on, appended, so that the tools array only grows at
+// its end and a provider's prompt cache keeps working. AlwaysLoaded
+// tools are offered from the start. Consent and every bound apply to a
+// found tool as to any other; [ToolSearchOn] tells a host ahead of a Run
+// whether it will search.
+//
 // # The model is not trusted
 //
 // A model reads what tools return — a web page, a file, an issue comment —

@@ -24,7 +24,7 @@ func FuzzDecodeOpenAI(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res, err := DecodeOpenAI(data)
+		res, err := decodeOpenAI(data)
 		if err != nil {
 			return
 		}
@@ -66,7 +66,7 @@ func FuzzDecodeAnthropic(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res, err := DecodeAnthropic(data)
+		res, err := decodeAnthropic(data)
 		if err != nil {
 			return
 		}

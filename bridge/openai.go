@@ -66,7 +66,7 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 	}
 	c := &caller{provider: "openai", url: baseURL(o.BaseURL, DefaultOpenAIBaseURL) + "/chat/completions",
 		header: http.Header{}, key: o.APIKey, keyHeader: "Authorization", keyPrefix: "Bearer ", opts: o.HTTP}
-	return c.message(ctx, req, &req.Stream, decodeOpenAIStream, DecodeOpenAI)
+	return c.message(ctx, req, &req.Stream, decodeOpenAIStream, decodeOpenAI)
 }
 
 // The request's wire shape.
@@ -222,12 +222,12 @@ type oaChoice struct {
 	FinishReason string `json:"finish_reason"`
 }
 
-// DecodeOpenAI reads a Chat Completions response body as an MCP sampling
+// decodeOpenAI reads a Chat Completions response body as an MCP sampling
 // result: the first choice's text (or refusal) and tool calls, its finish
 // reason as a stop reason. A body with no choice, more than 16 choices
 // or 128 tool calls, or a tool call whose arguments are not a JSON
 // object, is an error.
-func DecodeOpenAI(data []byte) (*mcpclient.CreateMessageResult, error) {
+func decodeOpenAI(data []byte) (*mcpclient.CreateMessageResult, error) {
 	var r oaResponse
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err

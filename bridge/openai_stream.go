@@ -45,7 +45,7 @@ type oaCallDelta struct {
 
 // decodeOpenAIStream reads a streamed Chat Completions answer (data:
 // chunks, then data: [DONE]), handing each piece of text to onText, and
-// returns the whole answer as DecodeOpenAI would. A stream that ends
+// returns the whole answer as decodeOpenAI would. A stream that ends
 // before a finish reason or [DONE], or carries an error, is an error.
 func decodeOpenAIStream(body io.Reader, onText func(string)) (*mcpclient.CreateMessageResult, error) {
 	a := &oaAssembler{onText: onText}

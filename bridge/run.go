@@ -77,6 +77,25 @@ type RunOptions struct {
 	Tools      []string
 	ToolFilter func(toolreg.Tool) bool
 
+	// ToolSearch is how the offered tools reach the model: "off" sends
+	// every definition with every request; "on" sends a host tool,
+	// search_tools (query, limit), whose result lists the matching tools
+	// (found by the registry's SearchTools), whose definitions are then
+	// offered from the next request on, appended after those offered
+	// before, so that the tools array's prefix never changes within a
+	// conversation and a provider's prompt cache keeps working; "auto",
+	// the default (""), is "on" when the definitions would take more than
+	// ToolSearchShare of ContextWindow (see [ToolSearchOn]), decided at a
+	// Run's first request (a conversation that searched before searches
+	// again). In search mode a call of an offered tool not yet loaded is
+	// loaded, not refused, and consent and every bound apply to found
+	// tools as to any other. AlwaysLoaded names tools (exposed names)
+	// whose definitions go with every request from the first.
+	ToolSearch      string
+	ContextWindow   int     // the model's context window in tokens (0: 128,000)
+	ToolSearchShare float64 // of ContextWindow, in auto mode (0: 0.10)
+	AlwaysLoaded    []string
+
 	// MaxTurns bounds the model turns (0 means DefaultMaxTurns).
 	MaxTurns int
 	// MaxTokens bounds each model turn's answer (0 means DefaultMaxTokens).
@@ -135,6 +154,9 @@ type Transcript struct {
 	StopReason string                      `json:"stopReason"`      // of the last model turn
 	Turns      int                         `json:"turns"`           // model turns taken by this run
 	Tools      []string                    `json:"tools,omitempty"` // the tools offered on the last turn
+	// Deferred counts the tools whose definitions the last turn held
+	// back in search mode (see RunOptions.ToolSearch).
+	Deferred int `json:"deferred,omitempty"`
 }
 
 // SelectTools returns the tools a [Run] with opts offers the model: those
@@ -168,7 +190,11 @@ func SelectTools(tools []toolreg.Tool, opts *RunOptions) []toolreg.Tool {
 // cancelled. It is safe to run several at once on one registry.
 func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, opts *RunOptions) (*Transcript, error) {
 	o := opts.withDefaults()
+	if _, err := o.searchMode(); err != nil {
+		return &Transcript{}, err
+	}
 	tr := &Transcript{Messages: startMessages(o.History, question)}
+	var search *discovery // in search mode, from the first turn on
 	mctx := ctx
 	if o.OnText != nil && !o.NoStream {
 		mctx = WithStream(ctx, o.OnText)
@@ -177,12 +203,11 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 		if tr.Turns == o.MaxTurns {
 			return tr, fmt.Errorf("%w: %d turns", ErrTurnLimit, o.MaxTurns)
 		}
-		all, err := reg.ModelTools(ctx) // only the tools MCP Apps visibility offers the model
+		tools, err := o.offer(ctx, reg, tr, &search)
 		if err != nil {
-			return tr, fmt.Errorf("listing the tools: %w", err)
+			return tr, err
 		}
-		offered := SelectTools(all, &o)
-		res, err := m.CreateMessage(mctx, o.params(tr, offered))
+		res, err := m.CreateMessage(mctx, o.params(tr, tools.defs))
 		if err != nil {
 			if ctx.Err() != nil {
 				return tr, ctx.Err()
@@ -200,7 +225,7 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 			tr.Answer = strings.Join(text, "\n")
 			return tr, nil
 		}
-		results := o.callTools(ctx, reg, offered, uses)
+		results := o.turnCalls(ctx, reg, search, tools, uses)
 		if err := ctx.Err(); err != nil {
 			return tr, err
 		}
@@ -215,14 +240,14 @@ func Run(ctx context.Context, m Model, reg *toolreg.Registry, question string, o
 
 // params is the sampling request of the next turn, recording the tools
 // offered in tr.
-func (o *RunOptions) params(tr *Transcript, offered []toolreg.Tool) *mcpclient.CreateMessageParams {
+func (o *RunOptions) params(tr *Transcript, defs []*mcpclient.Tool) *mcpclient.CreateMessageParams {
 	tr.Tools = tr.Tools[:0]
-	for _, t := range offered {
-		tr.Tools = append(tr.Tools, t.Name)
+	for _, d := range defs {
+		tr.Tools = append(tr.Tools, d.Name)
 	}
 	p := &mcpclient.CreateMessageParams{Messages: tr.Messages, SystemPrompt: o.SystemPrompt, MaxTokens: o.MaxTokens}
-	if len(offered) > 0 {
-		p.Tools, p.ToolChoice = Definitions(offered), &mcpclient.ToolChoice{Mode: "auto"}
+	if len(defs) > 0 {
+		p.Tools, p.ToolChoice = defs, &mcpclient.ToolChoice{Mode: "auto"}
 	}
 	return p
 }

@@ -47,7 +47,9 @@ type Conn struct {
 	baseCtx   context.Context
 	cancelAll context.CancelFunc
 
-	// replies recycles the 1-buffered channels calls wait on. It is the
+	// replies recycles the 1-buffered channels calls wait on (without it
+	// mcpclient's BenchmarkCallToolStdio makes 24 allocations and 1,699 B
+	// per echo call, not 22 and 1,541). It is the
 	// Conn's own, not the package's: a channel made inside a
 	// testing/synctest bubble may not be used outside it, and a Conn
 	// lives in one bubble while a package-wide pool would hand its

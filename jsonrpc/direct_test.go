@@ -95,7 +95,7 @@ func TestCallerFailures(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		answer    func(ctx context.Context, id ID) ([]byte, error)
-		cancel    bool // cancel the call's context after a moment
+		cancel    bool // cancel the call's context once its request reached the stream
 		close     bool // close the Conn after a moment
 		err       error
 		abandoned bool
@@ -119,13 +119,21 @@ func TestCallerFailures(t *testing.T) {
 			leakcheck.Check(t)
 			a, _ := memPipe()
 			var abandoned atomic.Bool
-			c := NewConn(&callerStream{memStream: a, answer: tc.answer}, &Options{OnAbandon: func(ID, string) { abandoned.Store(true) }})
-			defer c.Close()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
+			answer := tc.answer
 			if tc.cancel {
-				time.AfterFunc(10*time.Millisecond, cancel)
+				// Cancelled once the request is on its way, not after a
+				// timer: a timer that fired before Call began (a loaded
+				// machine) made a call that was never sent, so never
+				// abandoned.
+				answer = func(ctx context.Context, id ID) ([]byte, error) {
+					cancel()
+					return tc.answer(ctx, id)
+				}
 			}
+			c := NewConn(&callerStream{memStream: a, answer: answer}, &Options{OnAbandon: func(ID, string) { abandoned.Store(true) }})
+			defer c.Close()
 			if tc.close {
 				go c.Close()
 			}

@@ -11,7 +11,9 @@ import (
 // frameBuffer is a pooled frame buffer with an encoder writing into it: a
 // Stream must not keep a frame after Write returns, so the buffer is free
 // again as soon as it does. Pooling the encoder with its buffer saves the
-// allocation of a fresh bytes.Buffer per request.
+// allocation of a fresh bytes.Buffer per request: BenchmarkCallToolStdio
+// (mcpclient) without framePool makes 29 allocations and 2,614 B per echo
+// call, not 22 and 1,541.
 type frameBuffer struct {
 	bytes.Buffer
 	enc *json.Encoder

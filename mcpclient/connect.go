@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
@@ -28,6 +29,11 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 	}
 	if s.opts.Tasks != nil {
 		s.tasks = s.opts.Tasks.Attach(s)
+	}
+	if s.tasks == nil {
+		// A runner that attached nothing (a nil *task.Options) is no
+		// runner: the session declares no tasks, as without one.
+		s.opts.Tasks = nil
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
@@ -132,7 +138,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	dctx, cancel := context.WithTimeout(ctx, s.opts.discoverTimeout())
 	defer cancel()
 	var raw json.RawMessage
-	err := s.call(dctx, "server/discover", nil, &raw)
+	err := s.call(dctx, methodDiscover, nil, &raw)
 	var rpcErr *jsonrpc.Error
 	switch {
 	case err == nil:
@@ -141,7 +147,10 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		s.discoverUnanswered.Store(true)
 		return fmt.Errorf("%w: no answer to server/discover within %v", errNotModern, s.opts.discoverTimeout())
-	case errors.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult):
+	case errors.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult),
+		errors.Is(err, rpcwire.ErrBadResponse), errors.Is(err, jsonrpc.ErrResponseLost):
+		// Any answer but a modern one: a refusal, an answer that cannot
+		// be used, an event stream that ended without one.
 		return fmt.Errorf("%w: server/discover: %v", errNotModern, err)
 	default: // the connection failed: the error already names the request
 		return fmt.Errorf("mcpclient: connecting: %w", err)
@@ -247,7 +256,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	s.stateMu.Unlock()
 	var res initializeResult
 	params := initializeParams{ProtocolVersion: want, Capabilities: s.opts.capabilities(EraHandshake), ClientInfo: s.opts.ClientInfo}
-	if err := s.call(ctx, "initialize", params, &res); err != nil {
+	if err := s.call(ctx, methodInitialize, params, &res); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
 	got := res.ProtocolVersion
@@ -267,7 +276,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	// An HTTP transport sends the version on every later request and, in
 	// this era, opens its stream for server-initiated messages.
 	s.setProtocol(transport.Protocol{Version: got, Quiet: s.opts.quiet(res.Capabilities)})
-	if err := s.conn.Notify(ctx, "notifications/initialized", nil); err != nil {
+	if err := s.conn.Notify(ctx, noteInitialized, nil); err != nil {
 		return fmt.Errorf("mcpclient: initializing: %w", err)
 	}
 	return nil

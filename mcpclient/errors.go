@@ -1,6 +1,26 @@
 package mcpclient
 
-import "github.com/plainmcp/plainmcp/jsonrpc"
+import (
+	"errors"
+
+	"github.com/plainmcp/plainmcp/jsonrpc"
+)
+
+// The errors of a session, matched with errors.Is. A closed session's
+// calls fail with jsonrpc.ErrClosed, one lost with jsonrpc.ErrDisconnected.
+
+// ErrPagination is wrapped by the error an iterator yields when a server
+// paginates without end: it repeated a cursor, or the page limit
+// (Options.MaxPages) was reached.
+var ErrPagination = errors.New("mcpclient: runaway pagination")
+
+// ErrMalformedResult is wrapped when a result lacks a field the protocol
+// requires.
+var ErrMalformedResult = errors.New("mcpclient: malformed result")
+
+// ErrUnsupportedVersion is wrapped by Connect's error when the server
+// answers with a protocol version plainmcp does not speak.
+var ErrUnsupportedVersion = errors.New("mcpclient: unsupported protocol version")
 
 // Error codes that MCP gives meaning to. They arrive in a *jsonrpc.Error,
 // like the standard JSON-RPC codes, and compare with errors.Is:

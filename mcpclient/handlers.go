@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -23,9 +24,9 @@ func (s *Session) handleRequest(ctx context.Context, req *jsonrpc.Request) (any,
 
 func (s *Session) answerRequest(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
-	case "ping":
+	case methodPing:
 		return struct{}{}, nil
-	case "sampling/createMessage":
+	case methodSampling:
 		if s.opts.Sampling == nil {
 			break
 		}
@@ -34,7 +35,7 @@ func (s *Session) answerRequest(ctx context.Context, req *jsonrpc.Request) (any,
 			return nil, err
 		}
 		return s.sample(ctx, &p)
-	case "elicitation/create":
+	case methodElicitation:
 		if s.opts.Elicitation == nil {
 			break
 		}
@@ -43,7 +44,7 @@ func (s *Session) answerRequest(ctx context.Context, req *jsonrpc.Request) (any,
 			return nil, err
 		}
 		return s.elicit(ctx, &p)
-	case "roots/list":
+	case methodRootsList:
 		if s.opts.Roots == nil {
 			break
 		}
@@ -145,18 +146,18 @@ func decodeParams(req *jsonrpc.Request, v any) error {
 // Returning false, the callbacks still hear of it in order with the rest.
 func (s *Session) intercept(n *jsonrpc.Request) bool {
 	switch n.Method {
-	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
+	case noteToolsChanged, notePromptsChanged, noteResourcesChanged:
 		s.forgetList(n.Method)
 		return false
-	case "notifications/tasks/status":
+	case noteTaskStatus:
 		if s.tasks != nil {
 			s.tasks.StatusNotice(n.Params)
 		}
 		return false
-	case "notifications/subscriptions/acknowledged":
+	case noteSubscriptionsAcked:
 		s.acknowledged(n.Params)
 		return false
-	case "notifications/progress":
+	case noteProgress:
 		var p struct {
 			Token json.RawMessage `json:"progressToken"`
 			Progress
@@ -164,15 +165,16 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 		if json.Unmarshal(n.Params, &p) != nil {
 			return true // not progress we can read; nothing to do
 		}
+		token, ok := progressTokenKey(p.Token)
 		s.progressMu.Lock()
-		w := s.progress[progressTokenKey(p.Token)]
-		s.progressMu.Unlock()
-		if w == nil {
+		defer s.progressMu.Unlock() // the watch lives only while it is in the map
+		w := s.progress[token]
+		if !ok || w == nil {
 			return false // no call waits for it: OnProgress, in order
 		}
 		w.progressed(p.Progress)
 		return true
-	case "notifications/cancelled":
+	case noteCancelled:
 		var p struct {
 			RequestID jsonrpc.ID `json:"requestId"`
 		}
@@ -190,15 +192,15 @@ func (s *Session) intercept(n *jsonrpc.Request) bool {
 func (s *Session) handleNotification(ctx context.Context, n *jsonrpc.Request) {
 	handled := false // by a callback of its own; else OnNotification hears it
 	switch n.Method {
-	case "notifications/progress":
+	case noteProgress:
 		handled = s.lateProgress(n.Params)
-	case "notifications/message":
+	case noteMessage:
 		handled = s.logMessage(n.Params)
-	case "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
+	case noteToolsChanged, notePromptsChanged, noteResourcesChanged:
 		handled = s.listChanged(n.Method)
-	case "notifications/elicitation/complete":
+	case noteElicitationComplete:
 		handled = s.elicitationComplete(n.Params)
-	case "notifications/resources/updated":
+	case noteResourceUpdated:
 		handled = s.resourceUpdated(n.Params)
 	}
 	if !handled && s.opts.OnNotification != nil {
@@ -245,7 +247,7 @@ func (s *Session) forgetList(method string) {
 	kind := listKind(method)
 	s.cache.forget(kind + "/list")
 	if kind == "resources" {
-		s.cache.forget("resources/templates/list")
+		s.cache.forget(methodResourceTemplatesList)
 		s.cache.forget("skills/list")
 	}
 }
@@ -275,17 +277,16 @@ func (s *Session) resourceUpdated(params json.RawMessage) bool {
 	return true
 }
 
-// progressTokenKey normalizes a token as it came back: the server echoes
-// ours, a JSON string of digits or the bare number.
-func progressTokenKey(raw json.RawMessage) string {
+// progressTokenKey reads a token as it came back: the server echoes ours,
+// a JSON string of digits or the bare number. Any other token is none of
+// ours.
+func progressTokenKey(raw json.RawMessage) (int64, bool) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) > 1 && raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
+	if len(raw) > 1 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		raw = raw[1 : len(raw)-1]
 	}
-	return string(raw)
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return n, err == nil && n > 0
 }
 
 // NotifyRootsChanged tells the server the roots list changed
@@ -294,5 +295,5 @@ func (s *Session) NotifyRootsChanged(ctx context.Context) error {
 	if s.opts.Roots == nil {
 		return fmt.Errorf("mcpclient: NotifyRootsChanged: no Roots handler, so the roots capability was not declared")
 	}
-	return s.conn.Notify(ctx, "notifications/roots/list_changed", nil)
+	return s.conn.Notify(ctx, noteRootsChanged, nil)
 }

@@ -17,15 +17,6 @@ import (
 // an iterator over every page (Tools …); Collect gathers an iterator into a
 // slice.
 
-// ErrPagination is wrapped by the error an iterator yields when a server
-// paginates without end: it repeated a cursor, or the page limit
-// (Options.MaxPages) was reached.
-var ErrPagination = errors.New("mcpclient: runaway pagination")
-
-// ErrMalformedResult is wrapped when a result lacks a field the protocol
-// requires.
-var ErrMalformedResult = errors.New("mcpclient: malformed result")
-
 type pageParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
@@ -65,11 +56,11 @@ type ListResourceTemplatesResult struct {
 // it. For the others, CallTool sends the Mcp-Param headers they ask for.
 func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResult, error) {
 	var page toolsPage
-	if err := s.listPage(ctx, "tools/list", cursor, &page); err != nil {
+	if err := s.listPage(ctx, methodToolsList, cursor, &page); err != nil {
 		return nil, err
 	}
 	res := ListToolsResult{Tools: pointers(page.Tools), NextCursor: page.NextCursor, Meta: page.Meta}
-	if err := checkItems(res.Tools, "tools/list", func(t *Tool) string { return t.Name }); err != nil {
+	if err := checkItems(res.Tools, methodToolsList, func(t *Tool) string { return t.Name }); err != nil {
 		return nil, err
 	}
 	if s.Era() == EraStateless {
@@ -126,11 +117,11 @@ func (s *Session) ListPrompts(ctx context.Context, cursor string) (*ListPromptsR
 		ListPromptsResult
 		resultEnvelope
 	}
-	if err := s.listPage(ctx, "prompts/list", cursor, &page); err != nil {
+	if err := s.listPage(ctx, methodPromptsList, cursor, &page); err != nil {
 		return nil, err
 	}
 	res := &page.ListPromptsResult
-	return res, checkItems(res.Prompts, "prompts/list", func(p *Prompt) string { return p.Name })
+	return res, checkItems(res.Prompts, methodPromptsList, func(p *Prompt) string { return p.Name })
 }
 
 // ListResources fetches one page of resources.
@@ -139,11 +130,11 @@ func (s *Session) ListResources(ctx context.Context, cursor string) (*ListResour
 		ListResourcesResult
 		resultEnvelope
 	}
-	if err := s.listPage(ctx, "resources/list", cursor, &page); err != nil {
+	if err := s.listPage(ctx, methodResourcesList, cursor, &page); err != nil {
 		return nil, err
 	}
 	res := &page.ListResourcesResult
-	return res, checkItems(res.Resources, "resources/list", func(r *Resource) string { return r.URI })
+	return res, checkItems(res.Resources, methodResourcesList, func(r *Resource) string { return r.URI })
 }
 
 // ListResourceTemplates fetches one page of resource templates. A server
@@ -153,7 +144,7 @@ func (s *Session) ListResourceTemplates(ctx context.Context, cursor string) (*Li
 		ListResourceTemplatesResult
 		resultEnvelope
 	}
-	err := s.listPage(ctx, "resources/templates/list", cursor, &page)
+	err := s.listPage(ctx, methodResourceTemplatesList, cursor, &page)
 	if errors.Is(err, jsonrpc.ErrMethodNotFound) {
 		return &ListResourceTemplatesResult{}, nil
 	}
@@ -161,7 +152,7 @@ func (s *Session) ListResourceTemplates(ctx context.Context, cursor string) (*Li
 		return nil, err
 	}
 	res := &page.ListResourceTemplatesResult
-	return res, checkItems(res.ResourceTemplates, "resources/templates/list", func(t *ResourceTemplate) string { return t.URITemplate })
+	return res, checkItems(res.ResourceTemplates, methodResourceTemplatesList, func(t *ResourceTemplate) string { return t.URITemplate })
 }
 
 // checkItems rejects null entries and entries without their identifying
@@ -179,7 +170,7 @@ func checkItems[T any](items []*T, method string, key func(*T) string) error {
 // Tools iterates over every tool, fetching pages as it goes. An error ends
 // the iteration as its last pair.
 func (s *Session) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
-	return paginate(s, "tools/list", func(c string) ([]*Tool, string, error) {
+	return paginate(s, methodToolsList, func(c string) ([]*Tool, string, error) {
 		r, err := s.ListTools(ctx, c)
 		if err != nil {
 			return nil, "", err
@@ -190,7 +181,7 @@ func (s *Session) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
 
 // Prompts iterates over every prompt.
 func (s *Session) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
-	return paginate(s, "prompts/list", func(c string) ([]*Prompt, string, error) {
+	return paginate(s, methodPromptsList, func(c string) ([]*Prompt, string, error) {
 		r, err := s.ListPrompts(ctx, c)
 		if err != nil {
 			return nil, "", err
@@ -201,7 +192,7 @@ func (s *Session) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
 
 // Resources iterates over every resource.
 func (s *Session) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
-	return paginate(s, "resources/list", func(c string) ([]*Resource, string, error) {
+	return paginate(s, methodResourcesList, func(c string) ([]*Resource, string, error) {
 		r, err := s.ListResources(ctx, c)
 		if err != nil {
 			return nil, "", err
@@ -212,7 +203,7 @@ func (s *Session) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
 
 // ResourceTemplates iterates over every resource template.
 func (s *Session) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTemplate, error] {
-	return paginate(s, "resources/templates/list", func(c string) ([]*ResourceTemplate, string, error) {
+	return paginate(s, methodResourceTemplatesList, func(c string) ([]*ResourceTemplate, string, error) {
 		r, err := s.ListResourceTemplates(ctx, c)
 		if err != nil {
 			return nil, "", err

@@ -29,7 +29,8 @@ type callToolWire struct {
 
 // toolWires recycles the decoding scratch of tools/call results: the
 // wire struct and its content items' array, which CallTool converts and
-// lets go of.
+// lets go of. BenchmarkCallToolStdio without it: 24 allocations and
+// 2,067 B per echo call, not 22 and 1,541.
 var toolWires = sync.Pool{New: func() any { return new(callToolWire) }}
 
 func getToolWire() *callToolWire { return toolWires.Get().(*callToolWire) }
@@ -117,7 +118,7 @@ func (s *Session) StartTool(ctx context.Context, name string, args any) (task js
 func DecodeToolResult(raw json.RawMessage) (*CallToolResult, error) {
 	w := getToolWire()
 	defer putToolWire(w)
-	if err := decodeResult("tools/call", raw, w, false, nil); err != nil {
+	if err := decodeResult(methodToolsCall, raw, w, false, nil); err != nil {
 		return nil, err
 	}
 	return w.result(raw)
@@ -147,7 +148,7 @@ func (w *callToolWire) result(raw json.RawMessage) (*CallToolResult, error) {
 // the stateless HTTP wire mirrors.
 func (s *Session) callTool(ctx context.Context, name string, args any, task any, w *callToolWire) (json.RawMessage, error) {
 	p := callToolParams{Name: name, Arguments: objectOrEmpty(args), Task: task}
-	r, err := newRequest("tools/call", p, true)
+	r, err := newRequest(methodToolsCall, p, true)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +200,7 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	if args == nil {
 		args = map[string]string{}
 	}
-	if err := s.callNamed(ctx, "prompts/get", name, getPromptParams{name, args}, &res, true); err != nil {
+	if err := s.callNamed(ctx, methodPromptsGet, name, getPromptParams{name, args}, &res, true); err != nil {
 		return nil, err
 	}
 	return &res.GetPromptResult, nil
@@ -219,7 +220,7 @@ type readResourceWire struct {
 // with code CodeResourceNotFound.
 func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
 	var w readResourceWire
-	if err := s.callNamed(ctx, "resources/read", uri, uriParams{uri}, &w, true); err != nil {
+	if err := s.callNamed(ctx, methodResourcesRead, uri, uriParams{uri}, &w, true); err != nil {
 		return nil, err
 	}
 	res := &ReadResourceResult{Contents: make([]ResourceContents, len(w.Contents)), Meta: w.Meta}
@@ -242,7 +243,7 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 		s.subscribeStateless(uri, true)
 		return s.waitAck(ctx, w)
 	}
-	return s.call(ctx, "resources/subscribe", uriParams{uri}, nil)
+	return s.call(ctx, methodResourcesSubscribe, uriParams{uri}, nil)
 }
 
 // Unsubscribe cancels a Subscribe.
@@ -251,7 +252,7 @@ func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 		s.subscribeStateless(uri, false)
 		return nil
 	}
-	return s.call(ctx, "resources/unsubscribe", uriParams{uri}, nil)
+	return s.call(ctx, methodResourcesUnsubscribe, uriParams{uri}, nil)
 }
 
 // Complete asks the server for completions of a prompt or resource-template
@@ -260,7 +261,7 @@ func (s *Session) Complete(ctx context.Context, p *CompleteParams) (*Completion,
 	var res struct {
 		Completion Completion `json:"completion"`
 	}
-	if err := s.call(ctx, "completion/complete", p, &res); err != nil {
+	if err := s.call(ctx, methodComplete, p, &res); err != nil {
 		return nil, err
 	}
 	return &res.Completion, nil
@@ -278,7 +279,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 		s.encodeMeta()
 		return nil
 	}
-	return s.call(ctx, "logging/setLevel", struct {
+	return s.call(ctx, methodSetLevel, struct {
 		Level string `json:"level"`
 	}{level}, nil)
 }
@@ -287,7 +288,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 // server/discover in the stateless era (which has no ping).
 func (s *Session) Ping(ctx context.Context) error {
 	if s.Era() == EraStateless {
-		return s.call(ctx, "server/discover", nil, nil)
+		return s.call(ctx, methodDiscover, nil, nil)
 	}
-	return s.call(ctx, "ping", nil, nil)
+	return s.call(ctx, methodPing, nil, nil)
 }

@@ -56,7 +56,9 @@ type Options struct {
 
 	// DiscoverTimeout bounds the server/discover probe when the era is
 	// detected; a server silent for that long is taken for a handshake-era
-	// one. Zero means 5s.
+	// one. Zero means 5s. Over Streamable HTTP an answer tells sooner: an
+	// event stream that carries a session id, or brings no answer within
+	// a second of opening, is a handshake-era server's.
 	DiscoverTimeout time.Duration
 
 	Sampling SamplingHandler
@@ -83,9 +85,8 @@ type Options struct {
 	// extension (stateless era) is declared, tools that run as tasks can
 	// be called, and CallTool has the runner drive a task to its result.
 	// Nil declares neither: a tool that requires a task is called plainly
-	// (the server refuses it), and a task answer is a protocol error. (A
-	// nil *task.Options is not a nil TaskRunner: it opts in, with the
-	// defaults.)
+	// (the server refuses it), and a task answer is a protocol error. A
+	// nil *task.Options is off too.
 	Tasks TaskRunner
 
 	// UI declares the MCP Apps extension (UIExtension, with UIMimeType):
@@ -174,7 +175,7 @@ const (
 // for none.
 func (o *Options) requestTimeout(method string) time.Duration {
 	switch {
-	case o.RequestTimeout == 0 && method == "tools/call":
+	case o.RequestTimeout == 0 && method == methodToolsCall:
 		return defaultToolTimeout
 	case o.RequestTimeout == 0:
 		return defaultRequestTimeout

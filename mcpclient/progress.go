@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,23 +61,28 @@ const (
 
 // watchProgress gives r a progress token and registers its watch; fn
 // nil watches for the timeout alone.
+//
+// The watch lives in r, which goes back to its pool when the call is
+// done: the read loop reaches it only under progressMu (see intercept),
+// and unwatchProgress takes it out of reach before the call returns.
 func (s *Session) watchProgress(r *request, fn func(Progress)) *progressWatch {
-	w := &progressWatch{fn: fn, log: s.log}
+	w := &r.watchData
+	w.fn, w.log = fn, s.log
 	if fn != nil {
 		w.wake = make(chan struct{}, 1)
 	}
-	r.progress = strconv.FormatInt(s.progressSeq.Add(1), 10)
+	r.progress = s.progressSeq.Add(1)
 	r.watch = w
 	s.progressMu.Lock()
 	if s.progress == nil {
-		s.progress = make(map[string]*progressWatch) // for the first call that asks
+		s.progress = make(map[int64]*progressWatch) // for the first call that asks
 	}
 	s.progress[r.progress] = w
 	s.progressMu.Unlock()
 	return w
 }
 
-func (s *Session) unwatchProgress(token string) {
+func (s *Session) unwatchProgress(token int64) {
 	s.progressMu.Lock()
 	delete(s.progress, token)
 	s.progressMu.Unlock()
@@ -120,7 +124,7 @@ func (w *progressWatch) deliver() {
 // calls whose caller set a deadline, have nothing for progress to push
 // back, and go without the token's cost.
 func (s *Session) keepAlive(ctx context.Context, r *request) bool {
-	return r.method == "tools/call" && s.opts.progressResets() && s.defaultTimeout(ctx, r.method) > 0
+	return r.method == methodToolsCall && s.opts.progressResets() && s.defaultTimeout(ctx, r.method) > 0
 }
 
 // errExpired is the cause within's timer gives the exchange's context.

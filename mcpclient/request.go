@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
@@ -32,12 +33,15 @@ type request struct {
 	infoData transport.RequestInfo
 
 	// Set per exchange by the wire, spliced in by appendParams.
-	progress string          // _meta.progressToken, "" for none
+	progress int64           // _meta.progressToken, 0 for none
 	inputs   json.RawMessage // inputResponses of an input round
 	state    json.RawMessage // requestState of an input round, verbatim
 
-	watch *progressWatch  // the call's progress and its resettable timeout, or nil
-	raw   json.RawMessage // the last result received, as it came
+	watch *progressWatch // the call's progress and its resettable timeout, or nil
+	// watchData is what watch points to: a request comes from a pool,
+	// so a call that carries a token allocates no watch of its own.
+	watchData progressWatch
+	raw       json.RawMessage // the last result received, as it came
 
 	// Scratch space of exchange, kept here so that a call allocates
 	// nothing for it: the request itself comes from a pool.
@@ -48,6 +52,8 @@ type request struct {
 }
 
 // requestPool recycles requests: one is built per call.
+// BenchmarkCallToolStdio without it: 23 allocations and 1,921 B per echo
+// call, not 22 and 1,541.
 var requestPool = sync.Pool{New: func() any { return new(request) }}
 
 // paramsBuffer is a pooled buffer with an encoder writing into it.
@@ -56,6 +62,8 @@ type paramsBuffer struct {
 	enc *json.Encoder
 }
 
+// paramsPool recycles them: BenchmarkCallToolStdio without it, 25
+// allocations and 1,773 B per echo call, not 22 and 1,541.
 var paramsPool = sync.Pool{New: func() any {
 	b := new(paramsBuffer)
 	b.enc = json.NewEncoder(&b.Buffer)
@@ -163,7 +171,7 @@ func (r *request) appendParams(b, meta []byte) []byte {
 		params = []byte("{}")
 	}
 	switch {
-	case len(meta) == 0 && r.progress == "":
+	case len(meta) == 0 && r.progress == 0:
 		params = bytes.TrimSpace(params)
 		b = append(b, params[:len(params)-1]...)
 	case r.nullMeta[1] > 0:
@@ -217,28 +225,15 @@ func (r *request) appendParams(b, meta []byte) []byte {
 // token.
 func (r *request) appendMeta(b, meta []byte) []byte {
 	b = append(b, meta...)
-	if r.progress != "" {
+	if r.progress != 0 {
 		if len(meta) > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"progressToken":`...)
-		b = appendJSONString(b, r.progress)
+		b = append(b, `"progressToken":"`...) // a string of digits
+		b = strconv.AppendInt(b, r.progress, 10)
+		b = append(b, '"')
 	}
 	return b
-}
-
-// appendJSONString appends s as a JSON string: as it is when it needs no
-// escaping (our progress tokens are digits), else through encoding/json.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // emptyBefore reports whether the object whose closing brace is at end

@@ -15,24 +15,24 @@ func TestAppendParams(t *testing.T) {
 		params   any
 		known    bool
 		meta     []byte
-		progress string
+		progress int64
 		inputs   string
 		state    string
 		want     string
 	}{
 		{name: "none, nothing added", want: `{}`},
 		{name: "plain object", params: json.RawMessage(`{"a":1}`), want: `{"a":1}`},
-		{name: "progress into a new _meta", params: map[string]int{"a": 1}, known: true, progress: "7",
+		{name: "progress into a new _meta", params: map[string]int{"a": 1}, known: true, progress: 7,
 			want: `{"_meta":{"progressToken":"7"},"a":1}`},
-		{name: "session meta and progress", params: json.RawMessage(` { "a" : 1 } `), meta: meta, progress: "3",
+		{name: "session meta and progress", params: json.RawMessage(` { "a" : 1 } `), meta: meta, progress: 3,
 			want: `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":"3"}, "a" : 1 }`},
 		{name: "empty params get meta", params: json.RawMessage(`{ }`), meta: meta,
 			want: `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`},
 		{name: "the caller's _meta keeps its members, ours after", params: json.RawMessage(`{"name":"x","_meta":{"k":"v"},"z":[1]}`), meta: meta,
 			want: `{"name":"x","_meta":{"k":"v","io.modelcontextprotocol/protocolVersion":"2026-07-28"},"z":[1]}`},
-		{name: "an empty _meta of the caller's", params: json.RawMessage(`{"_meta":{ }}`), progress: "1",
+		{name: "an empty _meta of the caller's", params: json.RawMessage(`{"_meta":{ }}`), progress: 1,
 			want: `{"_meta":{ "progressToken":"1"}}`},
-		{name: "a null _meta of the caller's becomes ours", params: json.RawMessage(`{"a":1,"_meta": null ,"b":2}`), progress: "1",
+		{name: "a null _meta of the caller's becomes ours", params: json.RawMessage(`{"a":1,"_meta": null ,"b":2}`), progress: 1,
 			want: `{"a":1,"_meta": {"progressToken":"1"} ,"b":2}`},
 		{name: "an input round", params: json.RawMessage(`{"name":"t"}`), meta: meta, inputs: `{"a":{"x":1}}`, state: `"s<&>"`,
 			want: `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"t","inputResponses":{"a":{"x":1}},"requestState":"s<&>"}`},
@@ -75,9 +75,9 @@ func TestNewRequestRefusesWhatIsNoObject(t *testing.T) {
 // caller's and carries ours.
 func FuzzAppendParams(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":1}`, `{"_meta":{"k":"v"}}`, ` {"_meta" : { } , "x":[{}]} `, `{"_meta":null,"b":"\u00e9"}`} {
-		f.Add(s, "7", true)
+		f.Add(s, int64(7), true)
 	}
-	f.Fuzz(func(t *testing.T, params, progress string, round bool) {
+	f.Fuzz(func(t *testing.T, params string, progress int64, round bool) {
 		var caller map[string]json.RawMessage
 		if json.Unmarshal([]byte(params), &caller) != nil {
 			return

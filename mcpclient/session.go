@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -33,13 +32,6 @@ func (e Era) String() string {
 	}
 	return "unknown"
 }
-
-// ErrUnsupportedVersion is wrapped by Connect's error when the server
-// answers with a protocol version plainmcp does not speak.
-var ErrUnsupportedVersion = errors.New("mcpclient: unsupported protocol version")
-
-// ErrClosed is returned by calls on a closed Session.
-var ErrClosed = jsonrpc.ErrClosed
 
 // Session is one MCP session with one server. It is safe for concurrent
 // use: any number of goroutines may call it at once, and server requests
@@ -82,7 +74,7 @@ type Session struct {
 
 	progressSeq atomic.Int64
 	progressMu  sync.Mutex
-	progress    map[string]*progressWatch // by progress token; made for the first call that asks
+	progress    map[int64]*progressWatch // by progress token; made for the first call that asks
 
 	meta    atomic.Pointer[[]byte] // stateless era: the _meta members of every request
 	listen  listener               // stateless era: the subscriptions/listen request
@@ -197,7 +189,7 @@ const cancelNoticeTimeout = 5 * time.Second
 // abandoned tells the server we gave up on a request. The spec forbids
 // cancelling initialize.
 func (s *Session) abandoned(id jsonrpc.ID, method string) {
-	if method == "initialize" || method == "server/discover" {
+	if method == methodInitialize || method == methodDiscover {
 		return // never cancel the lifecycle (the probe may be a legacy server's first message)
 	}
 	s.inBackground(func() {
@@ -218,7 +210,7 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
 		defer cancel()
 		params := map[string]any{"requestId": id, "reason": "the client no longer waits for this request"}
-		if err := s.conn.Notify(ctx, "notifications/cancelled", params); err != nil {
+		if err := s.conn.Notify(ctx, noteCancelled, params); err != nil {
 			s.log.Debug("mcpclient: could not send cancellation", "id", id, "method", method, "error", err)
 		}
 	})

@@ -296,10 +296,10 @@ func TestCloseIsIdempotentAndFailsCalls(t *testing.T) {
 		go func() { defer wg.Done(); s.Close() }()
 	}
 	wg.Wait()
-	if err := <-errs; !errors.Is(err, ErrClosed) {
+	if err := <-errs; !errors.Is(err, jsonrpc.ErrClosed) {
 		t.Errorf("in-flight call: %v", err)
 	}
-	if _, err := s.CallTool(context.Background(), "x", nil); !errors.Is(err, ErrClosed) {
+	if _, err := s.CallTool(context.Background(), "x", nil); !errors.Is(err, jsonrpc.ErrClosed) {
 		t.Errorf("call after Close: %v", err)
 	}
 	select {

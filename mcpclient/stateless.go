@@ -35,7 +35,7 @@ var errUnsupportedVersion = &jsonrpc.Error{Code: CodeUnsupportedVersion}
 const maxLostRetries = 2
 
 // inputMethods may answer with an input-required result.
-var inputMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
+var inputMethods = map[string]bool{methodToolsCall: true, methodPromptsGet: true, methodResourcesRead: true}
 
 const (
 	metaVersion      = "io.modelcontextprotocol/protocolVersion"
@@ -135,7 +135,7 @@ func (s *Session) resultKind(r *request, resultType string) (done bool, err erro
 	case "task":
 		// The tasks extension: only tools/call, and only when the client
 		// declared the extension (Options.Tasks).
-		if r.method == "tools/call" && s.opts.Tasks != nil {
+		if r.method == methodToolsCall && s.opts.Tasks != nil {
 			return true, nil
 		}
 		return false, fmt.Errorf("%w: %s answered with a task, which only tools/call may, and only when the client declared %s", ErrMalformedResult, r.method, TasksExtension)
@@ -259,7 +259,7 @@ func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMess
 // task's inputRequests).
 func (s *Session) AnswerInput(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
-	case "sampling/createMessage", "elicitation/create", "roots/list":
+	case methodSampling, methodElicitation, methodRootsList:
 	default:
 		return nil, fmt.Errorf("%w: unknown input request method %q", ErrMalformedResult, method)
 	}
@@ -276,9 +276,9 @@ func (s *Session) AnswerInput(ctx context.Context, method string, params json.Ra
 // repeatMethods are safe to send again when a response was lost: they
 // only read.
 var repeatMethods = map[string]bool{
-	"server/discover": true, "tools/list": true, "prompts/list": true, "resources/list": true,
-	"resources/templates/list": true, "skills/list": true, "skills/get": true, "resources/read": true,
-	"prompts/get": true, "completion/complete": true, "tasks/get": true,
+	methodDiscover: true, methodToolsList: true, methodPromptsList: true, methodResourcesList: true,
+	methodResourceTemplatesList: true, "skills/list": true, "skills/get": true, methodResourcesRead: true,
+	methodPromptsGet: true, methodComplete: true, "tasks/get": true,
 }
 
 // repeatable reports whether r may be sent again after its response was
@@ -288,7 +288,7 @@ func (s *Session) repeatable(r *request) bool {
 	if repeatMethods[r.method] {
 		return true
 	}
-	if r.method != "tools/call" || !s.opts.RepeatSafeTools {
+	if r.method != methodToolsCall || !s.opts.RepeatSafeTools {
 		return false
 	}
 	var p struct {

@@ -38,6 +38,8 @@ func TestEraDetection(t *testing.T) {
 		{name: "empty result", discover: answer(`{}`), era: EraHandshake, discovers: 1, initializes: 1},
 		{name: "result without capabilities", discover: answer(`{"supportedVersions":["2026-07-28"]}`), era: EraHandshake, discovers: 1, initializes: 1},
 		{name: "other error", discover: fail(-32000, "Bad Request: no session"), era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "invalid request", discover: fail(jsonrpc.CodeInvalidRequest, "Invalid Request"), era: EraHandshake, discovers: 1, initializes: 1},
+		{name: "invalid params", discover: fail(jsonrpc.CodeInvalidParams, "Invalid params"), era: EraHandshake, discovers: 1, initializes: 1},
 		{name: "silence", discover: hang, opts: Options{DiscoverTimeout: 100 * time.Millisecond}, era: EraHandshake, discovers: 1, initializes: 1},
 		{name: "only handshake versions", discover: answer(`{"supportedVersions":["2025-11-25"],"capabilities":{}}`), era: EraHandshake, discovers: 1, initializes: 1},
 		{name: "unknown versions", discover: answer(`{"supportedVersions":["2099-01-01"],"capabilities":{}}`), err: ErrUnsupportedVersion, discovers: 1},

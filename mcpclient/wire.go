@@ -27,7 +27,7 @@ type handshakeWire struct{ s *Session }
 func (w handshakeWire) roundTrip(ctx context.Context, r *request, result any) error {
 	gen := w.s.sessionGen.Load()
 	_, _, err := w.s.exchange(ctx, r, nil, result)
-	if errors.Is(err, transport.ErrSessionExpired) && r.method != "initialize" {
+	if errors.Is(err, transport.ErrSessionExpired) && r.method != methodInitialize {
 		if rerr := w.s.reinitialize(ctx, gen); rerr != nil {
 			return fmt.Errorf("%w; starting a new session: %w", err, rerr) // err names the method
 		}

@@ -29,13 +29,10 @@ type Call struct {
 	InBytes, OutBytes int
 }
 
-// ErrRefused is wrapped by the error of a call the approver refused.
-var ErrRefused = errors.New("toolreg: call refused")
-
 // Call routes a call by its exposed name to the server that listed the
 // tool, after the approver agrees. It returns an error wrapping
 // ErrUnknownTool for a name the last listing did not produce (a first
-// listing is made if none was), ErrRefused when the approver says no, and
+// listing is made if none was), ErrCallRefused when the approver says no, and
 // the session's error when the call could not be made; a tool that ran and
 // failed is a Result with IsError and Err set, and a nil error.
 func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, error) {
@@ -57,7 +54,7 @@ func (r *Registry) Call(ctx context.Context, name string, args any) (*Result, er
 		err := errors.New("the approver failed") // a panicking approver refuses
 		r.hook("Approve", func() { err = r.opts.Approve(ctx, call) })
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrRefused, name, err)
+			return nil, fmt.Errorf("%w: %s: %w", ErrCallRefused, name, err)
 		}
 	}
 	start := time.Now()
@@ -86,7 +83,7 @@ func (r *Registry) route(ctx context.Context, name string) (*server, Ref, error)
 	closed := r.closed
 	r.mu.Unlock()
 	if closed { // no listing would name the tool: say why
-		return nil, Ref{}, fmt.Errorf("toolreg: %s: %w", name, ErrClosed)
+		return nil, Ref{}, fmt.Errorf("toolreg: %s: %w", name, ErrRegistryClosed)
 	}
 	// Starting and listing serve every caller, not this call: they get
 	// its deadline and cancellation, not its values (a progress callback).

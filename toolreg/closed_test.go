@@ -15,7 +15,7 @@ import (
 
 // After Close, nothing starts a server again (a lazy registry's call, a
 // Reconnect), and what needs a server fails with an error that says the
-// registry is closed (errors.Is ErrClosed), not that the tool is unknown
+// registry is closed (errors.Is ErrRegistryClosed), not that the tool is unknown
 // or the server was removed.
 func TestNothingStartsAfterClose(t *testing.T) {
 	for _, lazy := range []bool{false, true} {
@@ -29,16 +29,16 @@ func TestNothingStartsAfterClose(t *testing.T) {
 			r := newInMemory(t, m, &Options{Dial: dial, Lazy: lazy}, "a")
 			before := dials.Load()
 			r.Close()
-			if _, err := r.Call(ctx10(t), "mcp__a__echo", map[string]string{"text": "x"}); !errors.Is(err, ErrClosed) {
+			if _, err := r.Call(ctx10(t), "mcp__a__echo", map[string]string{"text": "x"}); !errors.Is(err, ErrRegistryClosed) {
 				t.Errorf("Call after Close: %v", err)
 			}
-			if _, err := r.Session(ctx10(t), "a"); !errors.Is(err, ErrClosed) {
+			if _, err := r.Session(ctx10(t), "a"); !errors.Is(err, ErrRegistryClosed) {
 				t.Errorf("Session after Close: %v", err)
 			}
-			if err := r.Reconnect(ctx10(t), "a"); !errors.Is(err, ErrClosed) {
+			if err := r.Reconnect(ctx10(t), "a"); !errors.Is(err, ErrRegistryClosed) {
 				t.Errorf("Reconnect after Close: %v", err)
 			}
-			if err := r.Refresh(ctx10(t), "a"); !errors.Is(err, ErrClosed) {
+			if err := r.Refresh(ctx10(t), "a"); !errors.Is(err, ErrRegistryClosed) {
 				t.Errorf("Refresh after Close: %v", err)
 			}
 			if n := dials.Load() - before; n != 0 {

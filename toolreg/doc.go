@@ -69,7 +69,7 @@
 // with the server's message, for the model to read. The approver sees
 // the call's arguments as JSON and the tool's annotations ([Call]). Hooks
 // report a server ready (its status, once it is in Servers), every end of
-// a session with its reason ([ErrRemoved] and [ErrClosed] for the ends the
+// a session with its reason ([ErrRemoved] and [ErrRegistryClosed] for the ends the
 // host asked for, else the failure), and every call with its duration and
 // size. They run in order, outside every lock, connection attempt and
 // listing, after what they report is committed: they may call any method

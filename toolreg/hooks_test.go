@@ -73,7 +73,7 @@ func TestHooksTellTheWholeStory(t *testing.T) {
 	r.Close()
 	mu.Lock()
 	defer mu.Unlock()
-	if len(ends["a"]) != 1 || !errors.Is(ends["a"][0], ErrRemoved) || len(ends["b"]) != 1 || !errors.Is(ends["b"][0], ErrClosed) {
+	if len(ends["a"]) != 1 || !errors.Is(ends["a"][0], ErrRemoved) || len(ends["b"]) != 1 || !errors.Is(ends["b"][0], ErrRegistryClosed) {
 		t.Errorf("OnDisconnect got %v", ends)
 	}
 }

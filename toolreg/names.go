@@ -41,7 +41,7 @@ type Ref struct {
 // release, and long names that share a prefix still differ.
 //
 // Distinct tools can qualify to the same name ("a.b" and "a_b"; server
-// "a__b" with tool "c" and server "a" with tool "b__c"); [BuildNames] tells
+// "a__b" with tool "c" and server "a" with tool "b__c"); buildNames tells
 // them apart. Qualify is safe for concurrent use.
 func Qualify(server, tool string) string {
 	ref := Ref{server, tool}
@@ -87,7 +87,7 @@ func isNameChar(r rune) bool {
 
 // hashedName returns the first keepLen bytes of the normalized name full,
 // then '_' and the hash of ref's original names under salt. Salt 0 is the
-// hash Qualify uses; BuildNames tries further salts only when a hashed name
+// hash Qualify uses; buildNames tries further salts only when a hashed name
 // is itself taken.
 func hashedName(full []byte, ref Ref, salt int) string {
 	keep := full[:min(len(full), keepLen)]
@@ -114,11 +114,11 @@ func appendHash(b []byte, ref Ref, salt int) []byte {
 	return hex.AppendEncode(b, sum[:hashLen/2])
 }
 
-// A NameTable maps the exposed names of one listing of tools to the tools
-// and back. [BuildNames] makes one; it is immutable afterwards and safe for
-// concurrent use. Calls route by [NameTable.Lookup], a map lookup: an exposed
-// name is never parsed. A nil *NameTable is an empty table.
-type NameTable struct {
+// A nameTable maps the exposed names of one listing of tools to the tools
+// and back. buildNames makes one; it is immutable afterwards and safe for
+// concurrent use. Calls route by nameTable.Lookup, a map lookup: an exposed
+// name is never parsed. A nil *nameTable is an empty table.
+type nameTable struct {
 	byName  map[string]Ref
 	byRef   map[Ref]string
 	refs    []Ref // sorted by server, then tool
@@ -136,14 +136,14 @@ type Rename struct {
 	Reserved bool   // Plain is reserved; otherwise it collided with another tool's
 }
 
-// BuildNames assigns an exposed name to every tool of a listing.
+// buildNames assigns an exposed name to every tool of a listing.
 //
 // A tool gets its [Qualify] name unless that name is one of reserved (the
 // host's own tool names) or another tool qualifies to the same name. Such
 // tools are all kept, and each is renamed: its normalized name, cut to 55
 // characters if longer, then '_' and 8 hex digits of a hash of its original
 // server and tool names. If that name is taken too, the hash is salted until
-// it is free. [NameTable.Renames] reports the renamed tools, so a host can
+// it is free. nameTable.Renames reports the renamed tools, so a host can
 // tell its user.
 //
 // Names compare case-insensitively for collisions and reserved names:
@@ -153,12 +153,12 @@ type Rename struct {
 //
 // The result depends only on the set of tools, not on their order; a tool
 // listed twice counts once. Building is O(n log n) in the number of tools.
-func BuildNames(tools []Ref, reserved []string) *NameTable {
+func buildNames(tools []Ref, reserved []string) *nameTable {
 	refs := slices.Clone(tools)
 	slices.SortFunc(refs, compareRefs)
 	refs = slices.Compact(refs)
 
-	t := &NameTable{
+	t := &nameTable{
 		byName: make(map[string]Ref, len(refs)),
 		byRef:  make(map[Ref]string, len(refs)),
 		refs:   refs,
@@ -192,7 +192,7 @@ func BuildNames(tools []Ref, reserved []string) *NameTable {
 
 // assignPlain gives each tool its plain name (Qualify's) unless another
 // folds to it or it is reserved; it returns those names and the rest.
-func (t *NameTable) assignPlain(isReserved, blocked map[string]bool) (plain []string, pending []int) {
+func (t *nameTable) assignPlain(isReserved, blocked map[string]bool) (plain []string, pending []int) {
 	plain = make([]string, len(t.refs))
 	count := make(map[string]int, len(t.refs))
 	for i, r := range t.refs {
@@ -215,7 +215,7 @@ func (t *NameTable) assignPlain(isReserved, blocked map[string]bool) (plain []st
 // next salt. Round 0 gives a long name the one Qualify gave it, so a long
 // tool keeps its name against a short tool spelled like it. A further
 // round is as unlikely as a 32-bit hash collision.
-func (t *NameTable) assignHashed(pending []int, blocked map[string]bool) {
+func (t *nameTable) assignHashed(pending []int, blocked map[string]bool) {
 	var buf fullBuf
 	count := make(map[string]int, len(pending))
 	cand := make([]string, len(pending))
@@ -249,7 +249,7 @@ func compareRefs(a, b Ref) int {
 
 // Lookup returns the tool an exposed name routes to. The name must be exactly
 // as the table gave it, case included.
-func (t *NameTable) Lookup(name string) (Ref, bool) {
+func (t *nameTable) Lookup(name string) (Ref, bool) {
 	if t == nil {
 		return Ref{}, false
 	}
@@ -259,7 +259,7 @@ func (t *NameTable) Lookup(name string) (Ref, bool) {
 
 // Name returns the exposed name of a tool, and false if the tool was not in
 // the listing.
-func (t *NameTable) Name(ref Ref) (string, bool) {
+func (t *nameTable) Name(ref Ref) (string, bool) {
 	if t == nil {
 		return "", false
 	}
@@ -268,7 +268,7 @@ func (t *NameTable) Name(ref Ref) (string, bool) {
 }
 
 // Len returns the number of tools in the table.
-func (t *NameTable) Len() int {
+func (t *nameTable) Len() int {
 	if t == nil {
 		return 0
 	}
@@ -277,7 +277,7 @@ func (t *NameTable) Len() int {
 
 // All yields each exposed name and its tool, ordered by server and then
 // tool name.
-func (t *NameTable) All() iter.Seq2[string, Ref] {
+func (t *nameTable) All() iter.Seq2[string, Ref] {
 	return func(yield func(string, Ref) bool) {
 		if t == nil {
 			return
@@ -292,7 +292,7 @@ func (t *NameTable) All() iter.Seq2[string, Ref] {
 
 // Renames returns the tools whose exposed name is not their [Qualify] name,
 // ordered by server and then tool name, in a new slice.
-func (t *NameTable) Renames() []Rename {
+func (t *nameTable) Renames() []Rename {
 	if t == nil {
 		return nil
 	}

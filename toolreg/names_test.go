@@ -85,7 +85,7 @@ func TestQualifyLongNamesStableAndDistinct(t *testing.T) {
 
 // checkTable checks what every table must hold: each tool has one valid,
 // unreserved name, no two names differ only in case, and names route back.
-func checkTable(t *testing.T, tab *NameTable, tools []Ref, reserved []string) {
+func checkTable(t *testing.T, tab *nameTable, tools []Ref, reserved []string) {
 	t.Helper()
 	want := map[Ref]bool{}
 	for _, r := range tools {
@@ -128,7 +128,7 @@ func checkTable(t *testing.T, tab *NameTable, tools []Ref, reserved []string) {
 }
 
 // names returns the exposed name of each ref.
-func names(t *testing.T, tab *NameTable, refs ...Ref) []string {
+func names(t *testing.T, tab *nameTable, refs ...Ref) []string {
 	t.Helper()
 	var out []string
 	for _, r := range refs {
@@ -206,7 +206,7 @@ func TestBuildNames(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tab := BuildNames(tc.tools, tc.reserved)
+			tab := buildNames(tc.tools, tc.reserved)
 			checkTable(t, tab, tc.tools, tc.reserved)
 			isRenamed := map[Ref]bool{}
 			for _, r := range tc.renamed {
@@ -240,7 +240,7 @@ func TestBuildNames(t *testing.T) {
 
 func TestBuildNamesReportsRenames(t *testing.T) {
 	tools := []Ref{{"s", "x.y"}, {"s", "x_y"}, {"ide", "diag"}}
-	tab := BuildNames(tools, []string{"mcp__IDE__diag"})
+	tab := buildNames(tools, []string{"mcp__IDE__diag"})
 	n := names(t, tab, tools...)
 	want := []Rename{
 		{Ref: Ref{"ide", "diag"}, Plain: "mcp__ide__diag", Name: n[2], Reserved: true},
@@ -261,17 +261,17 @@ func TestBuildNamesReportsRenames(t *testing.T) {
 // until the name is free.
 func TestBuildNamesHashedNameTaken(t *testing.T) {
 	pair := []Ref{{"s", "a.b"}, {"s", "a_b"}}
-	first := names(t, BuildNames(pair, nil), pair...)
+	first := names(t, buildNames(pair, nil), pair...)
 
 	t.Run("reserved", func(t *testing.T) {
-		tab := BuildNames(pair, first)
+		tab := buildNames(pair, first)
 		checkTable(t, tab, pair, first)
 	})
 	t.Run("by another tool", func(t *testing.T) {
 		// A tool of server s whose plain name is first[0].
 		squatter := Ref{"s", strings.TrimPrefix(first[0], "mcp__s__")}
 		tools := append([]Ref{squatter}, pair...)
-		tab := BuildNames(tools, nil)
+		tab := buildNames(tools, nil)
 		checkTable(t, tab, tools, nil)
 		if got := names(t, tab, squatter)[0]; got != first[0] {
 			t.Errorf("the squatter is named %q, want its plain name %q", got, first[0])
@@ -284,7 +284,7 @@ func TestBuildNamesHashedNameTaken(t *testing.T) {
 			t.Fatal("the test's two tools do not collide")
 		}
 		tools := []Ref{long, short}
-		tab := BuildNames(tools, nil)
+		tab := buildNames(tools, nil)
 		checkTable(t, tab, tools, nil)
 		// Both end in a hash of their own names; the long one's is the
 		// one it always had.
@@ -307,20 +307,20 @@ func TestBuildNamesIgnoresOrder(t *testing.T) {
 	}
 	tools = append(tools, Ref{"a__b", "c"}, Ref{"a", "b__c"})
 	reserved := []string{"mcp__b__x", "mcp__A__X"}
-	collect := func(tab *NameTable) map[Ref]string {
+	collect := func(tab *nameTable) map[Ref]string {
 		m := map[Ref]string{}
 		for name, ref := range tab.All() {
 			m[ref] = name
 		}
 		return m
 	}
-	want := collect(BuildNames(tools, reserved))
-	checkTable(t, BuildNames(tools, reserved), tools, reserved)
+	want := collect(buildNames(tools, reserved))
+	checkTable(t, buildNames(tools, reserved), tools, reserved)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 20 {
 		shuffled := append([]Ref(nil), tools...)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		if diff := cmp.Diff(want, collect(BuildNames(shuffled, reserved))); diff != "" {
+		if diff := cmp.Diff(want, collect(buildNames(shuffled, reserved))); diff != "" {
 			t.Fatalf("shuffle %d: names differ (-first +shuffled):\n%s", i, diff)
 		}
 	}
@@ -329,9 +329,9 @@ func TestBuildNamesIgnoresOrder(t *testing.T) {
 func TestBuildNamesDoesNotModifyInput(t *testing.T) {
 	tools := []Ref{{"b", "y"}, {"a", "x"}, {"b", "y"}}
 	before := append([]Ref(nil), tools...)
-	BuildNames(tools, nil)
+	buildNames(tools, nil)
 	if diff := cmp.Diff(before, tools); diff != "" {
-		t.Errorf("BuildNames changed its input (-before +after):\n%s", diff)
+		t.Errorf("buildNames changed its input (-before +after):\n%s", diff)
 	}
 }
 
@@ -339,7 +339,7 @@ func TestBuildNamesDoesNotModifyInput(t *testing.T) {
 // BenchmarkBuildNames's to say, not a timed test's.
 func TestBuildNamesTenThousand(t *testing.T) {
 	tools := manyTools(10000)
-	tab := BuildNames(tools, []string{"mcp__s0__tool_0"})
+	tab := buildNames(tools, []string{"mcp__s0__tool_0"})
 	checkTable(t, tab, tools, []string{"mcp__s0__tool_0"})
 	if n := len(tab.Renames()); n != 2000 {
 		t.Errorf("%d tools renamed, want 2000 (one of each colliding pair)", n)
@@ -369,7 +369,7 @@ func manyTools(n int) []Ref {
 }
 
 func TestNilNameTable(t *testing.T) {
-	var tab *NameTable
+	var tab *nameTable
 	if _, ok := tab.Lookup("mcp__s__t"); ok {
 		t.Error("Lookup on a nil table found a tool")
 	}
@@ -385,7 +385,7 @@ func TestNilNameTable(t *testing.T) {
 }
 
 func TestLookupIsExact(t *testing.T) {
-	tab := BuildNames([]Ref{{"s", "Tool"}}, nil)
+	tab := buildNames([]Ref{{"s", "Tool"}}, nil)
 	for _, name := range []string{"mcp__s__tool", "mcp__s__Tool ", "mcp__s__", "s__Tool", ""} {
 		if r, ok := tab.Lookup(name); ok {
 			t.Errorf("Lookup(%q) = %v, want no tool", name, r)
@@ -426,7 +426,7 @@ func FuzzBuildNames(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s1, t1, s2, t2, reserved string) {
 		tools := []Ref{{s1, t1}, {s2, t2}, {s1, t2}, {s2, t1}}
 		res := []string{reserved, Qualify(s1, t1)}
-		tab := BuildNames(tools, res)
+		tab := buildNames(tools, res)
 		checkTable(t, tab, tools, res)
 	})
 }
@@ -434,7 +434,7 @@ func FuzzBuildNames(f *testing.F) {
 func BenchmarkLookup(b *testing.B) {
 	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			tab := BuildNames(manyTools(n), nil)
+			tab := buildNames(manyTools(n), nil)
 			var all []string
 			for name := range tab.All() {
 				all = append(all, name)
@@ -455,7 +455,7 @@ func BenchmarkBuildNames(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		BuildNames(tools, nil)
+		buildNames(tools, nil)
 	}
 }
 

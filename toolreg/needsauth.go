@@ -2,7 +2,6 @@ package toolreg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -13,10 +12,6 @@ import (
 // *NeedsAuthError; package toolreg/remote's Dialer.Authorize completes
 // the flow.
 const StateNeedsAuth = "needs-auth"
-
-// ErrNeedsAuth matches (errors.Is) the error of a server in
-// StateNeedsAuth, a *NeedsAuthError.
-var ErrNeedsAuth = errors.New("needs authorization")
 
 // NeedsAuthError says a server needs the user to authorize the client. A
 // Dial returns it (wrapped or not) for a server that needs authorization,

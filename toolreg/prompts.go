@@ -31,7 +31,7 @@ func (r *Registry) Prompts(ctx context.Context) ([]Prompt, error) {
 			refs = append(refs, Ref{Server: s.cfg.Name, Tool: p.Name})
 		}
 	}
-	names := BuildNames(refs, nil)
+	names := buildNames(refs, nil)
 	r.mu.Lock()
 	r.promptNames = names
 	r.mu.Unlock()

@@ -27,7 +27,9 @@ type Options struct {
 	StartupTimeout time.Duration
 
 	// ToolTimeout bounds each tool call of a server whose config gives no
-	// toolTimeout. Zero means none: the session's request timeout.
+	// toolTimeout: its whole time, progress or not, as Claude Code reads
+	// MCP_TOOL_TIMEOUT (it is the call's deadline). Zero means none: the
+	// session's timeouts, which progress restarts (see mcpclient.Options).
 	ToolTimeout time.Duration
 
 	// Lazy starts a server only when something needs it: New starts
@@ -60,7 +62,7 @@ type Options struct {
 	// the status has its tool, prompt and resource counts (listed for the
 	// hook, in its turn), transport and protocol version. OnDisconnect
 	// hears why a server's session ended or did not start: the failure,
-	// or, for an end the host asked for, ErrRemoved (Remove) or ErrClosed
+	// or, for an end the host asked for, ErrRemoved (Remove) or ErrRegistryClosed
 	// (Close), which errors.Is tells from a failure. A server whose Add
 	// failed is heard of by neither. The two are delivered one at a time,
 	// in the order things happened, from a goroutine of the registry's; a
@@ -91,31 +93,6 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// ErrUnknownTool is returned by Call for a name no listing produced.
-var ErrUnknownTool = errors.New("toolreg: unknown tool")
-
-// ErrUnknownServer is returned for a server name that is not configured.
-var ErrUnknownServer = errors.New("toolreg: unknown server")
-
-// ErrUnavailable, ErrDisabled and ErrUnapproved are matched (errors.Is)
-// by the error of a request to a server that cannot take it: one that did
-// not start, or whose connection was lost (its cause stays reachable too:
-// a *transport.ExitError, context.DeadlineExceeded …); one its config
-// disables; one of a project's .mcp.json that the user has not approved.
-var (
-	ErrUnavailable = errors.New("toolreg: server unavailable")
-	ErrDisabled    = errors.New("toolreg: server disabled")
-	ErrUnapproved  = errors.New("toolreg: server not approved")
-)
-
-// ErrRemoved and ErrClosed are the reasons OnDisconnect gives for a
-// server taken out by Remove or by the registry's Close: a clean end, not
-// a failure (errors.Is tells them apart).
-var (
-	ErrRemoved = errors.New("toolreg: server removed")
-	ErrClosed  = errors.New("toolreg: registry closed")
-)
-
 // Registry holds one MCP session per configured server and exposes all
 // their tools under one namespace. All methods are safe for concurrent use.
 type Registry struct {
@@ -125,8 +102,8 @@ type Registry struct {
 	mu          sync.Mutex
 	servers     map[string]*server
 	order       []string
-	names       *NameTable     // tools, from the last listing
-	promptNames *NameTable     // prompts, from the last listing
+	names       *nameTable     // tools, from the last listing
+	promptNames *nameTable     // prompts, from the last listing
 	skillNames  *skillTable    // skills, from the last listing
 	named       *namedTools    // the last naming of tools
 	search      toolIndex      // its own lock: searches of the named tools
@@ -261,7 +238,7 @@ func (r *Registry) Close() error {
 	evs := make([]*hookEvent, len(servers))
 	for i, s := range servers {
 		wg.Add(1)
-		go func() { defer wg.Done(); evs[i] = s.close(ErrClosed) }()
+		go func() { defer wg.Done(); evs[i] = s.close(ErrRegistryClosed) }()
 	}
 	wg.Wait()
 	r.hooks.await(evs...) // each server's OnDisconnect, and what came before

@@ -136,10 +136,10 @@ func TestRegistryToolErrorsApproverAndHooks(t *testing.T) {
 	if err != nil || !res.IsError || res.Err == nil || res.Err.Server != "s" || res.Err.Tool != "fail" || res.Err.Message == "" {
 		t.Fatalf("fail tool: %+v %v", res, err)
 	}
-	if _, err := r.Call(ctx10(t), "mcp__s__add", map[string]int{"a": 1, "b": 2}); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "not today") {
+	if _, err := r.Call(ctx10(t), "mcp__s__add", map[string]int{"a": 1, "b": 2}); !errors.Is(err, ErrCallRefused) || !strings.Contains(err.Error(), "not today") {
 		t.Errorf("refused: %v", err)
 	}
-	if _, err := r.Call(ctx10(t), "mcp__s__mixed", nil); !errors.Is(err, ErrRefused) {
+	if _, err := r.Call(ctx10(t), "mcp__s__mixed", nil); !errors.Is(err, ErrCallRefused) {
 		t.Errorf("a panicking approver must refuse: %v", err)
 	}
 	if res, err := r.Call(ctx10(t), "mcp__s__echo", map[string]string{"text": "still fine"}); err != nil || res.Text() != "still fine" {

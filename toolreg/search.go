@@ -29,14 +29,9 @@ func (r *Registry) SearchTools(ctx context.Context, query string, limit int) ([]
 	if limit <= 0 {
 		limit = defaultSearchLimit
 	}
-	if _, err := r.Tools(ctx); err != nil {
+	named, err := r.naming(ctx, true)
+	if err != nil {
 		return nil, err
-	}
-	r.mu.Lock()
-	named := r.named
-	r.mu.Unlock()
-	if named == nil {
-		return nil, nil
 	}
 	if names, ok := toolsearch.Selected(query); ok {
 		return named.pick(names, limit), nil

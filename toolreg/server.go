@@ -58,7 +58,7 @@ type server struct {
 	nextTry     time.Time
 	connectedAt time.Time
 	closed      bool
-	ended       error // why it was closed: ErrClosed, ErrRemoved
+	ended       error // why it was closed: ErrRegistryClosed, ErrRemoved
 
 	tools     catalog[*mcpclient.Tool] // filtered
 	prompts   catalog[*mcpclient.Prompt]
@@ -279,7 +279,7 @@ func (s *server) startupTimeout() time.Duration {
 	return 30 * time.Second
 }
 
-// close ends the session for good; reason (ErrRemoved, ErrClosed) goes to
+// close ends the session for good; reason (ErrRemoved, ErrRegistryClosed) goes to
 // the OnDisconnect hook if a session was open: the event returned.
 func (s *server) close(reason error) *hookEvent {
 	s.mu.Lock()

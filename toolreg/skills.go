@@ -19,7 +19,7 @@ type Skill struct {
 // skillTable is one naming of the skills: the table that routes names, and
 // the entry each name stands for.
 type skillTable struct {
-	names   *NameTable
+	names   *nameTable
 	entries map[Ref]*skill.Skill
 }
 
@@ -57,7 +57,7 @@ func (r *Registry) Skills(ctx context.Context) ([]Skill, error) {
 			}
 		}
 	}
-	table := &skillTable{names: BuildNames(refs, nil), entries: entries}
+	table := &skillTable{names: buildNames(refs, nil), entries: entries}
 	r.mu.Lock()
 	r.skillNames = table
 	r.mu.Unlock()

@@ -144,7 +144,7 @@ func testRegistryStartupTimeout(t *testing.T) {
 
 // The hooks are symmetric: an Add that is rolled back is heard of by no
 // hook; OnConnect comes once the server is in Servers; a clean Close ends
-// each session with ErrClosed, which a host tells from a failure.
+// each session with ErrRegistryClosed, which a host tells from a failure.
 func TestHooksAreSymmetric(t *testing.T) {
 	synctest.Test(t, testHooksAreSymmetric)
 }
@@ -170,7 +170,7 @@ func testHooksAreSymmetric(t *testing.T) {
 		},
 		OnDisconnect: func(server string, err error) {
 			why := "failure"
-			if errors.Is(err, ErrClosed) {
+			if errors.Is(err, ErrRegistryClosed) {
 				why = "closed"
 			}
 			mu.Lock()

@@ -27,6 +27,16 @@ func (r *Registry) Tools(ctx context.Context) ([]Tool, error) {
 // tools lists and names the tools of every server, or, with all unset, of
 // the servers started so far (a lazy registry's call lists no more).
 func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
+	named, err := r.naming(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(named.tools), nil
+}
+
+// naming lists the tools as tools does and returns the naming they got,
+// which must not be modified.
+func (r *Registry) naming(ctx context.Context, all bool) (*namedTools, error) {
 	servers := r.snapshot()
 	if !all {
 		servers = slices.DeleteFunc(servers, func(s *server) bool {
@@ -43,7 +53,7 @@ func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 	last := r.named
 	r.mu.Unlock()
 	if last != nil && last.sameAs(servers, lists) {
-		return slices.Clone(last.tools), nil
+		return last, nil
 	}
 	var refs []Ref
 	for i, s := range servers {
@@ -51,7 +61,7 @@ func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 			refs = append(refs, Ref{Server: s.cfg.Name, Tool: t.Name})
 		}
 	}
-	names := BuildNames(refs, r.opts.Reserved)
+	names := buildNames(refs, r.opts.Reserved)
 	r.logRenames(names)
 	out := make([]Tool, 0, len(refs))
 	for i, s := range servers {
@@ -60,20 +70,20 @@ func (r *Registry) tools(ctx context.Context, all bool) ([]Tool, error) {
 			out = append(out, Tool{Name: name, Server: s.cfg.Name, Def: t})
 		}
 	}
-	r.mu.Lock()
-	r.names = names
-	r.named = &namedTools{servers: servers, lists: lists, tools: out, defs: make(map[string]*mcpclient.Tool, len(out))}
+	named := &namedTools{servers: servers, lists: lists, tools: out, defs: make(map[string]*mcpclient.Tool, len(out))}
 	for _, t := range out {
-		r.named.defs[t.Name] = t.Def
+		named.defs[t.Name] = t.Def
 	}
+	r.mu.Lock()
+	r.names, r.named = names, named
 	r.mu.Unlock()
-	return slices.Clone(out), nil
+	return named, nil
 }
 
 // lookup finds name in the table *table (r.names or r.promptNames), making
 // a first listing with list when there is no table yet, and looking again
 // after again when the name is not in the table.
-func (r *Registry) lookup(ctx context.Context, table **NameTable, list, again func(context.Context) error, name string) (Ref, bool, error) {
+func (r *Registry) lookup(ctx context.Context, table **nameTable, list, again func(context.Context) error, name string) (Ref, bool, error) {
 	r.mu.Lock()
 	names := *table
 	r.mu.Unlock()
@@ -129,7 +139,7 @@ func (n *namedTools) sameAs(servers []*server, lists [][]*mcpclient.Tool) bool {
 // logRenames reports, once each, the tools a naming gave a name other than
 // their plain qualified one: a host should know why a tool is called
 // mcp__srv__search_1a2b3c4d.
-func (r *Registry) logRenames(names *NameTable) {
+func (r *Registry) logRenames(names *nameTable) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, rn := range names.Renames() {

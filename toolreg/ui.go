@@ -2,7 +2,6 @@ package toolreg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -16,14 +15,6 @@ import (
 // server and kept until that server's resources change (Interface). A
 // host that renders interfaces sets Options.Session.UI to declare the
 // extension.
-
-// ErrNoInterface is returned by Interface for a tool that names no
-// ui:// interface.
-var ErrNoInterface = errors.New("toolreg: the tool has no interface")
-
-// ErrNotForApp is returned by CallForApp for a tool the app may not call:
-// one its server does not offer, or whose visibility leaves out "app".
-var ErrNotForApp = errors.New("toolreg: the tool is not visible to apps")
 
 // ModelTools is Tools without the tools whose visibility leaves out the
 // model (_meta.ui.visibility ["app"], say): the list to offer a model.

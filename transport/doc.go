@@ -27,7 +27,7 @@
 // travel as newline-delimited JSON: one message per line on the server's
 // stdin and stdout, no embedded newlines. Stdout carries nothing else by
 // the specification, but in practice servers print banners and log lines
-// there, so [Stdio] reads it through a [LineReader] that skips any line
+// there, so [Stdio] reads it through a line reader that skips any line
 // that is not a JSON object or array, counts it, and reports it to the
 // logger if one was given. Stderr is the server's log: it is drained as it
 // comes (a server blocked on a full stderr pipe would stall), its tail is
@@ -48,6 +48,16 @@
 // takes much longer than twice that. A Read that ends because of Close
 // returns an error wrapping [jsonrpc.ErrClosed]: a clean end, not a failure
 // to report.
+//
+// A host that dies without Close (killed, crashed, exited) takes its
+// servers with it where the system allows: on Linux each is started with
+// a parent-death signal (SIGKILL), from one goroutine locked to its OS
+// thread while any server it started runs, since the kernel sends that
+// signal when the starting thread ends; on Windows each joins a job
+// object that kills its processes when the host's handle to it closes.
+// macOS has neither: there a server sees its stdin end, and one that
+// ignores that outlives its host. On Linux the signal reaches the server,
+// not the processes it started, which see their stdin end.
 //
 // # Limits
 //

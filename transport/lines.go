@@ -10,22 +10,22 @@ import (
 	"unicode"
 )
 
-// DefaultMaxLine is the longest line, in bytes, a LineReader accepts when
+// DefaultMaxLine is the longest line, in bytes, a lineReader accepts when
 // no limit is given. Tool results of tens of MiB are real, so the default is
 // generous; it is a guard against a runaway server, not a tuning knob.
 const DefaultMaxLine = 128 << 20
 
-// readBufSize is the LineReader's buffer. Lines that fit are copied once,
+// readBufSize is the lineReader's buffer. Lines that fit are copied once,
 // straight out of it; longer lines are accumulated.
 const readBufSize = 64 << 10
 
-// keepAcc is the most storage a LineReader keeps between long lines.
+// keepAcc is the most storage a lineReader keeps between long lines.
 const keepAcc = 4 << 20
 
 // previewLen bounds the excerpt of a dropped line that goes into a report.
 const previewLen = 80
 
-// LineOptions configures a LineReader or a LineStream. A nil *LineOptions
+// LineOptions configures a lineReader or a LineStream. A nil *LineOptions
 // and zero fields mean defaults.
 type LineOptions struct {
 	// MaxLine is the longest accepted line in bytes, not counting its line
@@ -37,14 +37,14 @@ type LineOptions struct {
 	Logger *slog.Logger
 }
 
-// LineStats counts what a LineReader has seen so far.
+// LineStats counts what a lineReader has seen so far.
 type LineStats struct {
 	Frames    int64 // lines returned as frames
 	Skipped   int64 // blank lines and lines that are not JSON (banners, logs)
 	Oversized int64 // lines dropped for being longer than the limit
 }
 
-// LineReader reads newline-delimited JSON-RPC frames and tolerates what
+// lineReader reads newline-delimited JSON-RPC frames and tolerates what
 // servers print besides them. A line is a frame when its first byte other
 // than JSON whitespace is '{' or '['; other lines (blank lines, banners, log
 // output) are skipped. A line longer than the limit is dropped without being
@@ -53,7 +53,7 @@ type LineStats struct {
 //
 // One goroutine at a time may call Next; Stats may be called from any
 // goroutine at any time.
-type LineReader struct {
+type lineReader struct {
 	br  *bufio.Reader
 	max int
 	log *slog.Logger
@@ -72,16 +72,11 @@ type LineReader struct {
 	frames, skipped, oversized atomic.Int64
 }
 
-// NewLineReader returns a LineReader that reads from r. A nil opts means
-// defaults.
-func NewLineReader(r io.Reader, opts *LineOptions) *LineReader {
-	return newLineReader(r, opts, readBufSize)
-}
-
-// newLineReader lets tests use a tiny buffer so that short lines exercise
-// the path for lines that span buffers.
-func newLineReader(r io.Reader, opts *LineOptions, bufSize int) *LineReader {
-	lr := &LineReader{br: bufio.NewReaderSize(r, bufSize), max: DefaultMaxLine}
+// newLineReader returns a lineReader that reads from r through a buffer of
+// bufSize (readBufSize; tests use a tiny one so that short lines exercise
+// the path for lines that span buffers). A nil opts means defaults.
+func newLineReader(r io.Reader, opts *LineOptions, bufSize int) *lineReader {
+	lr := &lineReader{br: bufio.NewReaderSize(r, bufSize), max: DefaultMaxLine}
 	if opts != nil {
 		if opts.MaxLine > 0 {
 			lr.max = opts.MaxLine
@@ -97,7 +92,7 @@ func newLineReader(r io.Reader, opts *LineOptions, bufSize int) *LineReader {
 // At the end of the input Next returns io.EOF. Any other error from the
 // underlying reader is returned as it is; a line cut short by it is kept,
 // and a later call to Next resumes it.
-func (lr *LineReader) Next() ([]byte, error) {
+func (lr *lineReader) Next() ([]byte, error) {
 	for {
 		line, owned, ok, err := lr.readLine()
 		if err != nil {
@@ -117,7 +112,7 @@ func (lr *LineReader) Next() ([]byte, error) {
 // that was too long: it has been drained and reported, and the caller reads
 // the next. owned says the line is a copy of ours; otherwise it points into
 // bufio's buffer and is valid only until the next read.
-func (lr *LineReader) readLine() (line []byte, owned, ok bool, err error) {
+func (lr *lineReader) readLine() (line []byte, owned, ok bool, err error) {
 	chunk, err := lr.br.ReadSlice('\n')
 	for err == bufio.ErrBufferFull {
 		lr.add(chunk)
@@ -153,7 +148,7 @@ func (lr *LineReader) readLine() (line []byte, owned, ok bool, err error) {
 
 // frame trims a line down to its frame. ok is false for a line that is no
 // frame (a banner, a log line, a blank), which is counted and reported.
-func (lr *LineReader) frame(line []byte, owned bool) (frame []byte, ok bool) {
+func (lr *lineReader) frame(line []byte, owned bool) (frame []byte, ok bool) {
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}
@@ -174,7 +169,7 @@ func (lr *LineReader) frame(line []byte, owned bool) (frame []byte, ok bool) {
 
 // add appends a piece of the current line, switching to draining once the
 // line is known to be too long.
-func (lr *LineReader) add(chunk []byte) {
+func (lr *lineReader) add(chunk []byte) {
 	switch {
 	case lr.dropped > 0:
 		lr.dropped += len(chunk)
@@ -197,7 +192,7 @@ func (lr *LineReader) add(chunk []byte) {
 
 // take returns a copy of the line in progress followed by last, and
 // empties the storage, keeping it unless it is large.
-func (lr *LineReader) take(last []byte) []byte {
+func (lr *lineReader) take(last []byte) []byte {
 	line := make([]byte, 0, len(lr.acc)+len(last))
 	line = append(append(line, lr.acc...), last...)
 	lr.empty()
@@ -205,7 +200,7 @@ func (lr *LineReader) take(last []byte) []byte {
 }
 
 // empty forgets the line in progress, keeping its storage unless large.
-func (lr *LineReader) empty() {
+func (lr *lineReader) empty() {
 	if cap(lr.acc) > keepAcc {
 		lr.acc = nil
 	} else {
@@ -214,11 +209,11 @@ func (lr *LineReader) empty() {
 }
 
 // Stats returns the counts so far.
-func (lr *LineReader) Stats() LineStats {
+func (lr *lineReader) Stats() LineStats {
 	return LineStats{Frames: lr.frames.Load(), Skipped: lr.skipped.Load(), Oversized: lr.oversized.Load()}
 }
 
-func (lr *LineReader) reportSkipped(line, trimmed []byte) {
+func (lr *lineReader) reportSkipped(line, trimmed []byte) {
 	lr.skipped.Add(1)
 	if lr.log == nil {
 		return
@@ -230,7 +225,7 @@ func (lr *LineReader) reportSkipped(line, trimmed []byte) {
 	lr.log.Info("transport: skipped a line that is not a JSON-RPC frame", "preview", preview(line))
 }
 
-func (lr *LineReader) reportOversized(n int, preview string) {
+func (lr *lineReader) reportOversized(n int, preview string) {
 	lr.oversized.Add(1)
 	if lr.log != nil {
 		lr.log.LogAttrs(context.Background(), slog.LevelWarn, "transport: dropped a line over the size limit",

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// FuzzLines checks the LineReader against a plain model of the rules: split
+// FuzzLines checks the lineReader against a plain model of the rules: split
 // on '\n', drop one '\r', drop lines over the limit, keep the trimmed lines
 // that start with '{' or '['. It also checks that the frames, joined with
 // newlines, read back as themselves.

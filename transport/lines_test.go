@@ -12,12 +12,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// bufSizes are the buffer sizes every LineReader test runs with: the real
+// bufSizes are the buffer sizes every lineReader test runs with: the real
 // one, and one so small that most lines span several buffers.
 var bufSizes = []int{readBufSize, 16}
 
 // readAll returns every frame up to io.EOF, failing on any other error.
-func readAll(t testing.TB, lr *LineReader) []string {
+func readAll(t testing.TB, lr *lineReader) []string {
 	t.Helper()
 	var frames []string
 	for {
@@ -141,7 +141,7 @@ func TestLineReader(t *testing.T) {
 func TestLineReaderHugeLineWithDefaultLimit(t *testing.T) {
 	huge := `{"x":"` + strings.Repeat("a", bigLine-len(`{"x":""}`)) + `"}`
 	in := huge + "\n{\"y\":1}\n"
-	lr := NewLineReader(strings.NewReader(in), nil)
+	lr := newLineReader(strings.NewReader(in), nil, readBufSize)
 	if lr.max != DefaultMaxLine {
 		t.Fatalf("a nil *LineOptions limits lines to %d bytes, want DefaultMaxLine", lr.max)
 	}
@@ -164,7 +164,7 @@ func TestLineReaderHugeLineWithDefaultLimit(t *testing.T) {
 
 func TestLineReaderOneAllocationPerFrame(t *testing.T) {
 	line := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}` + "\n"
-	lr := NewLineReader(strings.NewReader(strings.Repeat(line, 200)), nil)
+	lr := newLineReader(strings.NewReader(strings.Repeat(line, 200)), nil, readBufSize)
 	allocs := testing.AllocsPerRun(100, func() {
 		if _, err := lr.Next(); err != nil {
 			t.Fatal(err)
@@ -223,7 +223,7 @@ func TestLineReaderReports(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	banner := "\x1b[1mWelcome\x1b[0m " + strings.Repeat("long ", 40)
 	in := banner + "\n\n" + `{"big":"` + strings.Repeat("z", 300) + "\"}\n{}\n"
-	lr := NewLineReader(strings.NewReader(in), &LineOptions{MaxLine: 256, Logger: logger})
+	lr := newLineReader(strings.NewReader(in), &LineOptions{MaxLine: 256, Logger: logger}, readBufSize)
 	readAll(t, lr)
 
 	for _, want := range []string{

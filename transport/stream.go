@@ -16,14 +16,14 @@ import (
 // LineStream is a jsonrpc.Stream that carries one frame per line over any
 // reader and writer: the shape of MCP's stdio transport. A server uses it
 // on os.Stdin and os.Stdout; Stdio uses it on a child process's pipes.
-// Reading goes through a LineReader, so banners, blank lines and oversized
+// Reading goes through a lineReader, so banners, blank lines and oversized
 // lines are skipped rather than fatal.
 //
 // As jsonrpc.Stream requires, one goroutine at a time may Read, any number
 // may Write (frames never interleave), and Close may be called from any
 // goroutine, any number of times.
 type LineStream struct {
-	lines *LineReader
+	lines *lineReader
 	r     io.Reader
 	w     io.Writer
 	wdl   writeDeadliner // w, if its writes can be interrupted; else nil
@@ -64,7 +64,7 @@ type writeDeadliner interface {
 // means defaults.
 func NewLineStream(r io.Reader, w io.Writer, opts *LineOptions) *LineStream {
 	s := &LineStream{
-		lines: NewLineReader(r, opts),
+		lines: newLineReader(r, opts, readBufSize),
 		r:     r,
 		w:     w,
 		wsem:  make(chan struct{}, 1),

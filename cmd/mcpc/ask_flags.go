@@ -16,6 +16,7 @@ type askConfig struct {
 	cont       string   // --continue FILE: the conversation to go on with, and to save
 	noStream   bool     // --no-stream: ask the provider for whole answers
 	tokenField string   // --max-tokens-field: the OpenAI request field of the token limit
+	toolSearch string   // --tool-search: auto, on or off
 }
 
 // register adds ask's flags to the command line's.
@@ -26,6 +27,7 @@ func (a *askConfig) register(fs *flag.FlagSet) {
 	fs.Var((*patternFlag)(&a.tools), "tools", "ask: offer the model only these tools (as --allow; repeatable)")
 	fs.StringVar(&a.cont, "continue", "", "ask: go on with the conversation in FILE, and save it there")
 	fs.BoolVar(&a.noStream, "no-stream", false, "ask: ask the provider for whole answers, not streams")
+	fs.StringVar(&a.toolSearch, "tool-search", "auto", "ask: give the model a search_tools tool instead of every definition: auto (once they pass 10 % of its context), on or off")
 	fs.StringVar(&a.tokenField, "max-tokens-field", "", "openai models: max_completion_tokens (default) or max_tokens")
 }
 

@@ -49,7 +49,7 @@ var commands = map[string]command{
 	"servers":   {"", 0, 0, cmdServers},
 	"info":      {"", 0, 0, cmdInfo},
 	"ping":      {"", 0, 0, cmdPing},
-	"tools":     {"", 0, 0, cmdTools},
+	"tools":     {"", 0, 0, cmdToolsOrSearch},
 	"tool":      {"<tool>", 1, 1, cmdTool},
 	"call":      {"<tool> [json-args | @file | -]", 1, 2, cmdCall},
 	"prompts":   {"", 0, 0, cmdPrompts},

@@ -36,7 +36,7 @@ func TestExitCode(t *testing.T) {
 		{"step-up", &lineError{line: "403", errs: []error{errors.New("403"), errNeedsLogin}}, exitConnect},
 		{"tool error", &toolreg.ToolError{Server: "s", Tool: "t", Message: "no"}, exitToolError},
 		{"task failed", fmt.Errorf("call: %w", &task.Error{Err: errors.New("failed")}), exitToolError},
-		{"approver", fmt.Errorf("%w: t: no", toolreg.ErrRefused), exitRefused},
+		{"approver", fmt.Errorf("%w: t: no", toolreg.ErrCallRefused), exitRefused},
 		{"unapproved", serverError(toolreg.ServerStatus{Name: "p", State: toolreg.StateUnapproved}), exitRefused},
 		{"project server", refusedError{"not approved"}, exitRefused},
 		{"untrusted URL", fmt.Errorf("server %q: %w", "x", fmt.Errorf("%w: ftp://x", safeurl.ErrUnsafe)), exitRefused},

@@ -74,6 +74,11 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if e.cfg.maxTurns < 0 {
 		return usagef("--max-turns %d: want a positive number", e.cfg.maxTurns)
 	}
+	switch e.cfg.ask.toolSearch {
+	case "auto", "on", "off":
+	default:
+		return usagef("--tool-search %q: want auto, on or off", e.cfg.ask.toolSearch)
+	}
 	m, err := modelFromSpec(e.cfg.model, e.cfg)
 	if err != nil {
 		return err
@@ -88,11 +93,15 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	}
 	opts := e.runOptions(history)
 	opts.Retry = e.retryAsk(reg)
-	if all, err := reg.Tools(ctx); err == nil {
-		fmt.Fprintln(e.stderr, offeredLine(bridge.SelectTools(all, opts)))
+	if all, err := reg.ModelTools(ctx); err == nil {
+		fmt.Fprintln(e.stderr, offeredLine(bridge.SelectTools(all, opts), opts))
 	}
 	tr, err := bridge.Run(ctx, m, reg, args[0], opts)
 	e.endLine()
+	if tr != nil && tr.Deferred > 0 {
+		fmt.Fprintf(e.stderr, "tool search: the last turn offered %d tool definitions (search_tools and the tools found), deferred %d\n",
+			len(tr.Tools), tr.Deferred)
+	}
 	if serr := saveConversation(e.cfg.ask.cont, tr); serr != nil && err == nil {
 		err = serr
 	}
@@ -111,6 +120,7 @@ func (e *env) runOptions(history []mcpclient.SamplingMessage) *bridge.RunOptions
 	opts := &bridge.RunOptions{MaxTurns: e.cfg.maxTurns, History: history, Approve: c.approve,
 		TrustAnnotations: e.cfg.ask.trustsAnnotations(),
 		NoStream:         e.cfg.ask.noStream,
+		ToolSearch:       e.cfg.ask.toolSearch,
 		OnTool: func(use, result mcpclient.Content) {
 			e.endLine()
 			fmt.Fprintln(e.stderr, toolLine(use, result))
@@ -161,9 +171,12 @@ func (e *env) endLine() {
 }
 
 // offeredLine names the tools offered to the model.
-func offeredLine(tools []toolreg.Tool) string {
+func offeredLine(tools []toolreg.Tool, opts *bridge.RunOptions) string {
 	if len(tools) == 0 {
 		return "tools offered: none"
+	}
+	if bridge.ToolSearchOn(tools, opts) {
+		return fmt.Sprintf("tool search: 1 tool definition offered (search_tools), %d deferred until the model finds them", len(tools))
 	}
 	names := make([]string, len(tools))
 	for i, t := range tools {

@@ -30,7 +30,8 @@ type config struct {
 	json        bool
 	trace       bool
 	timeout     time.Duration
-	timeoutSet  bool // --timeout given: it bounds each server's start too
+	timeoutSet  bool          // --timeout given: it bounds each server's start too
+	total       time.Duration // --total-timeout: the cap on a request that reports progress
 	protocol    string
 	progress    bool
 	terminal    bool // stderr is a terminal: progress rewrites one line
@@ -49,6 +50,7 @@ type config struct {
 	lists       bool   // watch --lists
 	read        bool   // watch --read
 	count       int    // watch --count: the events to print before ending; 0 is no end
+	search      string // tools --search: the query to rank the tools by
 	getenv      func(string) string
 	serve       func(*toolreg.ServerConfig) jsonrpc.Stream // see cli.serve
 }
@@ -130,7 +132,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	code := exitCode(ctx, err)
 	switch code {
 	case exitOK:
-	case exitInterrupted:
+	case exitInterrupted, exitHangup, exitTerminated:
 		fmt.Fprintln(c.stderr, "mcpc: interrupted")
 	case exitUsage:
 		fmt.Fprintf(c.stderr, "mcpc: %s (see mcpc -h)\n", oneLine(err.Error()))
@@ -157,7 +159,8 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.BoolVar(&cfg.json, "json", false, "print JSON")
 	fs.BoolVar(&cfg.trace, "trace", false, "print frames to stderr")
 	cfg.timeout = 60 * time.Second
-	fs.Var((*durationFlag)(&cfg.timeout), "timeout", `per-request timeout: a duration such as "30s", or milliseconds`)
+	fs.Var((*durationFlag)(&cfg.timeout), "timeout", `how long a request may go without an answer or progress (default 60s, tool calls 10m): a duration such as "30s", or milliseconds`)
+	fs.Var((*durationFlag)(&cfg.total), "total-timeout", `the most a request that keeps reporting progress may take (default 30m)`)
 	fs.StringVar(&cfg.protocol, "protocol", "", "pin the protocol version (2024-11-05 … 2026-07-28)")
 	fs.BoolVar(&cfg.progress, "progress", terminal, "print progress to stderr")
 	fs.StringVar(&cfg.sampling, "sampling", "", `answer sampling: "echo" or PROVIDER:NAME`)
@@ -170,6 +173,7 @@ func parseFlags(args []string, terminal bool) (*config, []string, error) {
 	fs.BoolVar(&cfg.lists, "lists", false, "watch: the servers' tools, prompts and resources lists too")
 	fs.BoolVar(&cfg.read, "read", false, "watch: read a resource again when it changes")
 	fs.IntVar(&cfg.count, "count", 0, "watch: end after this many events")
+	fs.StringVar(&cfg.search, "search", "", "tools: the tools that best answer QUERY, ranked")
 	fs.BoolVar(&cfg.openURLs, "open-urls", false, "open the pages servers ask the user to visit (URL-mode elicitation) without asking")
 	fs.BoolVar(&cfg.force, "force", false, "login: authorize anew even with a token that works")
 	fs.StringVar(&cfg.scope, "scope", "", "login: more scopes to ask for, space-separated")

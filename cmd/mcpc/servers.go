@@ -229,11 +229,14 @@ func adHocHTTP(sc *toolreg.ServerConfig, cfg *config) error {
 // token file) and, with --trace, every server's stream traced.
 func registryOptions(cfg *config, stderr io.Writer, ask *asker, v *visits) (*toolreg.Options, *remote.Dialer, error) {
 	session := &mcpclient.Options{
-		ClientInfo:     mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
-		RequestTimeout: cfg.timeout,
+		ClientInfo:        mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
+		MaxRequestTimeout: cfg.total,
 		// mcpc opts in to tasks: a tool that must run as one is called,
 		// and polled to its result, like any other.
 		Tasks: &task.Options{},
+	}
+	if cfg.timeoutSet {
+		session.RequestTimeout = cfg.timeout // else the library's: 60s, tool calls 10m
 	}
 	if cfg.protocol != "" {
 		session.ProtocolVersion = cfg.protocol

@@ -138,9 +138,10 @@ func cmdCall(ctx context.Context, e *env, args []string) error {
 		defer done()
 		res, err := callToolStepUp(ctx, e, reg, args[0], params)
 		done() // the progress line goes before the result is printed
-		return e.printCallResult(res, err)
+		return e.printCallResult(res, timeoutHint(err))
 	}
-	return e.printCallResult(callToolStepUp(ctx, e, reg, args[0], params))
+	res, err := callToolStepUp(askProgress(ctx), e, reg, args[0], params)
+	return e.printCallResult(res, timeoutHint(err))
 }
 
 // callTool calls a tool by its qualified name, or by any name that

@@ -12,7 +12,9 @@ selected, the bare name works too.
 
 Commands:
   servers                    each server's state, scope, transport, protocol, tools, title, last error
-  tools                      the tools, by server
+  tools                      the tools, by server; with --search QUERY the ten that best answer
+                             QUERY, ranked (--json: with each score's reasons); select:NAME,NAME
+                             picks tools by name
   tool <tool>                one tool's whole definition: each argument (nested ones too) with its
                              title, type, required, default and choices; annotations, task support,
                              app; --json: the server's object with every member it sent
@@ -67,7 +69,10 @@ Servers:
 Output and behaviour:
   --json                     print results as JSON
   --trace                    print every JSON-RPC frame to stderr, each line led by [server]
-  --timeout D                per-request timeout: "30s", or milliseconds as in a config (default 60s)
+  --timeout D                how long a request may go without its answer or progress: "30s", or
+                             milliseconds as in a config (default 60s, tool calls 10m); progress
+                             restarts it, and every call asks for progress (shown with --progress)
+  --total-timeout D          the most a request that keeps reporting progress may take (default 30m)
   --protocol VERSION         pin the protocol version (2024-11-05 … 2026-07-28)
   --progress                 show progress on stderr: one line on a terminal, JSON events with --json
                              (default: when stderr is a terminal)
@@ -85,6 +90,10 @@ Output and behaviour:
   --tools TOOL               ask: offer the model only these tools (as --allow)
   --continue FILE            ask: go on with the conversation saved in FILE, and save it there
   --no-stream                ask: ask the provider for whole answers
+  --tool-search MODE         ask: auto (default), on or off: give the model a search_tools tool and
+                             the definitions of the tools it finds, not every definition; auto
+                             searches once they would pass 10 % of a 128k-token context. Says on
+                             stderr how many definitions were offered and how many deferred
   --max-tokens-field F       openai models: send the token limit as max_completion_tokens
                              (default) or max_tokens (what many compatible servers read)
   --elicitation MODE         answer elicitation requests: "defaults" or "decline"
@@ -97,7 +106,7 @@ Output and behaviour:
                              in the browser, run calls from apps and links without asking
 
 MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds), as Claude Code reads them, bound each server's
-start and each tool call when its config does not.
+start and each tool call's whole time (progress or not) when its config does not.
 Flags may come before or after the command; -- ends them.
 A call starts only the server its tool belongs to; other commands start all.
 Exit status:
@@ -108,5 +117,5 @@ Exit status:
   4    connection: a server did not start, did not answer, was lost, or needs mcpc login
   5    tool error: the tool answered with isError, or its task failed
   6    refused: consent or approval withheld, an untrusted URL, a skill failing its checks
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C); 129 and 143 for SIGHUP and SIGTERM, which mcpc handles alike
 `

@@ -129,7 +129,7 @@ func cmdWatch(ctx context.Context, e *env, args []string) error {
 // disconnected is the registry's OnDisconnect: a server lost ends the
 // watch (Close's own ends do not).
 func (w *watcher) disconnected(server string, err error) {
-	if errors.Is(err, toolreg.ErrClosed) {
+	if errors.Is(err, toolreg.ErrRegistryClosed) {
 		return
 	}
 	select {

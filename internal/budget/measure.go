@@ -12,7 +12,6 @@ import (
 )
 
 const (
-	kindFile  = "file"
 	kindFunc  = "func"
 	kindCyclo = "complexity"
 )
@@ -25,20 +24,12 @@ type excess struct {
 	measure int
 }
 
-func (e excess) key() string {
-	if e.kind == kindFile {
-		return e.kind + " " + e.path
-	}
-	return e.kind + " " + e.path + " " + e.name
-}
+func (e excess) key() string { return e.kind + " " + e.path + " " + e.name }
 
 func (e excess) line() string { return fmt.Sprintf("%s %d", e.key(), e.measure) }
 
 func (e excess) String() string {
-	switch e.kind {
-	case kindFile:
-		return fmt.Sprintf("%s: %d lines (budget %d)", e.path, e.measure, maxFileLines)
-	case kindFunc:
+	if e.kind == kindFunc {
 		return fmt.Sprintf("%s: %s is %d lines (budget %d)", e.path, e.name, e.measure, maxFuncLines)
 	}
 	return fmt.Sprintf("%s: %s has complexity %d (budget %d)", e.path, e.name, e.measure, maxCyclo)
@@ -81,9 +72,6 @@ func measureFile(path string, src []byte) ([]excess, error) {
 		return nil, err
 	}
 	var out []excess
-	if n := fset.File(f.Pos()).LineCount(); n > maxFileLines {
-		out = append(out, excess{kind: kindFile, path: path, measure: n})
-	}
 	for _, decl := range f.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
 		if !ok || fn.Body == nil {

@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -28,9 +29,15 @@ func (ix *Index) Explain(query string, h Hit) []Reason {
 		}
 	}
 	var out []Reason
-	for _, w := range queryWords(query) {
+	words := queryWords(query)
+	qs := ix.prefixes(ix.expand(words), words, seg)
+	slices.SortStableFunc(qs, func(a, b qterm) int { return a.word - b.word })
+	for wi, w := range words {
 		seen := [nFields]bool{}
-		for _, q := range expand(w, seg) {
+		for _, q := range qs {
+			if q.word != wi {
+				continue
+			}
 			for _, p := range seg.post[q.term] {
 				if int(p.doc) != h.Doc {
 					continue
@@ -48,14 +55,18 @@ func (ix *Index) Explain(query string, h Hit) []Reason {
 }
 
 // Selected reports whether query picks tools by name rather than
-// searching ("select:NAME[,NAME…]"), and the names it picks, each once.
+// searching ("select:NAME[,NAME…]"), and the names it picks, each once,
+// at most 64 of them.
 func Selected(query string) ([]string, bool) {
-	rest, ok := strings.CutPrefix(strings.TrimSpace(query), "select:")
+	rest, ok := strings.CutPrefix(strings.TrimSpace(query[:min(len(query), maxQueryBytes)]), "select:")
 	if !ok {
 		return nil, false
 	}
 	var names []string
 	for _, n := range strings.Split(rest, ",") {
+		if len(names) == maxSelected {
+			break
+		}
 		if n = strings.TrimSpace(n); n != "" && !contains(names, n) {
 			names = append(names, n)
 		}

@@ -40,21 +40,37 @@ type posting struct {
 // segment indexes the tools of one server.
 type segment struct {
 	server    string
+	base      int // where its documents begin in the index's order
 	docs      []Doc
-	lens      [][nFields]uint16 // the terms in each field of each doc
+	lens      [][nFields]uint16  // the terms in each field of each doc
+	norm      [][nFields]float32 // see Index.norms
+	nameOf    [][]string         // the distinct terms of each doc's name
+	normsAt   int                // the index's version norm was computed at
 	post      map[string][]posting
 	nameTerms []string // the distinct terms of the name fields, sorted: prefix matches
 	lenSum    [nFields]int
 }
 
 // An Index ranks the tools of many servers, kept in one segment per
-// server. The zero Index is empty and ready to use.
+// server. The zero Index is empty and ready to use. It is not safe for
+// concurrent use, Search included (it keeps its scratch space).
 type Index struct {
-	segs   map[string]*segment
-	order  []*segment // by server name: a stable order of documents
-	df     map[string]int
-	nDocs  int
-	lenSum [nFields]int
+	segs    map[string]*segment
+	order   []*segment // by server name: a stable order of documents
+	terms   map[string][]segPostings
+	df      map[string]int
+	nDocs   int
+	lenSum  [nFields]int
+	best    []float64 // Search's scratch
+	version int       // counts the changes: the average field lengths change with each
+}
+
+// segPostings are the postings of a term in one segment: the index keeps
+// them by term, so that a query looks each of its terms up once, not
+// once per server.
+type segPostings struct {
+	seg  *segment
+	post []posting
 }
 
 // Set indexes the tools of server, replacing what the index held of it.
@@ -63,7 +79,7 @@ func (ix *Index) Set(server string, docs []Doc) {
 	ix.Remove(server)
 	seg := buildSegment(server, docs)
 	if ix.segs == nil {
-		ix.segs, ix.df = map[string]*segment{}, map[string]int{}
+		ix.segs, ix.df, ix.terms = map[string]*segment{}, map[string]int{}, map[string][]segPostings{}
 	}
 	ix.segs[server] = seg
 	i, _ := slices.BinarySearchFunc(ix.order, server, func(s *segment, name string) int {
@@ -71,6 +87,18 @@ func (ix *Index) Set(server string, docs []Doc) {
 	})
 	ix.order = slices.Insert(ix.order, i, seg)
 	ix.account(seg, 1)
+	ix.rebase()
+}
+
+// rebase places the segments' documents one after the other, after a
+// change.
+func (ix *Index) rebase() {
+	ix.version++
+	at := 0
+	for _, s := range ix.order {
+		s.base = at
+		at += len(s.docs)
+	}
 }
 
 // Remove forgets the tools of server.
@@ -82,6 +110,7 @@ func (ix *Index) Remove(server string) {
 	delete(ix.segs, server)
 	ix.order = slices.DeleteFunc(ix.order, func(s *segment) bool { return s == seg })
 	ix.account(seg, -1)
+	ix.rebase()
 }
 
 // Len is the number of tools indexed.
@@ -104,6 +133,17 @@ func (ix *Index) account(seg *segment, sign int) {
 		} else {
 			ix.df[t] = n
 		}
+		list := ix.terms[t]
+		if sign > 0 {
+			list = append(list, segPostings{seg, ps})
+		} else {
+			list = slices.DeleteFunc(list, func(sp segPostings) bool { return sp.seg == seg })
+		}
+		if len(list) == 0 {
+			delete(ix.terms, t)
+		} else {
+			ix.terms[t] = list
+		}
 	}
 }
 
@@ -111,14 +151,24 @@ func buildSegment(server string, docs []Doc) *segment {
 	seg := &segment{server: server, docs: docs, lens: make([][nFields]uint16, len(docs)), post: map[string][]posting{}}
 	serverTerms := terms(server)
 	names := map[string]bool{}
+	tf := map[string]*posting{}
 	for i := range docs {
 		d := &docs[i]
 		fields := [nFields][]string{fName: terms(d.Name), fTitle: terms(d.Title), fDesc: terms(d.Description), fServer: serverTerms}
 		for _, a := range d.Args {
-			fields[fArgName] = append(fields[fArgName], terms(a.Name)...)
-			fields[fArgDesc] = append(fields[fArgDesc], terms(a.Description)...)
+			if len(fields[fArgDesc]) < maxFieldTokens {
+				fields[fArgName] = append(fields[fArgName], terms(a.Name)...)
+				fields[fArgDesc] = append(fields[fArgDesc], terms(a.Description)...)
+			}
 		}
-		tf := map[string]*posting{}
+		clear(tf)
+		var own []string
+		for _, t := range fields[fName] {
+			if !contains(own, t) {
+				own = append(own, t)
+			}
+		}
+		seg.nameOf = append(seg.nameOf, own)
 		for f, ts := range fields {
 			seg.lens[i][f] = uint16(min(len(ts), 65535))
 			seg.lenSum[f] += len(ts)

@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -147,4 +148,26 @@ func TestSelected(t *testing.T) {
 			t.Errorf("Selected(%q) = %q, %v; want %q, %v", tc.q, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// TestQueriesAreBounded checks that a huge query costs what its bounded
+// part does: a model may send anything.
+func TestQueriesAreBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&b, "n%d,", i)
+	}
+	names, _ := Selected("select:" + b.String())
+	if len(names) > maxSelected {
+		t.Errorf("%d names selected", len(names))
+	}
+	var many strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&many, "word%c%c ", 'a'+i%26, 'a'+i/26%26)
+	}
+	if n := len(queryWords(many.String())); n > maxQueryWords {
+		t.Errorf("%d query words", n)
+	}
+	ix := smallIndex()
+	ix.Search(strings.Repeat("file ", 1_000_000), 5)
 }

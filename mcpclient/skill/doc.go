@@ -32,7 +32,7 @@
 //
 //   - size: the bytes received are exactly as many as the entry says;
 //   - digest: their SHA-256 is the entry's;
-//   - frontmatter: the YAML frontmatter parses ([ParseFrontmatter]) and
+//   - frontmatter: the YAML frontmatter parses (parseFrontmatter) and
 //     agrees with the entry's frontmatter field by field (absent and null
 //     agree; numbers compare by value).
 //
@@ -50,9 +50,9 @@
 //
 // # The frontmatter
 //
-// [ParseFrontmatter] is this package's own reader of the YAML that skill
+// The frontmatter is read by this package's own reader of the YAML that skill
 // frontmatter is written in — block and flow collections; plain, quoted
 // and block scalars; comments; YAML 1.2's core schema — and refuses what
-// JSON, in which the listing carries the frontmatter, cannot hold. See its
-// documentation for the details.
+// JSON, in which the listing carries the frontmatter, cannot hold (see
+// frontmatter.go).
 package skill

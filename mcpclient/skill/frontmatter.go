@@ -12,11 +12,11 @@ import (
 	"unicode/utf8"
 )
 
-// MaxFrontmatterSize bounds the frontmatter ParseFrontmatter reads: the
+// MaxFrontmatterSize bounds the frontmatter parseFrontmatter reads: the
 // bytes from the opening "---" line through the closing one.
 const MaxFrontmatterSize = 64 << 10
 
-// ParseFrontmatter reads the YAML frontmatter at the head of a SKILL.md
+// parseFrontmatter reads the YAML frontmatter at the head of a SKILL.md
 // (Agent Skills, https://agentskills.io/specification): a "---" line, YAML,
 // and a closing "---" (or "...") line. It returns the frontmatter as JSON
 // values — strings, bools, nil, json.Number, []any and map[string]any —
@@ -32,7 +32,7 @@ const MaxFrontmatterSize = 64 << 10
 // frontmatter must be a mapping. Line breaks may be "\n" or "\r\n".
 //
 // It is safe for concurrent use.
-func ParseFrontmatter(doc []byte) (map[string]any, []byte, error) {
+func parseFrontmatter(doc []byte) (map[string]any, []byte, error) {
 	text, body, err := splitFrontmatter(doc)
 	if err != nil {
 		return nil, nil, err
@@ -102,7 +102,7 @@ func isDelimiter(line []byte, mark string) bool {
 	return ok && len(bytes.Trim(rest, " \t")) == 0
 }
 
-// frontmatterDiff compares a SKILL.md's frontmatter, as ParseFrontmatter
+// frontmatterDiff compares a SKILL.md's frontmatter, as parseFrontmatter
 // read it, with a listing's frontmatter object field by field, and returns
 // the first field (in byte order of the names) whose values differ, or ""
 // when they agree. A field that is absent on one side and null on the

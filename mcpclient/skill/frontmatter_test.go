@@ -57,7 +57,7 @@ func TestParseFrontmatterValues(t *testing.T) {
 		{"empty mapping", "{}", map[string]any{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, body, err := ParseFrontmatter(doc(tc.yaml))
+			got, body, err := parseFrontmatter(doc(tc.yaml))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +83,7 @@ func TestParseFrontmatterDelimiters(t *testing.T) {
 		{"no body", "---\nname: x\n---", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fm, body, err := ParseFrontmatter([]byte(tc.in))
+			fm, body, err := parseFrontmatter([]byte(tc.in))
 			if err != nil || fm["name"] != "x" || string(body) != tc.body {
 				t.Errorf("= %v, %q, %v; want name x and body %q", fm, body, err, tc.body)
 			}
@@ -128,7 +128,7 @@ func TestParseFrontmatterErrors(t *testing.T) {
 		{"deep flow", "---\nd: " + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "\n---\n", "nested more than"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fm, _, err := ParseFrontmatter([]byte(tc.in))
+			fm, _, err := parseFrontmatter([]byte(tc.in))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("= %v, %v; want an error with %q", fm, err, tc.want)
 			}
@@ -163,7 +163,7 @@ func TestFrontmatterDiff(t *testing.T) {
 		{"big integers exactly", "n: 9007199254740993", `{"n":9007199254740992}`, "n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fm, _, err := ParseFrontmatter(doc(tc.yaml))
+			fm, _, err := parseFrontmatter(doc(tc.yaml))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func FuzzFrontmatter(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		fm, body, err := ParseFrontmatter(in)
+		fm, body, err := parseFrontmatter(in)
 		if err != nil {
 			return
 		}

@@ -22,7 +22,7 @@ import (
 type Loaded struct {
 	Skill       *Skill
 	Content     []byte         // the SKILL.md, exactly as verified
-	Frontmatter map[string]any // parsed from Content (see ParseFrontmatter); equal to the entry's
+	Frontmatter map[string]any // parsed from Content (see parseFrontmatter); equal to the entry's
 	Body        []byte         // Content after the frontmatter
 
 	session *mcpclient.Session
@@ -48,7 +48,7 @@ func Load(ctx context.Context, s *mcpclient.Session, sk *Skill) (*Loaded, error)
 	if err != nil {
 		return nil, err
 	}
-	fm, body, err := ParseFrontmatter(content)
+	fm, body, err := parseFrontmatter(content)
 	if err != nil {
 		return nil, &Error{Skill: sk.URI, Check: "frontmatter", Reason: "the SKILL.md's frontmatter does not parse", Err: err}
 	}

@@ -26,7 +26,7 @@ func Start(ctx context.Context, s *mcpclient.Session, name string, args any) (*T
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, nil, fmt.Errorf("%w: tools/call: %v", mcpclient.ErrMalformedResult, err)
 	}
-	d, err := parseTask("tools/call", &w)
+	d, err := parseTask(methodToolsCall, &w)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,5 +65,5 @@ func Cancel(ctx context.Context, s *mcpclient.Session, id string) error {
 		return err
 	}
 	st.forget(id)
-	return s.CallNamed(ctx, "tasks/cancel", id, idParams{id}, nil)
+	return s.CallNamed(ctx, methodTasksCancel, id, idParams{id}, nil)
 }

@@ -92,14 +92,18 @@ func TestDemoServerTaskBothEras(t *testing.T) {
 }
 
 // Without Options.Tasks the server refuses the call (a handshake-era
-// -32601, the extension's -32021) and no task is made.
+// -32601, the extension's -32021) and no task is made. A nil *Options in
+// Options.Tasks is no runner either: no typed-nil interface turns tasks on.
 func TestDemoServerTaskToolNeedsTasks(t *testing.T) {
-	for era, code := range map[mcpclient.Era]jsonrpc.Code{mcpclient.EraHandshake: jsonrpc.CodeMethodNotFound, mcpclient.EraStateless: -32021} {
-		s := demoTasks(t, era, &mcpclient.Options{})
-		_, err := s.CallTool(ctx5s(t), "research", map[string]any{"topic": "x"})
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != code {
-			t.Errorf("%v: got %v, want code %d", era, err, code)
+	var none *Options
+	for name, opts := range map[string]*mcpclient.Options{"unset": {}, "nil *task.Options": {Tasks: none}} {
+		for era, code := range map[mcpclient.Era]jsonrpc.Code{mcpclient.EraHandshake: jsonrpc.CodeMethodNotFound, mcpclient.EraStateless: -32021} {
+			s := demoTasks(t, era, opts)
+			_, err := s.CallTool(ctx5s(t), "research", map[string]any{"topic": "x"})
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != code {
+				t.Errorf("%s, %v: got %v, want code %d", name, era, err, code)
+			}
 		}
 	}
 }

@@ -88,10 +88,10 @@ func millis(a, b *float64) time.Duration {
 // getTask sends one tasks/get, its Mcp-Name the task id.
 func getTask(ctx context.Context, s *mcpclient.Session, id string) (*detailedTask, error) {
 	var w taskWire
-	if err := s.CallNamed(ctx, "tasks/get", id, idParams{id}, &w); err != nil {
+	if err := s.CallNamed(ctx, methodTasksGet, id, idParams{id}, &w); err != nil {
 		return nil, err
 	}
-	d, err := parseTask("tasks/get", &w)
+	d, err := parseTask(methodTasksGet, &w)
 	if err == nil && d.task.ID != id {
 		err = fmt.Errorf("%w: tasks/get for %q answered for another task", mcpclient.ErrMalformedResult, clip(id, 64))
 	}

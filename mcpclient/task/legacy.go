@@ -32,7 +32,7 @@ func serverCap(s *mcpclient.Session, what string) bool {
 	if json.Unmarshal(s.Capabilities().Tasks, &c) != nil {
 		return false
 	}
-	v := map[string]json.RawMessage{"list": c.List, "cancel": c.Cancel, "tools/call": c.Requests.Tools.Call}[what]
+	v := map[string]json.RawMessage{"list": c.List, "cancel": c.Cancel, methodToolsCall: c.Requests.Tools.Call}[what]
 	v = bytes.TrimSpace(v)
 	return len(v) > 0 && v[0] == '{'
 }
@@ -62,7 +62,7 @@ func (ts *sessionTasks) ToolsListed(cursor string, tools []*mcpclient.Tool) {
 // "optional" too, so that a long call outlives the request timeout. A
 // tool not yet seen in a listing is looked up once.
 func (ts *sessionTasks) TaskParams(ctx context.Context, name string) (any, error) {
-	if ts.s.Era() == mcpclient.EraStateless || !serverCap(ts.s, "tools/call") {
+	if ts.s.Era() == mcpclient.EraStateless || !serverCap(ts.s, methodToolsCall) {
 		return nil, nil
 	}
 	ts.mu.Lock()
@@ -121,7 +121,7 @@ func (d *taskDriver) legacyResult(ctx context.Context) (json.RawMessage, error) 
 	rctx, cancel := d.boundedContext(ctx)
 	defer cancel()
 	var raw json.RawMessage
-	err := d.st.s.CallNamed(rctx, "tasks/result", d.task.ID, idParams{d.task.ID}, &raw)
+	err := d.st.s.CallNamed(rctx, methodTasksResult, d.task.ID, idParams{d.task.ID}, &raw)
 	t := d.task
 	var rpcErr *jsonrpc.Error
 	switch {
@@ -164,7 +164,7 @@ func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult
 	params := struct {
 		Cursor string `json:"cursor,omitempty"`
 	}{cursor}
-	if err := s.Call(ctx, "tasks/list", params, &page); err != nil {
+	if err := s.Call(ctx, methodTasksList, params, &page); err != nil {
 		return nil, err
 	}
 	res := &ListResult{NextCursor: page.NextCursor, Tasks: make([]*Task, 0, len(page.Tasks))}
@@ -172,7 +172,7 @@ func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult
 		if w == nil {
 			return nil, fmt.Errorf("%w: tasks/list has a null task", mcpclient.ErrMalformedResult)
 		}
-		d, err := parseTask("tasks/list", w)
+		d, err := parseTask(methodTasksList, w)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +184,7 @@ func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult
 // All iterates over every task the server lists, page by page, within
 // mcpclient.Options.MaxPages.
 func All(ctx context.Context, s *mcpclient.Session) iter.Seq2[*Task, error] {
-	return mcpclient.Paginate(s, "tasks/list", func(c string) ([]*Task, string, error) {
+	return mcpclient.Paginate(s, methodTasksList, func(c string) ([]*Task, string, error) {
 		r, err := List(ctx, s, c)
 		if err != nil {
 			return nil, "", err

@@ -93,7 +93,7 @@ func (st *sessionTasks) Drive(ctx context.Context, raw json.RawMessage) (*mcpcli
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, fmt.Errorf("%w: tools/call: %v", mcpclient.ErrMalformedResult, err)
 	}
-	d, err := parseTask("tools/call", &w)
+	d, err := parseTask(methodToolsCall, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -141,5 +141,5 @@ func (st *sessionTasks) cancelInBackground(id string) {
 	if st.s.Era() != mcpclient.EraStateless && !serverCap(st.s, "cancel") {
 		return
 	}
-	ext.SessionOf(st.s).CallDetached("tasks/cancel", id, idParams{id})
+	ext.SessionOf(st.s).CallDetached(methodTasksCancel, id, idParams{id})
 }

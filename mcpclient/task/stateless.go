@@ -94,7 +94,7 @@ func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) erro
 	if err != nil {
 		return err
 	}
-	if err := st.s.CallNamed(ctx, "tasks/update", id, taskUpdateParams{id, inputs}, nil); err != nil {
+	if err := st.s.CallNamed(ctx, methodTasksUpdate, id, taskUpdateParams{id, inputs}, nil); err != nil {
 		return err
 	}
 	return st.markAnswered(id, keys)

@@ -41,7 +41,7 @@ func (ts *sessionTasks) StatusNotice(params json.RawMessage) {
 	if json.Unmarshal(params, &w) != nil {
 		return
 	}
-	d, err := parseTask("notifications/tasks/status", &w)
+	d, err := parseTask(noteTaskStatus, &w)
 	if err != nil {
 		return
 	}

@@ -44,13 +44,14 @@ func orDefault(d, def time.Duration) time.Duration {
 }
 
 // Attach makes the tasks of one session follow o (a copy of it, taken
-// now); Connect calls it.
+// now); Connect calls it. A nil *Options attaches nothing, so the
+// session declares no tasks: a nil pointer in Options.Tasks means off, as
+// a nil Options.Tasks does, never "on, with defaults".
 func (o *Options) Attach(s *mcpclient.Session) ext.Tasks[*mcpclient.CallToolResult, *mcpclient.Tool] {
-	st := &sessionTasks{s: s}
-	if o != nil {
-		st.opts = *o
+	if o == nil {
+		return nil
 	}
-	return st
+	return &sessionTasks{s: s, opts: *o}
 }
 
 // The statuses of a task. Completed, failed and cancelled are terminal.

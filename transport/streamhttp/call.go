@@ -60,6 +60,9 @@ func (h *streamable) Call(ctx context.Context, id jsonrpc.ID, method string, fra
 		}
 		return h.jsonAnswer(id, body, true)
 	case "text/event-stream":
+		if h.isProbe(method) {
+			return h.followProbe(ctx, x, resp, id)
+		}
 		return h.followDirect(ctx, x, resp.Body, id)
 	default:
 		closeShort(resp)
@@ -126,7 +129,11 @@ func (h *streamable) followDirect(ctx context.Context, x exchange, body io.ReadC
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
+		before := last
 		got, err := h.consume(body, id, &last, &retry, x.detach, &d)
+		if last != before {
+			attempt = 0 // the stream moved on: resumes are counted in a row without an event
+		}
 		if got && d.atEnd {
 			body.Close() // read to its end: the connection is free
 			x.end()

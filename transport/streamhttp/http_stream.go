@@ -16,7 +16,7 @@ import (
 const (
 	deleteTimeout  = 2 * time.Second
 	defaultRetry   = time.Second            // when a server gave no retry: field
-	maxResumes     = 10                     // reconnects for one request's stream
+	maxResumes     = 10                     // reconnects in a row, with no event between, for one request's stream
 	maxListenRetry = 30 * time.Second       // the most a reconnect waits, whatever retry: says
 	listenWait     = time.Second            // SetProtocol's wait for the GET stream
 	minRetry       = 100 * time.Millisecond // the least a reconnect waits, whatever retry: says
@@ -64,7 +64,11 @@ func (h *streamable) followStream(ctx context.Context, body io.ReadCloser, id js
 	var last string
 	retry := defaultRetry
 	for attempt := 0; ; attempt++ {
+		before := last
 		got, err := h.consume(body, id, &last, &retry, func() { answered.Store(true) }, nil)
+		if last != before {
+			attempt = 0 // the stream moved on: see maxResumes
+		}
 		if got {
 			t := time.AfterFunc(drainAfterAnswer, end)
 			io.Copy(io.Discard, io.LimitReader(body, drainLimit))

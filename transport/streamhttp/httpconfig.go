@@ -60,7 +60,11 @@ type Config struct {
 	// Transport is wrapped and its CheckRedirect is wrapped, never
 	// modified: a redirect to another origin (scheme, host and port) is
 	// refused whatever the CheckRedirect says, and one within the origin is
-	// left to it (nil: at most 10, as net/http does).
+	// left to it (nil: at most 10, as net/http does). Its Timeout is not
+	// applied: it would cut an answer that streams progress for minutes,
+	// and the event streams that live as long as the session; each request
+	// is bounded by its caller (mcpclient's RequestTimeout, which progress
+	// restarts), each message without an answer here.
 	Client *http.Client
 
 	// Authorize, if set, wraps the round-tripper that carries every request
@@ -172,6 +176,7 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 	client := &http.Client{}
 	if cfg.Client != nil {
 		c := *cfg.Client // a copy: the caller's client is not modified
+		c.Timeout = 0    // see Config.Client
 		client = &c
 		base = c.Transport
 	}

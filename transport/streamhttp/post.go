@@ -133,7 +133,12 @@ func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
 	case "application/json":
 		return h.readJSONAnswer(ctx, resp, m, &answered)
 	case "text/event-stream":
+		stopProbe, refused := h.watchProbe(resp, m, &answered, cancel)
+		if refused {
+			return nil
+		}
 		if !h.track() {
+			stopProbe()
 			resp.Body.Close()
 			return fmt.Errorf("streamhttp: writing: %w", jsonrpc.ErrClosed)
 		}
@@ -142,6 +147,7 @@ func (h *streamable) postRequest(ctx context.Context, m *outgoing) error {
 			defer h.wg.Done()
 			defer cancel()
 			defer stopWatch()
+			defer stopProbe()
 			h.followStream(xctx, resp.Body, m.id, &answered, cancel)
 		}()
 		return nil

@@ -1,0 +1,46 @@
+package toolreg
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkSearchTools searches 10,000 tools of 100 servers: "query" is
+// one search of listings that did not change; "one-server-changed"
+// marks one server's listing stale first, so each search lists that
+// server again and indexes it alone, the 99 others as they were.
+func BenchmarkSearchTools(b *testing.B) {
+	const servers, perServer = 100, 100
+	for _, changed := range []bool{false, true} {
+		name := "query"
+		if changed {
+			name = "one-server-changed"
+		}
+		b.Run(name, func(b *testing.B) {
+			m := &inMemory{extra: map[string]int{}, pageSize: 1000}
+			var names []string
+			for i := range servers {
+				n := fmt.Sprintf("server%02d", i)
+				names = append(names, n)
+				m.extra[n] = perServer - demoToolCount
+			}
+			r := newInMemory(b, m, nil, names...)
+			ctx := context.Background()
+			if found, err := r.SearchTools(ctx, "add two numbers", 5); err != nil || len(found) != 5 {
+				b.Fatalf("%d found, %v", len(found), err)
+			}
+			snapshot := r.snapshot()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if changed {
+					snapshot[i%servers].markStale("tools")
+				}
+				if _, err := r.SearchTools(ctx, "add two numbers", 5); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
