@@ -9,12 +9,15 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // The inbox keeps a bounded number of events of bounded text, and a
 // bounded number of requests wait for the person at once.
 func TestInboxBounds(t *testing.T) {
+	leakcheck.Check(t)
 	var in Inbox
 	for i := 0; i < inboxEvents+10; i++ {
 		in.add(Event{Kind: "log", Text: strings.Repeat("é", inboxText)})
@@ -63,6 +66,7 @@ func TestInboxBounds(t *testing.T) {
 }
 
 func TestCheckRoots(t *testing.T) {
+	leakcheck.Check(t)
 	many := make([]mcpclient.Root, maxRoots+1)
 	for i := range many {
 		many[i] = mcpclient.Root{URI: "file:///r"}
