@@ -93,6 +93,7 @@ window.McpCall = (function () {
       if (!live) { return; }
       const r = await api("progress?id=" + encodeURIComponent(id));
       if (live && box && r.progress) { showProgress(box, r.progress); }
+      if (live && box && r.task) { showTask(box, r.task); }
       if (live) { timer = setTimeout(poll, 250); }
     };
     timer = setTimeout(poll, 150);
@@ -102,6 +103,15 @@ window.McpCall = (function () {
       if (button) { button.disabled = false; }
       if (box) { box.hidden = true; }
     } };
+  }
+
+  // showTask shows the state of the call's task (a call the server runs
+  // as a task: Cancel cancels the task).
+  function showTask(box, t) {
+    let line = box.querySelector(".task-status");
+    if (!line) { line = el("span", { class: "task-status", role: "status" }); box.append(line); }
+    line.textContent = "Task " + t.id + ": " + t.status + (t.statusMessage ? " — " + t.statusMessage : "");
+    box.hidden = false;
   }
 
   // showProgress updates the call's progress bar in place (a screen
