@@ -158,7 +158,8 @@ var stopwords = set(`a an the to of for in on at by with from into onto about as
 	do does did can could would should will shall may might must
 	please want need like let lets just some any also very so such more most
 	what which whom whose when where why how if else
-	via using use`)
+	via using use help helps thanks thank hey hi hello ok okay kindly quickly maybe actually really
+	somehow something anything`)
 
 func set(s string) map[string]bool {
 	m := map[string]bool{}

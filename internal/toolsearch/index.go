@@ -35,6 +35,7 @@ const (
 type posting struct {
 	doc int32
 	tf  [nFields]uint16
+	sat float32 // the saturated weight of tf, set by Index.norms
 }
 
 // segment indexes the tools of one server.

@@ -45,10 +45,11 @@ func TestSearchFindsByWhatIsAsked(t *testing.T) {
 	ix := smallIndex()
 	for _, tc := range []struct{ query, want string }{
 		{"list issues", "github/list_issues"},
-		{"show me the bugs in my project", "github/list_issues"}, // synonyms: bug, project
-		{"open a PR", "github/create_pull_request"},              // phrase and synonym
-		{"what is in this folder", "filesystem/list_directory"},  // folder → directory
-		{"rename a document", "filesystem/move_file"},            // rename, document → file
+		{"hey, could you help me list the issues? thanks", "github/list_issues"}, // politeness says nothing
+		{"show me the bugs in my project", "github/list_issues"},                 // synonyms: bug, project
+		{"open a PR", "github/create_pull_request"},                              // phrase and synonym
+		{"what is in this folder", "filesystem/list_directory"},                  // folder → directory
+		{"rename a document", "filesystem/move_file"},                            // rename, document → file
 		{"capture the page as a picture", "playwright/browser_take_screenshot"},
 		{"go to a website", "playwright/browser_navigate"},
 		{"screenshots", "playwright/browser_take_screenshot"}, // plural

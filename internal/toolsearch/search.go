@@ -196,7 +196,7 @@ func askedPrefix(words []string, t string) bool {
 // beats the document's best match of q's query word so far.
 func (ix *Index) score(q qterm, seg *segment, post []posting, nw int) {
 	for _, p := range post {
-		s := q.weight * saturate(p.tf, &seg.norm[p.doc])
+		s := q.weight * float64(p.sat)
 		if k := (seg.base+int(p.doc))*nw + q.word; s > ix.best[k] {
 			ix.best[k] = s
 		}
@@ -251,6 +251,11 @@ func (ix *Index) norms(seg *segment, avg *[nFields]float64) {
 	for d, lens := range seg.lens {
 		for f, l := range lens {
 			seg.norm[d][f] = float32(fieldWeights[f] / (1 - fieldB[f] + fieldB[f]*float64(l)/avg[f]))
+		}
+	}
+	for _, ps := range seg.post {
+		for i := range ps {
+			ps[i].sat = float32(saturate(ps[i].tf, &seg.norm[ps[i].doc]))
 		}
 	}
 	seg.normsAt = ix.version
