@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench bench-http integration integration-auth fuzz clean conformance size chromium browser
+.PHONY: install screenshots demo test check bench bench-http integration integration-auth fuzz clean conformance size chromium browser
 
 GO      ?= go
 BIN     := bin
@@ -206,6 +206,14 @@ chromium:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
 		else echo "chromium or chromedriver missing (apt-get install chromium chromium-driver): browser tests skip"; fi; \
 	fi
+
+# mcpc on PATH (in $(go env GOPATH)/bin), so that the README's bare `mcpc` works.
+install:
+	$(GO) install ./cmd/mcpc
+
+# The README's pictures of mcpc web (docs/web-*.png), taken in headless Chromium.
+screenshots: chromium
+	PLAINMCP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowserScreenshots$$' ./internal/webui/
 
 # mcpc web's page and its MCP Apps host, in headless Chromium.
 browser: chromium

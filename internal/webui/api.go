@@ -36,6 +36,9 @@ func (s *Server) apiMux() *http.ServeMux {
 	mux.HandleFunc("POST /answer", s.apiAnswer)
 	mux.HandleFunc("POST /loglevel", s.apiLogLevel)
 	mux.HandleFunc("POST /ping", s.apiPing)
+	mux.HandleFunc("POST /servers", s.apiAddServer)
+	mux.HandleFunc("GET /roots", s.apiRoots)
+	mux.HandleFunc("POST /roots", s.apiSetRoots)
 	return mux
 }
 

@@ -54,13 +54,18 @@ func serveAsker() int {
 			fmt.Fprintln(os.Stderr, "asker: log level is now "+p.Level)
 			return map[string]any{}, nil
 		case "tools/list":
-			return json.RawMessage(`{"tools":[{"name":"ask","inputSchema":{"type":"object"}},{"name":"visit","inputSchema":{"type":"object"}}]}`), nil
+			return json.RawMessage(`{"tools":[{"name":"ask","inputSchema":{"type":"object"}},{"name":"visit","inputSchema":{"type":"object"}},{"name":"roots","inputSchema":{"type":"object"}}]}`), nil
 		case "tools/call":
 			return askerCall(ctx, conn.Load(), req)
 		}
 		return nil, jsonrpc.ErrMethodNotFound
 	}
-	c := jsonrpc.NewConn(transport.NewLineStream(os.Stdin, os.Stdout, nil), &jsonrpc.Options{Handler: handle})
+	c := jsonrpc.NewConn(transport.NewLineStream(os.Stdin, os.Stdout, nil), &jsonrpc.Options{Handler: handle,
+		OnNotification: func(_ context.Context, n *jsonrpc.Request) {
+			if n.Method == "notifications/roots/list_changed" {
+				fmt.Fprintln(os.Stderr, "asker: the roots changed")
+			}
+		}})
 	conn.Store(c)
 	<-c.Done()
 	return 0
@@ -71,6 +76,15 @@ func askerCall(ctx context.Context, c *jsonrpc.Conn, req *jsonrpc.Request) (any,
 		Name string `json:"name"`
 	}
 	json.Unmarshal(req.Params, &p)
+	if p.Name == "roots" {
+		var res struct {
+			Roots []struct {
+				URI string `json:"uri"`
+			} `json:"roots"`
+		}
+		err := c.Call(ctx, "roots/list", nil, &res)
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": fmt.Sprintf("roots: %v %v", res.Roots, err)}}}, nil
+	}
 	c.Notify(ctx, "notifications/message", map[string]any{"level": "warning", "logger": "asker", "data": "about to ask the person"})
 	text := ""
 	if p.Name == "visit" {

@@ -76,3 +76,31 @@ func TestBrowserURLElicitation(t *testing.T) {
 		t.Errorf("the server was answered %q", got)
 	}
 }
+
+// Roots are edited on the page: a server told of the change asks again
+// and gets the page's list; a root that is not a file:// URI is refused.
+func TestBrowserRoots(t *testing.T) {
+	srv := startAsker(t)
+	b := browsertest.Start(t)
+	b.Go(srv.URL())
+	openTool(t, b, "mcp__asker__roots")
+	b.Click("#roots summary")
+	b.Type("#root-uri", "https://example.com/")
+	b.Click("#root-form button[type=submit]")
+	if got := b.Wait("the refusal", `const t = document.getElementById("root-result").textContent; return t.startsWith("Not") ? t : ""`, 10*time.Second); !strings.Contains(got, "file://") {
+		t.Errorf("a web URL as a root: %q", got)
+	}
+	b.Eval(`document.getElementById("root-uri").value = ""`, nil)
+	b.Type("#root-uri", "file:///tmp/project")
+	b.Type("#root-name", "project")
+	b.Click("#root-form button[type=submit]")
+	if got := b.Wait("the change", `const t = document.getElementById("root-result").textContent; return t.startsWith("Roots") ? t : ""`, 10*time.Second); got != "Roots changed; told asker." {
+		t.Errorf("the page says %q", got)
+	}
+	b.Click("#call-btn")
+	if got := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second); got != "roots: [{file:///tmp/project}] <nil>" {
+		t.Errorf("the server got %q", got)
+	}
+	b.Click(`nav button[data-tab="notes"]`)
+	b.Wait("the server's word", `return document.getElementById("note-list").textContent.includes("asker: the roots changed") ? "ok" : ""`, 20*time.Second)
+}

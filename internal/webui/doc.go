@@ -1,7 +1,19 @@
 // Package webui is mcpc web: a local page over a toolreg.Registry — its
-// servers, tools with a form built from each input schema, resources,
-// prompts, skills, each call's result and the JSON-RPC frames it took —
-// that hosts MCP Apps (SEP-1865) the way the extension says web hosts do.
+// servers, tools with a search and a form built from each input schema
+// (checked before the call), resources and templates, prompts, skills,
+// each call's progress (with Cancel), result and the JSON-RPC frames it
+// took — that hosts MCP Apps (SEP-1865) the way the extension says web
+// hosts do.
+//
+// # What servers say and ask
+//
+// An Inbox, hooked into each server's session options (Inbox.Hook),
+// holds what a server says on its own — log messages, list changes, the
+// lines a stdio server writes to stderr — and what it asks of the person:
+// sampling requests, elicitation forms and pages to open (URL mode). The
+// page polls it, shows the requests in their own region and posts the
+// person's answers; a request waits until it is answered or the server
+// withdraws it, and at most 32 wait at once.
 //
 // # Two origins
 //

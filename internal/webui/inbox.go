@@ -32,6 +32,7 @@ type Inbox struct {
 	seq     int64
 	events  []Event           // the last inboxEvents, oldest first
 	waiting map[int64]*asking // requests the person has not answered
+	roots   []mcpclient.Root  // what servers may see (roots.go)
 }
 
 // Event is one thing a server said or asked. Text is the server's, shown
@@ -159,7 +160,8 @@ func (in *Inbox) answer(ans Answer) error {
 // what it says and asks to the page: its log messages, list changes and
 // stderr lines (through o.Logger, which sees them at Debug), and, when
 // sampling or elicitation are true, the page's answers to those
-// requests, declared to the server (URL-mode elicitation too).
+// requests, declared to the server (URL-mode elicitation too). Roots are
+// declared, and answered with the page's list (SetRoots).
 func (in *Inbox) Hook(server string, o *mcpclient.Options, sampling, elicitation bool) {
 	prevLog, prevList := o.OnLog, o.OnListChanged
 	o.OnLog = func(m mcpclient.LogMessage) {
@@ -175,6 +177,7 @@ func (in *Inbox) Hook(server string, o *mcpclient.Options, sampling, elicitation
 		}
 	}
 	o.Logger = slog.New(&stderrLines{in: in, server: server, next: o.Logger})
+	o.Roots = in.rootsHandler // the page's list, which starts as the host's
 	if sampling {
 		o.Sampling, o.SamplingTools = in.sampler(server), false
 	}

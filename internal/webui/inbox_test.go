@@ -8,11 +8,16 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // The inbox keeps a bounded number of events of bounded text, and a
 // bounded number of requests wait for the person at once.
 func TestInboxBounds(t *testing.T) {
+	leakcheck.Check(t)
 	var in Inbox
 	for i := 0; i < inboxEvents+10; i++ {
 		in.add(Event{Kind: "log", Text: strings.Repeat("é", inboxText)})
@@ -57,5 +62,29 @@ func TestInboxBounds(t *testing.T) {
 	}
 	if n := len(in.waiting); n != 0 {
 		t.Errorf("%d requests still wait", n)
+	}
+}
+
+func TestCheckRoots(t *testing.T) {
+	leakcheck.Check(t)
+	many := make([]mcpclient.Root, maxRoots+1)
+	for i := range many {
+		many[i] = mcpclient.Root{URI: "file:///r"}
+	}
+	for _, tc := range []struct {
+		roots []mcpclient.Root
+		ok    bool
+	}{
+		{nil, true},
+		{[]mcpclient.Root{{URI: "file:///home/me"}, {URI: "file:///tmp", Name: "tmp"}}, true},
+		{[]mcpclient.Root{{URI: "https://example.com/"}}, false},
+		{[]mcpclient.Root{{URI: "/home/me"}}, false},
+		{[]mcpclient.Root{{URI: "file://"}}, false},
+		{[]mcpclient.Root{{URI: "file:///" + strings.Repeat("a", maxRootText)}}, false},
+		{many, false},
+	} {
+		if err := checkRoots(tc.roots); (err == nil) != tc.ok {
+			t.Errorf("%d roots, first %.40v: err %v", len(tc.roots), tc.roots, err)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 )
 
 // The person's calls in flight: the page names each call it starts (an
@@ -34,7 +35,21 @@ type running struct {
 
 	mu        sync.Mutex
 	progress  *mcpclient.Progress // the last the server reported
+	task      *taskJSON           // the call's task, when it runs as one
 	cancelled bool                // by the person
+}
+
+// taskJSON is the state of a call's task as the page shows it.
+type taskJSON struct {
+	ID            string `json:"id"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage,omitempty"`
+}
+
+func (c *running) reportTask(t task.Task) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.task = &taskJSON{ID: cut(t.ID), Status: cut(t.Status), StatusMessage: cut(t.StatusMessage)}
 }
 
 func (c *running) report(p mcpclient.Progress) {
@@ -75,7 +90,7 @@ func (rc *runningCalls) start(ctx context.Context, id string) (context.Context, 
 		delete(rc.calls, id)
 		rc.mu.Unlock()
 	}
-	return mcpclient.WithProgress(ctx, c.report), c, done, nil
+	return task.WithStatus(mcpclient.WithProgress(ctx, c.report), c.reportTask), c, done, nil
 }
 
 func (rc *runningCalls) find(id string) *running {
@@ -84,7 +99,8 @@ func (rc *runningCalls) find(id string) *running {
 	return rc.calls[id]
 }
 
-// apiProgress answers the last progress a call in flight reported.
+// apiProgress answers the last progress a call in flight reported, and
+// the state of its task when it runs as one.
 func (s *Server) apiProgress(w http.ResponseWriter, r *http.Request) {
 	c := s.running.find(r.URL.Query().Get("id"))
 	if c == nil {
@@ -92,9 +108,9 @@ func (s *Server) apiProgress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.mu.Lock()
-	p := c.progress
+	p, t := c.progress, c.task
 	c.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"progress": p})
+	writeJSON(w, http.StatusOK, map[string]any{"progress": p, "task": t})
 }
 
 // apiCancel cancels a call in flight: its context ends, and the session

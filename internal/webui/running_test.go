@@ -6,11 +6,14 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/leakcheck"
 )
 
 // A call's id is the page's own and checked; progress and Cancel name a
 // call in flight or are refused.
 func TestRunningCallIDs(t *testing.T) {
+	leakcheck.Check(t)
 	srv, _ := startPage(t, false)
 	u, _ := url.Parse(srv.URL())
 	origin := "http://" + u.Host

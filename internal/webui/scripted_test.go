@@ -56,8 +56,16 @@ func (s *scripted) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		json.Unmarshal(req.Params, &p)
-		return map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{}},
+		return map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{}, "prompts": map[string]any{}},
 			"serverInfo": map[string]any{"name": "scripted", "version": "1"}}, nil
+	case "prompts/list":
+		return json.RawMessage(`{"prompts":[{"name":"haiku","description":"A haiku on a topic","arguments":[{"name":"topic","title":"Topic","required":true}]}]}`), nil
+	case "prompts/get":
+		var p struct {
+			Arguments map[string]string `json:"arguments"`
+		}
+		json.Unmarshal(req.Params, &p)
+		return map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Write a haiku about " + p.Arguments["topic"]}}}}, nil
 	case "resources/list":
 		return map[string]any{"resources": []any{}}, nil
 	case "resources/templates/list":

@@ -122,7 +122,7 @@ window.McpForm = (function () {
       if (type === "boolean" && required) { input.dataset.touched = "1"; } // unchecked is false, and sent
       const title = typeof p.title === "string" && p.title ? p.title : "";
       const text = opts.titles ? (title || name) : name + (title ? " — " + title : "");
-      const help = el("div", { class: "help", id: id + "-help", text: [required ? "required" : "", p.description || ""].filter(Boolean).join(" · ") });
+      const help = el("div", { class: "help", id: id + "-help", text: p.description || "" });
       const err = el("div", { class: "field-error", id: id + "-error", role: "alert" });
       input.setAttribute("aria-describedby", help.id + " " + err.id);
       if (required) { input.setAttribute("aria-required", "true"); }

@@ -67,5 +67,29 @@ window.McpView = (function () {
     return s.length > LONG ? s.slice(0, LONG) + "…" : s;
   }
 
-  return { text, blob, json, frame, collapsed, isBase64, size };
+  const b64 = /^[A-Za-z0-9+/=]*$/;
+  function contentItem(c) {
+    if (!c || typeof c !== "object") { return el("pre", { text: String(c) }); }
+    if (c.type === "text") { return text(typeof c.text === "string" ? c.text : stringify(c.text), "text-content"); }
+    if (c.type === "image" && /^image\/(png|jpeg|gif|webp)$/.test(c.mimeType) && typeof c.data === "string" && b64.test(c.data)) {
+      return el("figure", {}, el("img", { src: "data:" + c.mimeType + ";base64," + c.data, alt: "image from the tool" }), el("figcaption", {}, blob(c.data, c.mimeType)));
+    }
+    if (c.type === "audio" && /^audio\/[a-z0-9.+-]+$/.test(c.mimeType) && typeof c.data === "string" && b64.test(c.data)) {
+      return el("figure", {}, el("audio", { controls: "", src: "data:" + c.mimeType + ";base64," + c.data }), el("figcaption", {}, blob(c.data, c.mimeType)));
+    }
+    if (c.type === "resource_link") { return el("p", { text: "Link to resource: " + String(c.uri) + (c.name ? " (" + c.name + ")" : "") }); }
+    if (c.type === "resource" && c.resource && typeof c.resource === "object") { return resourceItem(c.resource); }
+    return json(c);
+  }
+
+  // resourceItem shows one resource's contents: text (long text
+  // collapsed), or a blob by its size.
+  function resourceItem(c) {
+    const box = el("div", { class: "resource" }, el("p", { class: "desc", text: [c.uri, c.mimeType].filter(Boolean).join(" · ") }));
+    if (typeof c.text === "string") { box.append(text(c.text)); }
+    if (typeof c.blob === "string") { box.append(blob(c.blob, c.mimeType)); }
+    return box;
+  }
+
+  return { text, blob, json, frame, collapsed, isBase64, size, contentItem, resourceItem };
 })();
