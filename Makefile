@@ -213,11 +213,11 @@ install:
 
 # The README's pictures of mcpc web (docs/web-*.png), taken in headless Chromium.
 screenshots: chromium
-	PLAINMCP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowserScreenshots$$' ./internal/webui/
+	PLAINMCP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowserScreenshots$$' ./cmd/mcpc/internal/webui/
 
 # mcpc web's page and its MCP Apps host, in headless Chromium.
 browser: chromium
-	$(GO) test -race -count=1 -v -run '^TestBrowser' ./internal/webui/
+	$(GO) test -race -count=1 -v -run '^TestBrowser' ./cmd/mcpc/internal/webui/
 
 # The official MCP conformance suite, two versions side by side with the Node 22
 # it needs, pinned in conformance/ and installed into a local folder (hidden

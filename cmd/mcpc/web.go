@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/plainmcp/plainmcp/internal/webui"
+	"github.com/plainmcp/plainmcp/cmd/mcpc/internal/webui"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
