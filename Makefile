@@ -145,6 +145,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzExpand -fuzztime $(FUZZTIME) ./toolreg/mcpjson
 	$(GO) test -run '^$$' -fuzz FuzzParseConfig -fuzztime $(FUZZTIME) ./toolreg/mcpjson
 	$(GO) test -run '^$$' -fuzz FuzzStateFile -fuzztime $(FUZZTIME) ./toolreg/mcpjson
+	$(GO) test -run '^$$' -fuzz FuzzShellWord -fuzztime $(FUZZTIME) ./toolreg/mcpjson
 	$(GO) test -run '^$$' -fuzz FuzzSummaryCap -fuzztime $(FUZZTIME) ./toolreg
 	$(GO) test -run '^$$' -fuzz FuzzDecodeOpenAI -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAnthropic -fuzztime $(FUZZTIME) ./bridge

@@ -57,7 +57,7 @@
 // # Tool search
 //
 // A host with many servers has more tool definitions than a model should
-// read every turn (a thousand real ones take 1.6 MB, about 400k tokens).
+// read every turn (1,400 real ones take 1.6 MB, about 400k tokens).
 // In search mode ([RunOptions].ToolSearch "on", or "auto", the default,
 // once the definitions pass 10 % of the model's context window) the
 // model gets one host tool, search_tools, which ranks the offered tools

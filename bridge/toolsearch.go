@@ -194,10 +194,13 @@ func (o *RunOptions) turnCalls(ctx context.Context, reg *toolreg.Registry, searc
 	var at []int
 	for i, u := range uses {
 		switch {
+		case i >= o.MaxCallsPerTurn: // searches count against the bound as calls do
+			results[i] = refusal(u.ID, fmt.Sprintf("not run: at most %d tool calls of one turn run, and this was call %d; "+
+				"ask again for the calls still needed, a few at a time", o.MaxCallsPerTurn, i+1))
 		case u.Name != searchToolName:
 			rest, at = append(rest, u), append(at, i)
-		case i >= o.MaxCallsPerTurn || ctx.Err() != nil:
-			results[i] = refusal(u.ID, fmt.Sprintf("not run: at most %d tool calls of one turn run", o.MaxCallsPerTurn))
+		case ctx.Err() != nil:
+			results[i] = refusal(u.ID, "not run: "+ctx.Err().Error())
 		default:
 			results[i] = o.search(ctx, reg, t.selectable, u)
 		}

@@ -138,3 +138,21 @@ func TestToolSearchKeepsConsentAndBounds(t *testing.T) {
 		t.Errorf("a tool the host does not offer was found: %q", res)
 	}
 }
+
+// TestToolSearchCallsCountAgainstTheTurnBound checks that searches count
+// as calls against MaxCallsPerTurn: a call after the bound does not run.
+func TestToolSearchCallsCountAgainstTheTurnBound(t *testing.T) {
+	reg, srv := smallRegistry(t)
+	f := newFake(t,
+		toolCalls([3]string{"c1", searchToolName, `{"query":"issue"}`}, [3]string{"c2", searchToolName, `{"query":"mail"}`},
+			[3]string{"c3", "mcp__fake__send_email", `{}`}),
+		answer("done"))
+	opts := &RunOptions{ToolSearch: "on", Approve: approveAll, MaxCallsPerTurn: 2}
+	if _, err := Run(context.Background(), newOpenAI(f), reg, "go", opts); err != nil {
+		t.Fatal(err)
+	}
+	results := toolMessages(t, f.requests()[1].body)
+	if !strings.Contains(results["c3"], "at most 2 tool calls") || srv.calls.Load() != 0 || !strings.Contains(results["c2"], "send_email") {
+		t.Errorf("results %q; %d calls ran", results, srv.calls.Load())
+	}
+}

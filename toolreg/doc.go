@@ -80,6 +80,17 @@
 // mcp__<server>__ prefix names, so that a tool the server has just added
 // is callable at once. Only what a server's capabilities offer is listed.
 //
+// # Search
+//
+// [Registry.SearchTools] ranks every server's tools by what is asked
+// ("open a pull request", "what is in this folder"): BM25F over the
+// name's words, title, description, arguments and server name, with
+// stems, synonyms of tool use and name prefixes; "select:NAME,NAME" picks
+// by name. A host that has more tools than its model should read offers
+// a search instead of every definition (see bridge's tool search). When a
+// server's listing changes, only that server's part of the index is built
+// again.
+//
 // # Trust
 //
 // A project server (mcpjson.ScopeProject) whose ServerConfig.Approval

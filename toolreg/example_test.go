@@ -74,3 +74,30 @@ func serveInProcess(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclie
 	go demoserver.New(&demoserver.Options{Name: sc.Name}).Serve(context.Background(), server)
 	return mcpclient.Connect(ctx, client, opts)
 }
+
+// A host with many tools finds the few a request needs: SearchTools
+// ranks them by what is asked, in other words than theirs too.
+func ExampleRegistry_SearchTools() {
+	cfg, err := mcpjson.ParseConfig([]byte(`{"mcpServers": {"demo": {"command": "demo-server"}}}`), ".mcp.json", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	reg, err := toolreg.New(ctx, cfg, &toolreg.Options{Dial: serveInProcess})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer reg.Close()
+
+	for _, q := range []string{"sum two numbers", "repeat back my text", "select:mcp__demo__fail"} {
+		found, err := reg.SearchTools(ctx, q, 1)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%-24s -> %s\n", q, found[0].Name)
+	}
+	// Output:
+	// sum two numbers          -> mcp__demo__add
+	// repeat back my text      -> mcp__demo__echo
+	// select:mcp__demo__fail   -> mcp__demo__fail
+}

@@ -49,6 +49,16 @@
 // returns an error wrapping [jsonrpc.ErrClosed]: a clean end, not a failure
 // to report.
 //
+// A host that dies without Close (killed, crashed, exited) takes its
+// servers with it where the system allows: on Linux each is started with
+// a parent-death signal (SIGKILL), from one goroutine locked to its OS
+// thread while any server it started runs, since the kernel sends that
+// signal when the starting thread ends; on Windows each joins a job
+// object that kills its processes when the host's handle to it closes.
+// macOS has neither: there a server sees its stdin end, and one that
+// ignores that outlives its host. On Linux the signal reaches the server,
+// not the processes it started, which see their stdin end.
+//
 // # Limits
 //
 // Lines are limited to [DefaultMaxLine] bytes unless configured otherwise; a

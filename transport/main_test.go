@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -104,6 +105,8 @@ func fakeServer(mode string) int {
 		return 5
 	case "sleep":
 		time.Sleep(time.Minute) // the subject: a grandchild that holds the pipes and never exits by itself
+	case "host":
+		return fakeHost(out)
 	case "info":
 		wd, _ := os.Getwd()
 		json.NewEncoder(out).Encode(map[string]string{
@@ -116,6 +119,28 @@ func fakeServer(mode string) int {
 		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
 		return 2
 	}
+	return 0
+}
+
+// fakeHost is a Go host of a stubborn server (one that ignores its stdin's
+// end and SIGTERM): it starts the server, says the server's pid, sends a
+// request, and waits for an answer that never comes — a host mid-call,
+// for the test to kill.
+func fakeHost(out io.Writer) int {
+	exe, _ := os.Executable()
+	s, err := StartStdio(StdioConfig{Command: exe, Env: []string{helperEnv + "=stubborn", "GORACE=atexit_sleep_ms=0"}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if _, err := s.Read(); err != nil { // {"ready":true}
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Fprintf(out, "%d\n", s.Pid())
+	s.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`))
+	s.Read()
+	time.Sleep(time.Minute) // the subject: killed before it ends
 	return 0
 }
 

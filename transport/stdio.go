@@ -119,7 +119,7 @@ func StartStdio(cfg StdioConfig) (*Stdio, error) {
 			return nil, fmt.Errorf("starting %s: working directory: %w", cfg.Command, err)
 		}
 	}
-	cmd, ends, err := startProcess(cfg, env)
+	cmd, ends, reap, err := startProcess(cfg, env)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func StartStdio(cfg StdioConfig) (*Stdio, error) {
 	}
 	s.deadlines = s.stdout.SetReadDeadline(time.Time{}) == nil
 	go s.drain(cfg.Stderr)
-	go s.wait()
+	go s.wait(reap)
 	return s, nil
 }
 
@@ -252,10 +252,10 @@ func (s *Stdio) StderrTail() string { return s.tail.String() }
 // Stats returns the counts of stdout lines read, skipped and dropped.
 func (s *Stdio) Stats() LineStats { return s.lines.Stats() }
 
-// wait reaps the process and arranges for the readers and writers that
-// still wait on its pipes to finish.
-func (s *Stdio) wait() {
-	err := s.cmd.Wait()
+// wait reaps the process (with startProcess's reap) and arranges for the
+// readers and writers that still wait on its pipes to finish.
+func (s *Stdio) wait(reap func() error) {
+	err := reap()
 	close(s.gone)
 	if s.deadlines {
 		s.stdout.SetReadDeadline(time.Now().Add(exitGrace))

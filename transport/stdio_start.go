@@ -13,28 +13,34 @@ type ourEnds struct{ stdin, stdout, stderr *os.File }
 // cmd.StdinPipe and friends: files from os.Pipe take deadlines, and
 // cmd.Wait does not wait on copying goroutines, so the exit is seen the
 // moment it happens.
-func startProcess(cfg StdioConfig, env []string) (*exec.Cmd, ourEnds, error) {
-	cmd := exec.Command(cfg.Command, cfg.Args...)
+//
+// reap waits for the process to exit, as cmd.Wait does, and then lets go
+// of what started it (see startServer).
+func startProcess(cfg StdioConfig, env []string) (cmd *exec.Cmd, ends ourEnds, reap func() error, err error) {
+	cmd = exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env, cmd.Dir = env, cfg.Dir
 	setGroup(cmd)
-	var ends [6]*os.File // stdin r, w; stdout r, w; stderr r, w
-	for i := 0; i < len(ends); i += 2 {
-		var err error
-		if ends[i], ends[i+1], err = os.Pipe(); err != nil {
-			closeFiles(ends[:i]...)
-			return nil, ourEnds{}, fmt.Errorf("starting %s: %w", cfg.Command, err)
+	var pipes [6]*os.File // stdin r, w; stdout r, w; stderr r, w
+	for i := 0; i < len(pipes); i += 2 {
+		if pipes[i], pipes[i+1], err = os.Pipe(); err != nil {
+			closeFiles(pipes[:i]...)
+			return nil, ourEnds{}, nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
 		}
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = ends[0], ends[3], ends[5]
-	err := cmd.Start()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0], pipes[3], pipes[5]
+	release, err := startServer(cmd)
 	// The child has its own copies now. Ours would keep the pipes open after
 	// it exits and hide the end of its output.
-	closeFiles(ends[0], ends[3], ends[5])
+	closeFiles(pipes[0], pipes[3], pipes[5])
 	if err != nil {
-		closeFiles(ends[1], ends[2], ends[4])
-		return nil, ourEnds{}, fmt.Errorf("starting %s: %w", cfg.Command, err)
+		closeFiles(pipes[1], pipes[2], pipes[4])
+		return nil, ourEnds{}, nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
 	}
-	return cmd, ourEnds{stdin: ends[1], stdout: ends[2], stderr: ends[4]}, nil
+	reap = func() error {
+		defer release()
+		return cmd.Wait()
+	}
+	return cmd, ourEnds{stdin: pipes[1], stdout: pipes[2], stderr: pipes[4]}, reap, nil
 }
 
 func closeFiles(files ...*os.File) {

@@ -31,6 +31,9 @@ func (c *cli) approve(conf *toolreg.Config, cfg *config) *toolreg.Config {
 		switch {
 		case sc.Approval != mcpjson.Pending && sc.Approval != mcpjson.Rejected:
 		case cfg.trust:
+			if c.stderr != nil && (cfg.server == "" || cfg.server == sc.Name) {
+				fmt.Fprintf(c.stderr, "mcpc: warning: --trust-project starts the project's server %s, not approved, this once:\n  %s\n", clean(sc.Name), indented(sc))
+			}
 			sc = withApproval(sc, mcpjson.Approved)
 		case sc.Approval == mcpjson.Rejected:
 		case c.interactive:
@@ -58,8 +61,12 @@ const approvalQuestion = `Start it?
 // ask asks at the terminal whether to start sc, and keeps an explicit
 // answer.
 func (c *cli) ask(in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerConfig {
-	fmt.Fprintf(c.stderr, "The project's %s configures the MCP server %s:\n  %s\n",
-		sc.Source, clean(sc.Name), strings.ReplaceAll(sc.Disclosure(), "\n", "\n  "))
+	risk := "Starting it runs this command on this machine, as you."
+	if sc.Transport() != "stdio" {
+		risk = "Starting it connects to this server and sends it what its config says."
+	}
+	fmt.Fprintf(c.stderr, "The project's %s configures the MCP server %s. %s\n  %s\n",
+		sc.Source, clean(sc.Name), risk, indented(sc))
 	fmt.Fprint(c.stderr, approvalQuestion)
 	line, err := in.ReadString('\n')
 	if err == io.EOF {
@@ -93,7 +100,13 @@ func (c *cli) ask(in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerCon
 	return sc
 }
 
-// cmdResetProjectChoices forgets the answers kept for the project's
+// indented is sc's Disclosure, its lines after the first indented as the
+// first is by the caller.
+func indented(sc *toolreg.ServerConfig) string {
+	return strings.ReplaceAll(sc.Disclosure(), "\n", "\n  ")
+}
+
+// resetProjectChoices forgets the answers kept for the project's
 // .mcp.json servers, as Claude Code's "claude mcp reset-project-choices"
 // does: each is asked about again.
 func (c *cli) resetProjectChoices() error {

@@ -7,9 +7,11 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,14 +25,15 @@ import (
 // demoFlags are the demo server's flags in mcpc's tests: those of
 // mcp-demo-server, and a few that make it misbehave.
 type demoFlags struct {
-	opts      demoserver.Options
-	tamper    bool   // serve a demo-tour SKILL.md its listing does not describe
-	pidFile   string // write the process id here
-	stubborn  bool   // stay a minute after stdin ends, as some servers do
-	hang      bool   // read requests and answer none
-	deaf      bool   // never answer server/discover, as some handshake-era servers do
-	withPages bool   // offer the visit tool
-	speaks    string // answer initialize with this version, whatever was asked
+	opts       demoserver.Options
+	tamper     bool   // serve a demo-tour SKILL.md its listing does not describe
+	pidFile    string // write the process id here
+	stubborn   bool   // stay a minute after stdin ends, as some servers do
+	deafToTerm bool   // ignore SIGTERM, and SIGPIPE as node does: a write to a closed stdout fails and kills nothing
+	hang       bool   // read requests and answer none
+	deaf       bool   // never answer server/discover, as some handshake-era servers do
+	withPages  bool   // offer the visit tool
+	speaks     string // answer initialize with this version, whatever was asked
 }
 
 func parseDemoFlags(args []string) (*demoFlags, error) {
@@ -45,6 +48,7 @@ func parseDemoFlags(args []string) (*demoFlags, error) {
 	fs.BoolVar(&d.tamper, "tamper-skill", false, "")
 	fs.StringVar(&d.pidFile, "pid-file", "", "")
 	fs.BoolVar(&d.stubborn, "ignore-eof", false, "")
+	fs.BoolVar(&d.deafToTerm, "ignore-term", false, "")
 	fs.BoolVar(&d.hang, "hang", false, "")
 	fs.BoolVar(&d.deaf, "ignore-discover", false, "")
 	fs.BoolVar(&d.withPages, "pages", false, "")
@@ -53,7 +57,9 @@ func parseDemoFlags(args []string) (*demoFlags, error) {
 }
 
 // needsProcess says whether the flags test the process itself.
-func (d *demoFlags) needsProcess() bool { return d.pidFile != "" || d.stubborn || d.hang }
+func (d *demoFlags) needsProcess() bool {
+	return d.pidFile != "" || d.stubborn || d.hang || d.deafToTerm
+}
 
 // serve serves the demo server on stream until it ends.
 func (d *demoFlags) serve(stream jsonrpc.Stream) error {
@@ -85,6 +91,9 @@ func serveDemo(args []string) int {
 	if d.hang {
 		io.Copy(io.Discard, os.Stdin)
 		return 0
+	}
+	if d.deafToTerm {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGPIPE)
 	}
 	if d.pidFile != "" {
 		os.WriteFile(d.pidFile, []byte(strconv.Itoa(os.Getpid())), 0o600)

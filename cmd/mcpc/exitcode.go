@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
+	"syscall"
 
 	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
@@ -27,7 +29,31 @@ const (
 	exitToolError   = 5   // the tool answered with isError, or its task failed
 	exitRefused     = 6   // consent or approval withheld, an untrusted URL, a skill failing its checks
 	exitInterrupted = 130 // 128 + SIGINT, as shells report it
+	exitHangup      = 129 // 128 + SIGHUP
+	exitTerminated  = 143 // 128 + SIGTERM
 )
+
+// signalCause is the cause of a run's context cancelled by one of
+// shutdownSignals.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string { return "interrupted by " + c.sig.String() }
+
+// interruptedCode is the exit code of a run cancelled under ctx: 128 +
+// the signal's number, as shells report a death by that signal; 130, as
+// for Ctrl-C, when no signal is known (a test's cancel).
+func interruptedCode(ctx context.Context) int {
+	var sc signalCause
+	if errors.As(context.Cause(ctx), &sc) {
+		switch sc.sig {
+		case syscall.SIGHUP:
+			return exitHangup
+		case syscall.SIGTERM:
+			return exitTerminated
+		}
+	}
+	return exitInterrupted
+}
 
 // exitCode is the exit code of a command that returned err, read from the
 // error's types and sentinels (errors.Is and As), never from its text. The
@@ -49,7 +75,7 @@ func exitCode(ctx context.Context, err error) int {
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil:
-		return exitInterrupted
+		return interruptedCode(ctx)
 	case errors.As(err, &usage):
 		return exitUsage
 	case errors.As(err, &refused), errors.Is(err, toolreg.ErrCallRefused), errors.Is(err, toolreg.ErrUnapproved),

@@ -3,9 +3,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,5 +58,68 @@ func TestInterruptTerminatesAStubbornServer(t *testing.T) {
 	if err := procwait.Ended(pid, time.Second); err != nil {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("the server (pid %d) still runs after mcpc exited: %v", pid, err)
+	}
+}
+
+// mcpc shuts its servers down however it is stopped: on SIGTERM and
+// SIGHUP as on Ctrl-C (exiting 143 and 129), and on SIGKILL, which it
+// cannot catch, by the servers' parent-death signal (Linux). The server
+// ignores its stdin's end and SIGTERM; 3 seconds later it is gone.
+func TestServersDieWithMcpc(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, exitTerminated}, {syscall.SIGHUP, exitHangup}, {syscall.SIGINT, exitInterrupted}, {syscall.SIGKILL, -1}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			if tc.sig == syscall.SIGKILL && runtime.GOOS != "linux" {
+				t.Skip("no parent-death signal on " + runtime.GOOS)
+			}
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			writeConfig(t, dir, ".mcp.json", map[string]any{"demo": demoEntry(t, "-ignore-eof", "-ignore-term", "-pid-file", pidFile)})
+			mcpc := exec.Command(testBinary(t), "--progress", "call", "mcp__demo__slow", `{"steps":600,"delayMs":100}`)
+			mcpc.Dir = dir
+			mcpc.Env = append(os.Environ(), mcpcEnv+"=1", "GORACE=atexit_sleep_ms=0")
+			stderr, err := mcpc.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := mcpc.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer mcpc.Process.Kill()
+			// The call is in flight once progress is reported.
+			progress := make(chan string, 1)
+			go func() {
+				var seen strings.Builder
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					seen.WriteString(sc.Text() + "\n")
+					if strings.Contains(sc.Text(), "progress:") {
+						progress <- seen.String()
+						io.Copy(io.Discard, stderr)
+						return
+					}
+				}
+				progress <- seen.String()
+			}()
+			if got := <-progress; !strings.Contains(got, "progress:") {
+				t.Fatalf("no progress reported; stderr:\n%s", got)
+			}
+			data, err := os.ReadFile(pidFile)
+			pid, _ := strconv.Atoi(string(data))
+			if err != nil || pid == 0 {
+				t.Fatalf("pid file: %q, %v", data, err)
+			}
+			defer syscall.Kill(pid, syscall.SIGKILL) // if the test fails
+			mcpc.Process.Signal(tc.sig)
+			mcpc.Wait()
+			if code := mcpc.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("mcpc exited %d, want %d", code, tc.code)
+			}
+			if err := procwait.Ended(pid, 3*time.Second); err != nil {
+				t.Errorf("the server (pid %d) still runs 3 s after mcpc was sent %v: %v", pid, tc.sig, err)
+			}
+		})
 	}
 }

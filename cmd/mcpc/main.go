@@ -31,7 +31,8 @@
 // end of input mean "not now": nothing is kept, and the next run asks
 // again. Without a terminal, a server not approved is not started.
 // --trust-project starts every one this once, even one refused before
-// (the flag typed now wins), and keeps nothing; reset-project-choices
+// (the flag typed now wins), shows on stderr what each runs, and keeps
+// nothing; reset-project-choices
 // forgets the project's answers.
 //
 // A key of a server entry that mcpc does not use is a warning on stderr
@@ -195,6 +196,7 @@
 //	6    refused: consent or approval withheld, an untrusted URL, a skill failing its checks
 //	130  interrupted: Ctrl-C cancels the request in flight, which the server
 //	     is told of, and shuts the servers down
+//	129  the same for SIGHUP (the terminal closed), 143 for SIGTERM
 //
 // A listing with a server missing prints what the others offered and exits
 // with that server's code (`servers` too: the table says which failed). A
@@ -206,13 +208,37 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
+// shutdownSignals end a run as Ctrl-C does: the request in flight is
+// cancelled (the server is told) and every server is shut down, its
+// whole process group, before mcpc exits with 128 + the signal's number.
+// A terminal closed under mcpc (SIGHUP) or a supervisor stopping it
+// (SIGTERM) must not leave servers behind. (On Linux a server also gets
+// SIGKILL if mcpc dies without shutting it down, SIGKILL included: see
+// package transport.)
+var shutdownSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	// After the first Ctrl-C, a second one ends mcpc at once.
-	context.AfterFunc(ctx, stop)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(runWithSignals(os.Args[1:]))
+}
+
+// runWithSignals is run with shutdownSignals cancelling it; after the
+// first, a second one ends mcpc at once.
+func runWithSignals(args []string) int {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, shutdownSignals...)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs) // the next one has its default effect
+			cancel(signalCause{sig})
+		case <-ctx.Done():
+		}
+	}()
+	return run(ctx, args, os.Stdout, os.Stderr)
 }

@@ -21,9 +21,16 @@ import (
 // serve (demoInProcess) serves the same entry in the test's process.
 const demoEnv = "PLAINMCP_MCPC_DEMO"
 
+// mcpcEnv makes the test binary mcpc itself, signals and all: the tests
+// of what happens when mcpc is killed run it so.
+const mcpcEnv = "PLAINMCP_MCPC_MAIN"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) != "" {
 		childexit.Exit(serveDemo(os.Args[1:]))
+	}
+	if os.Getenv(mcpcEnv) != "" {
+		childexit.Exit(runWithSignals(os.Args[1:]))
 	}
 	// Without --config, mcpc reads Claude Code's ~/.claude.json: the tests
 	// get an empty home of their own, never the user's.

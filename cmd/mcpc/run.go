@@ -132,7 +132,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	code := exitCode(ctx, err)
 	switch code {
 	case exitOK:
-	case exitInterrupted:
+	case exitInterrupted, exitHangup, exitTerminated:
 		fmt.Fprintln(c.stderr, "mcpc: interrupted")
 	case exitUsage:
 		fmt.Fprintf(c.stderr, "mcpc: %s (see mcpc -h)\n", oneLine(err.Error()))

@@ -85,7 +85,11 @@ func TestExplicitAnswersAndTheWaysOut(t *testing.T) {
 	if strings.Contains(r.stderr, "Start it?") {
 		t.Errorf("a refused server was asked about:\n%s", r.stderr)
 	}
-	askIn(t, dir, "", append([]string{"--trust-project"}, call...)...).want(t, exitOK)
+	r = askIn(t, dir, "", append([]string{"--trust-project"}, call...)...)
+	r.want(t, exitOK)
+	if !strings.Contains(r.stderr, "--trust-project starts the project's server demo, not approved, this once:\n  runs: ") {
+		t.Errorf("--trust-project does not say what it runs:\n%s", r.stderr)
+	}
 	if got := state(); got != mcpjson.Rejected {
 		t.Errorf("--trust-project changed the kept answer: %s", got)
 	}

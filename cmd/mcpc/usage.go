@@ -117,5 +117,5 @@ Exit status:
   4    connection: a server did not start, did not answer, was lost, or needs mcpc login
   5    tool error: the tool answered with isError, or its task failed
   6    refused: consent or approval withheld, an untrusted URL, a skill failing its checks
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C); 129 and 143 for SIGHUP and SIGTERM, which mcpc handles alike
 `

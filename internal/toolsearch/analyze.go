@@ -25,7 +25,11 @@ func words(s string, max int) []string {
 		if start >= 0 && end > start && len(out) < max {
 			w := strings.ToLower(s[start:end])
 			if len(w) > maxTokenBytes {
-				w = w[:maxTokenBytes]
+				n := maxTokenBytes
+				for n > 0 && !utf8.RuneStart(w[n]) {
+					n-- // cut at a character's start
+				}
+				w = w[:n]
 			}
 			out = append(out, w)
 		}
@@ -149,12 +153,13 @@ func isLetters(w string) bool {
 // stopwords are the words of a request that say nothing about the tool
 // wanted.
 var stopwords = set(`a an the to of for in on at by with from into onto about as and or but
-	is are was were be been being it its this that these those there here then than
+	is am are was were be been being it its this that these those there here then than
 	i me my we us our you your he she they them their his her
 	do does did can could would should will shall may might must
 	please want need like let lets just some any also very so such more most
-	what which who whom whose when where why how if else
-	via using use`)
+	what which whom whose when where why how if else
+	via using use help helps thanks thank hey hi hello ok okay kindly quickly maybe actually really
+	somehow something anything`)
 
 func set(s string) map[string]bool {
 	m := map[string]bool{}

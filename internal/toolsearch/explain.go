@@ -55,14 +55,18 @@ func (ix *Index) Explain(query string, h Hit) []Reason {
 }
 
 // Selected reports whether query picks tools by name rather than
-// searching ("select:NAME[,NAME…]"), and the names it picks, each once.
+// searching ("select:NAME[,NAME…]"), and the names it picks, each once,
+// at most 64 of them.
 func Selected(query string) ([]string, bool) {
-	rest, ok := strings.CutPrefix(strings.TrimSpace(query), "select:")
+	rest, ok := strings.CutPrefix(strings.TrimSpace(query[:min(len(query), maxQueryBytes)]), "select:")
 	if !ok {
 		return nil, false
 	}
 	var names []string
 	for _, n := range strings.Split(rest, ",") {
+		if len(names) == maxSelected {
+			break
+		}
 		if n = strings.TrimSpace(n); n != "" && !contains(names, n) {
 			names = append(names, n)
 		}

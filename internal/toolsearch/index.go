@@ -35,6 +35,7 @@ const (
 type posting struct {
 	doc int32
 	tf  [nFields]uint16
+	sat float32 // the saturated weight of tf, set by Index.norms
 }
 
 // segment indexes the tools of one server.
@@ -42,22 +43,27 @@ type segment struct {
 	server    string
 	base      int // where its documents begin in the index's order
 	docs      []Doc
-	lens      [][nFields]uint16 // the terms in each field of each doc
+	lens      [][nFields]uint16  // the terms in each field of each doc
+	norm      [][nFields]float32 // see Index.norms
+	nameOf    [][]string         // the distinct terms of each doc's name
+	normsAt   int                // the index's version norm was computed at
 	post      map[string][]posting
 	nameTerms []string // the distinct terms of the name fields, sorted: prefix matches
 	lenSum    [nFields]int
 }
 
 // An Index ranks the tools of many servers, kept in one segment per
-// server. The zero Index is empty and ready to use.
+// server. The zero Index is empty and ready to use. It is not safe for
+// concurrent use, Search included (it keeps its scratch space).
 type Index struct {
-	segs   map[string]*segment
-	order  []*segment // by server name: a stable order of documents
-	terms  map[string][]segPostings
-	df     map[string]int
-	nDocs  int
-	lenSum [nFields]int
-	best   []float64 // Search's scratch
+	segs    map[string]*segment
+	order   []*segment // by server name: a stable order of documents
+	terms   map[string][]segPostings
+	df      map[string]int
+	nDocs   int
+	lenSum  [nFields]int
+	best    []float64 // Search's scratch
+	version int       // counts the changes: the average field lengths change with each
 }
 
 // segPostings are the postings of a term in one segment: the index keeps
@@ -85,8 +91,10 @@ func (ix *Index) Set(server string, docs []Doc) {
 	ix.rebase()
 }
 
-// rebase places the segments' documents one after the other.
+// rebase places the segments' documents one after the other, after a
+// change.
 func (ix *Index) rebase() {
+	ix.version++
 	at := 0
 	for _, s := range ix.order {
 		s.base = at
@@ -155,6 +163,13 @@ func buildSegment(server string, docs []Doc) *segment {
 			}
 		}
 		clear(tf)
+		var own []string
+		for _, t := range fields[fName] {
+			if !contains(own, t) {
+				own = append(own, t)
+			}
+		}
+		seg.nameOf = append(seg.nameOf, own)
 		for f, ts := range fields {
 			seg.lens[i][f] = uint16(min(len(ts), 65535))
 			seg.lenSum[f] += len(ts)

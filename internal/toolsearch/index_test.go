@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,10 +45,11 @@ func TestSearchFindsByWhatIsAsked(t *testing.T) {
 	ix := smallIndex()
 	for _, tc := range []struct{ query, want string }{
 		{"list issues", "github/list_issues"},
-		{"show me the bugs in my project", "github/list_issues"}, // synonyms: bug, project
-		{"open a PR", "github/create_pull_request"},              // phrase and synonym
-		{"what is in this folder", "filesystem/list_directory"},  // folder → directory
-		{"rename a document", "filesystem/move_file"},            // rename, document → file
+		{"hey, could you help me list the issues? thanks", "github/list_issues"}, // politeness says nothing
+		{"show me the bugs in my project", "github/list_issues"},                 // synonyms: bug, project
+		{"open a PR", "github/create_pull_request"},                              // phrase and synonym
+		{"what is in this folder", "filesystem/list_directory"},                  // folder → directory
+		{"rename a document", "filesystem/move_file"},                            // rename, document → file
 		{"capture the page as a picture", "playwright/browser_take_screenshot"},
 		{"go to a website", "playwright/browser_navigate"},
 		{"screenshots", "playwright/browser_take_screenshot"}, // plural
@@ -147,4 +149,26 @@ func TestSelected(t *testing.T) {
 			t.Errorf("Selected(%q) = %q, %v; want %q, %v", tc.q, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// TestQueriesAreBounded checks that a huge query costs what its bounded
+// part does: a model may send anything.
+func TestQueriesAreBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&b, "n%d,", i)
+	}
+	names, _ := Selected("select:" + b.String())
+	if len(names) > maxSelected {
+		t.Errorf("%d names selected", len(names))
+	}
+	var many strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&many, "word%c%c ", 'a'+i%26, 'a'+i/26%26)
+	}
+	if n := len(queryWords(many.String())); n > maxQueryWords {
+		t.Errorf("%d query words", n)
+	}
+	ix := smallIndex()
+	ix.Search(strings.Repeat("file ", 1_000_000), 5)
 }

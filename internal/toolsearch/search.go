@@ -21,12 +21,20 @@ var (
 const (
 	k1        = 1.2
 	minPrefix = 3 // shorter query words match no prefix
+
+	// A query is a model's or a person's words: what is read of it is
+	// bounded, and so are the tools it may pick by name.
+	maxQueryBytes = 4096
+	maxQueryWords = 32
+	maxSelected   = 64
 )
 
 var (
 	synonymWeight = 0.5 // a synonym of a query word counts this much of the word itself
 	prefixWeight  = 0.6 // and a name word that the query word begins
 	coverage      = 0.5 // how much a tool that matches more of the query's words gains
+	nameBonus     = 1.0 // and one whose name's words the query asks for
+	rerankPool    = 50  // the hits reranked by nameBonus
 )
 
 // A Hit is one ranked tool: its server, its place in the server's
@@ -45,10 +53,14 @@ type qterm struct {
 	kind   string  // "exact", "synonym" or "prefix"
 }
 
-// queryWords are the stemmed words of a query, each once.
+// queryWords are the stemmed words of a query, each once: of its first
+// maxQueryBytes, at most maxQueryWords.
 func queryWords(query string) []string {
 	var out []string
-	for _, t := range terms(query) {
+	for _, t := range terms(query[:min(len(query), maxQueryBytes)]) {
+		if len(out) == maxQueryWords {
+			break
+		}
 		if !contains(out, t) {
 			out = append(out, t)
 		}
@@ -64,6 +76,13 @@ func (ix *Index) expand(words []string) []qterm {
 		out = append(out, qterm{w, wi, ix.idf(w), "exact"})
 		for _, s := range synonyms[w] {
 			out = append(out, qterm{s, wi, synonymWeight * ix.idf(s), "synonym"})
+		}
+		// A shorter word the query word begins with: an abbreviation
+		// (env for environment, repo for repository).
+		for k := minPrefix; k < len(w); k++ {
+			if ix.df[w[:k]] > 0 && !synonymOf(w, w[:k]) {
+				out = append(out, qterm{w[:k], wi, prefixWeight * ix.idf(w[:k]), "prefix"})
+			}
 		}
 	}
 	return out
@@ -100,33 +119,84 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	for f := range avg {
 		avg[f] = max(float64(ix.lenSum[f])/float64(ix.nDocs), 1)
 	}
+	for _, seg := range ix.order {
+		ix.norms(seg, &avg)
+	}
 	nw := len(words)
 	n := ix.nDocs * nw
 	ix.best = slices.Grow(ix.best[:0], n)[:n] // per document and query word: its best match
 	clear(ix.best)
 	for _, q := range ix.expand(words) {
 		for _, sp := range ix.terms[q.term] {
-			ix.score(q, sp.seg, sp.post, nw, &avg)
+			ix.score(q, sp.seg, sp.post, nw)
 		}
 	}
 	var qs []qterm
 	for _, seg := range ix.order {
 		for _, q := range ix.prefixes(qs[:0], words, seg) {
-			ix.score(q, seg, seg.post[q.term], nw, &avg)
+			ix.score(q, seg, seg.post[q.term], nw)
 		}
 	}
 	top := &hitHeap{}
+	pool := max(limit, rerankPool)
 	for _, seg := range ix.order {
-		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, limit)
+		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, pool)
 	}
-	return top.sorted()
+	return ix.rerank(top.sorted(), words, limit)
+}
+
+// rerank raises the best hits by how much of their name the query
+// covers: a tool called list_projects answers "enumerate my repos" (list
+// and project both asked for) better than one whose long description
+// says project and list many times. Then it keeps limit of them.
+func (ix *Index) rerank(hits []Hit, words []string, limit int) []Hit {
+	asked := map[string]bool{}
+	for _, w := range words {
+		asked[w] = true
+		for _, s := range synonyms[w] {
+			asked[s] = true
+		}
+	}
+	for i := range hits {
+		own := ix.segs[hits[i].Server].nameOf[hits[i].Doc]
+		covered := 0
+		for _, t := range own {
+			if asked[t] || askedPrefix(words, t) {
+				covered++
+			}
+		}
+		if len(own) > 0 {
+			hits[i].Score *= 1 + nameBonus*float64(covered)/float64(len(own))
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	return hits[:min(limit, len(hits))]
+}
+
+// askedPrefix reports whether a query word begins name word t, or t
+// begins a query word.
+func askedPrefix(words []string, t string) bool {
+	for _, w := range words {
+		if len(w) >= minPrefix && len(t) >= minPrefix && (strings.HasPrefix(t, w) || strings.HasPrefix(w, t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // score records what q's postings in seg bring each document, where it
 // beats the document's best match of q's query word so far.
-func (ix *Index) score(q qterm, seg *segment, post []posting, nw int, avg *[nFields]float64) {
+func (ix *Index) score(q qterm, seg *segment, post []posting, nw int) {
 	for _, p := range post {
-		s := q.weight * saturate(p.tf, seg.lens[p.doc], avg)
+		s := q.weight * float64(p.sat)
 		if k := (seg.base+int(p.doc))*nw + q.word; s > ix.best[k] {
 			ix.best[k] = s
 		}
@@ -160,15 +230,35 @@ func (ix *Index) idf(term string) float64 {
 }
 
 // saturate is BM25F's term weight: the term's frequency in each field,
-// weighted and normalized by the field's length, summed, then saturated.
-func saturate(tf, lens [nFields]uint16, avg *[nFields]float64) float64 {
-	var x float64
+// weighted and normalized by the field's length (norm, see norms),
+// summed, then saturated.
+func saturate(tf [nFields]uint16, norm *[nFields]float32) float64 {
+	var x float32
 	for f, n := range tf {
-		if n > 0 {
-			x += fieldWeights[f] * float64(n) / (1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f])
+		x += float32(n) * norm[f]
+	}
+	return float64(x) * (k1 + 1) / (k1 + float64(x))
+}
+
+// norms computes, for each document of seg, each field's weight divided
+// by its length normalization, which saturate multiplies a term's
+// frequency by: once per change of the index, not once per posting.
+func (ix *Index) norms(seg *segment, avg *[nFields]float64) {
+	if seg.normsAt == ix.version && seg.norm != nil {
+		return
+	}
+	seg.norm = slices.Grow(seg.norm[:0], len(seg.docs))[:len(seg.docs)]
+	for d, lens := range seg.lens {
+		for f, l := range lens {
+			seg.norm[d][f] = float32(fieldWeights[f] / (1 - fieldB[f] + fieldB[f]*float64(l)/avg[f]))
 		}
 	}
-	return x * (k1 + 1) / (k1 + x)
+	for _, ps := range seg.post {
+		for i := range ps {
+			ps[i].sat = float32(saturate(ps[i].tf, &seg.norm[ps[i].doc]))
+		}
+	}
+	seg.normsAt = ix.version
 }
 
 // hitHeap keeps the best hits seen, the worst on top.

@@ -45,9 +45,9 @@ func (s *ServerConfig) Disclosure() string {
 			add("with the environment variables: %s (values not shown)%s", strings.Join(sortedNames(s.Env), ", "), loaderNote(s.Env))
 		}
 		if s.SafeEnv {
-			add("and a small safe set of this process's variables (inheritEnv: false)")
+			add("inherits: only a small safe set of this program's environment variables (inheritEnv: false)")
 		} else {
-			add("and every variable of this process's environment")
+			add("inherits: every variable of this program's environment")
 		}
 	} else {
 		add("connects to: %s (%s)", discloseURL(s.shown("url", s.URL)), s.Transport())

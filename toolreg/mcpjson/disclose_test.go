@@ -36,6 +36,8 @@ func TestDisclosureShowsTheWholeCommand(t *testing.T) {
 			"runs: " + long + " --token ghp_abcdefghijklmnop1234567890 'Bearer xyz' key=value"},
 		{"url", map[string]any{"type": "http", "url": "https://api.example/mcp?apikey=open&user=me#frag"},
 			"connects to: https://api.example/mcp?apikey=open&user=me#frag (http)"},
+		{"safe env", map[string]any{"command": "srv", "inheritEnv": false},
+			"inherits: only a small safe set of this program's environment variables (inheritEnv: false)"},
 		{"quotes", map[string]any{"command": "sh", "args": []string{"-c", `echo 'it''s' "$HOME"`, ""}},
 			`runs: sh -c 'echo '\''it'\'''\''s'\'' "$HOME"' ''`},
 	} {
@@ -96,7 +98,7 @@ func TestDisclosureHidesSecretsByKind(t *testing.T) {
 	for _, want := range []string{
 		"runs: srv --key '${GITHUB_TOKEN}'", "in the directory: '/work dir'",
 		"with the environment variables: API_KEY, NODE_OPTIONS (values not shown); NODE_OPTIONS can change the code that runs",
-		"every variable of this process's environment", "reads the environment variables: GITHUB_TOKEN (a ${NAME} shown stands for one",
+		"inherits: every variable of this program's environment", "reads the environment variables: GITHUB_TOKEN (a ${NAME} shown stands for one",
 	} {
 		if !strings.Contains(stdio, want) {
 			t.Errorf("stdio: want %q in\n%s", want, stdio)
@@ -161,4 +163,21 @@ func disclose(t *testing.T, entry map[string]any) string {
 		t.Fatal(err)
 	}
 	return parse(t, string(doc)).Servers[0].Disclosure()
+}
+
+// Whatever a config holds, its shell word is one line that a terminal
+// shows as it is, and bare, single-quoted or $'…' as shellWord says.
+func FuzzShellWord(f *testing.F) {
+	for _, seed := range []string{"", "plain", "it's", "\x1b[2J", "\u202e", "a\nb", "\xff", exfiltrate} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w := shellWord(s)
+		if safe.Printable(w) != w || strings.ContainsAny(w, "\n\t") {
+			t.Fatalf("shellWord(%q) = %q: not printable on one line", s, w)
+		}
+		if !strings.HasPrefix(w, "'") && !strings.HasPrefix(w, "$'") && w != s {
+			t.Fatalf("shellWord(%q) = %q: neither quoted nor as it was", s, w)
+		}
+	})
 }
