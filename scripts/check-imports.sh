@@ -10,7 +10,8 @@
 #     and transport, not the layers above them, nor the opt-in packages
 #     mcpclient/task, mcpclient/skill and mcpclient/apps
 #     (internal/leakcheck, a std-only test helper, may be used by any of them)
-#     secret, a leaf any layer may hold secrets in, and internal/safe and
+#     secret, a leaf any layer may hold secrets in, internal/redact, which
+#     takes them out of text a peer sent back, and internal/safe and
 #     internal/safeurl, the checks on untrusted text and URLs, import none
 #     of them, nor does
 #     internal/jsonscan, the JSON lexer under jsonrpc, nor
@@ -45,6 +46,7 @@ check internal/jsonscan jsonrpc transport mcpclient toolreg bridge cmd internal/
 check internal/rpcwire jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safe jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check internal/safeurl jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
+check internal/redact jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check secret jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check jsonrpc transport mcpclient toolreg bridge cmd internal/demoserver internal/integration internal/webui
 check transport mcpclient toolreg bridge cmd internal/demoserver internal/webui

@@ -1,4 +1,4 @@
-package secret_test
+package redact_test
 
 import (
 	"errors"
@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
-func TestRedact(t *testing.T) {
+func TestText(t *testing.T) {
 	s := func(v ...string) []secret.String {
 		out := make([]secret.String, len(v))
 		for i, x := range v {
@@ -35,9 +36,9 @@ func TestRedact(t *testing.T) {
 		{"tail only when cut", "ends with abcd", s("abcd1234"), false, "ends with abcd"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := secret.Redact(tc.text, tc.secrets...)
+			got := redact.Text(tc.text, tc.secrets...)
 			if tc.cut {
-				got = secret.RedactCut(tc.text, tc.secrets...)
+				got = redact.Cut(tc.text, tc.secrets...)
 			}
 			if got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
@@ -46,27 +47,27 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-func FuzzRedact(f *testing.F) {
+func FuzzText(f *testing.F) {
 	f.Add("the body echoed code=abcd1234efgh and refresh", "abcd1234efgh", "refresh-token", 30)
 	f.Add("[redacted]", "redacted", "dact", 5)
 	f.Fuzz(func(t *testing.T, text, a, b string, n int) {
 		secrets := []secret.String{secret.New(a), secret.New(b)}
-		got := secret.Redact(text, secrets...)
+		got := redact.Text(text, secrets...)
 		for _, v := range []string{a, b} {
-			if len(v) >= secret.MinLen && !strings.Contains(secret.Placeholder, v) &&
+			if len(v) >= redact.MinLen && !strings.Contains(secret.Placeholder, v) &&
 				!strings.Contains(v, "[") && strings.Contains(got, v) {
-				t.Errorf("Redact(%q) = %q still holds %q", text, got, v)
+				t.Errorf("Text(%q) = %q still holds %q", text, got, v)
 			}
 		}
 		if n < 0 || n > len(text) {
 			return
 		}
-		cut := secret.RedactCut(text[:n], secrets...)
+		cut := redact.Cut(text[:n], secrets...)
 		for _, v := range []string{a, b} {
-			if len(v) >= secret.MinLen && !strings.ContainsAny(v, "[]") && !strings.Contains(secret.Placeholder, v) {
-				for k := secret.MinLen; k < len(v); k++ {
+			if len(v) >= redact.MinLen && !strings.ContainsAny(v, "[]") && !strings.Contains(secret.Placeholder, v) {
+				for k := redact.MinLen; k < len(v); k++ {
 					if strings.HasSuffix(cut, v[:k]) && !strings.HasSuffix(secret.Placeholder, v[:k]) {
-						t.Errorf("RedactCut(%q) = %q ends with %q of %q", text[:n], cut, v[:k], v)
+						t.Errorf("Cut(%q) = %q ends with %q of %q", text[:n], cut, v[:k], v)
 					}
 				}
 			}
@@ -74,15 +75,15 @@ func FuzzRedact(f *testing.F) {
 	})
 }
 
-func TestRedactError(t *testing.T) {
+func TestError(t *testing.T) {
 	tok := secret.New("tok-PLANTED-1")
 	base := errors.New("server said: tok-PLANTED-1 is bad")
-	err := secret.RedactError(fmt.Errorf("calling: %w", base), tok)
+	err := redact.Error(fmt.Errorf("calling: %w", base), tok)
 	if strings.Contains(err.Error(), "PLANTED") || !errors.Is(err, base) {
 		t.Errorf("got %q (wraps base: %v)", err, errors.Is(err, base))
 	}
 	clean := errors.New("nothing secret")
-	if secret.RedactError(clean, tok) != clean || secret.RedactError(nil, tok) != nil {
+	if redact.Error(clean, tok) != clean || redact.Error(nil, tok) != nil {
 		t.Error("an error without secrets was replaced")
 	}
 }
