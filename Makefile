@@ -85,6 +85,7 @@ check:
 	$(GO) vet ./...
 	bash scripts/check-imports.sh
 	bash scripts/check-stdio-deps.sh
+	bash scripts/check-links.sh
 	bash scripts/check-readme.sh
 	$(GO) run ./internal/budget -allow scripts/budget.allow
 	$(GO) run ./internal/apicount -list scripts/api.count
