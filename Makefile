@@ -85,9 +85,10 @@ check:
 	$(GO) vet ./...
 	bash scripts/check-imports.sh
 	bash scripts/check-stdio-deps.sh
+	bash scripts/check-links.sh
 	bash scripts/check-readme.sh
-	$(GO) run ./internal/budget -allow scripts/budget.allow
-	$(GO) run ./internal/apicount -list scripts/api.count
+	$(GO) run ./internal/devtools/budget -allow scripts/budget.allow
+	$(GO) run ./internal/devtools/apicount -list scripts/api.count
 	$(GO) test -count=1 ./internal/doclinks
 	GOTOOLCHAIN=$(GO123) $(GO) build ./...
 	GOTOOLCHAIN=$(GO123) $(GO) vet ./...
@@ -98,7 +99,7 @@ check:
 	done; done
 
 # The stripped size of examples/stdio against a hand-written floor client
-# (internal/sizefloor); fails above SIZE_LIMIT times the floor (default 1.28).
+# (internal/devtools/sizefloor); fails above SIZE_LIMIT times the floor (default 1.28).
 size:
 	bash scripts/size.sh
 
@@ -153,7 +154,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzToolResult -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzExportSchema -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzParseForms -fuzztime $(FUZZTIME) ./internal/integration/browser
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/benchtable
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/devtools/benchtable
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).

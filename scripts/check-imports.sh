@@ -9,7 +9,7 @@
 #     examples/stdio, a top layer like cmd, shows the bare client: mcpclient
 #     and transport, not the layers above them, nor the opt-in packages
 #     mcpclient/task, mcpclient/skill and mcpclient/apps
-#     (internal/leakcheck, a std-only test helper, may be used by any of them)
+#     (internal/testkit/leakcheck, a std-only test helper, may be used by any of them)
 #     secret, a leaf any layer may hold secrets in, internal/redact, which
 #     takes them out of text a peer sent back, and internal/safe and
 #     internal/safeurl, the checks on untrusted text and URLs, import none
@@ -17,7 +17,7 @@
 #     internal/jsonscan, the JSON lexer under jsonrpc, nor
 #     internal/rpcwire, the engine under jsonrpc that transport, streamhttp
 #     and mcpclient share (it imports none of them)
-#  3. the packages that exist for tests (fakes, leak and read checks) are
+#  3. the packages that exist for tests (internal/testkit: fakes, leak and read checks) are
 #     linked by tests alone, never by a library or a program
 set -euo pipefail
 mod=$(go list -m)
@@ -54,8 +54,8 @@ check mcpclient toolreg bridge cmd
 check toolreg bridge cmd
 check bridge cmd
 check internal/demoserver mcpclient toolreg bridge cmd
-check internal/appserver mcpclient toolreg bridge cmd
-check internal/fakemcp mcpclient toolreg bridge cmd
+check internal/testkit/appserver mcpclient toolreg bridge cmd
+check internal/testkit/fakemcp mcpclient toolreg bridge cmd
 check examples/stdio toolreg bridge cmd mcpclient/task mcpclient/skill mcpclient/apps
 # A host on the registry links tasks only if it asks for them (mcpc does).
 check examples/stdiohost bridge cmd mcpclient/task
@@ -63,7 +63,7 @@ check examples/stdiohost bridge cmd mcpclient/task
 # keeps it to mcpc, so no check is needed here.
 
 # 3. Test-only packages. go list -deps without -test: what non-test code links.
-testonly='internal/(demoproc|fakemcp|fakeauth|browsertest|leakcheck|memhttp|streamtest)'
+testonly='internal/testkit/[^ ]*'
 linked=$(go list -f '{{.ImportPath}}: {{join .Deps " "}}' ./... | grep -v "^$mod/$testonly:" |
   awk -v re="^$mod/$testonly\$" -F': ' '{n = split($2, d, " "); for (i = 1; i <= n; i++) if (d[i] ~ re) print $1 " links " d[i]}')
 if [ -n "$linked" ]; then

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/fakeauth"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakeauth"
 )
 
 // webAPI posts body to the page's API (with the page's Origin, as the

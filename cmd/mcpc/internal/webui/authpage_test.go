@@ -10,8 +10,8 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/fakeauth"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakeauth"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/remote"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"

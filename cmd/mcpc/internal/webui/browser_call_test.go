@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/browsertest"
+	"github.com/plainmcp/plainmcp/internal/testkit/browsertest"
 )
 
 // openTool clicks the tool named name in the list and waits for its form.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/browsertest"
+	"github.com/plainmcp/plainmcp/internal/testkit/browsertest"
 )
 
 // The person answers a server's sampling request and its form on the

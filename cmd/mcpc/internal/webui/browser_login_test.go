@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/browsertest"
+	"github.com/plainmcp/plainmcp/internal/testkit/browsertest"
 )
 
 // A server behind OAuth shows on the page as needing a login; the person

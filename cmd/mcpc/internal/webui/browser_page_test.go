@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/browsertest"
+	"github.com/plainmcp/plainmcp/internal/testkit/browsertest"
 )
 
 // strayText finds a line of the page that reads null or undefined: what

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/appserver"
-	"github.com/plainmcp/plainmcp/internal/browsertest"
+	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
+	"github.com/plainmcp/plainmcp/internal/testkit/browsertest"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/demoproc"
+	"github.com/plainmcp/plainmcp/internal/testkit/demoproc"
 )
 
 // The tests run the floor client against the demo server, the test

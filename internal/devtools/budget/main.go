@@ -11,8 +11,8 @@
 //
 // Usage, from the module root:
 //
-//	go run ./internal/budget -allow scripts/budget.allow
-//	go run ./internal/budget -allow scripts/budget.allow -prune   (drop entries back within budget)
+//	go run ./internal/devtools/budget -allow scripts/budget.allow
+//	go run ./internal/devtools/budget -allow scripts/budget.allow -prune   (drop entries back within budget)
 //
 // Complexity is counted as gocyclo does: one, plus one for each if, for,
 // range, case and select case (default excluded), && and ||. Function
@@ -165,7 +165,7 @@ func writeList(path string, excesses []excess) error {
 	fmt.Fprintf(w, "# Code over its budget (functions > %d lines, complexity > %d; files have no\n", maxFuncLines, maxCyclo)
 	fmt.Fprintln(w, "# length budget: a file holds one idea, and a type's methods live in one file or a")
 	fmt.Fprintln(w, "# few files with one idea each),")
-	fmt.Fprintln(w, "# checked by `make check` (internal/budget). This list only shrinks: nothing")
+	fmt.Fprintln(w, "# checked by `make check` (internal/devtools/budget). This list only shrinks: nothing")
 	fmt.Fprintln(w, "# new goes over budget, and an entry back within it must be taken off.")
 	for _, e := range excesses {
 		fmt.Fprintln(w, e.line())

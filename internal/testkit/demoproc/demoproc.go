@@ -22,8 +22,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
 	"github.com/plainmcp/plainmcp/transport"
 )
 

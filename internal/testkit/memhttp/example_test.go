@@ -5,7 +5,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/plainmcp/plainmcp/internal/memhttp"
+	"github.com/plainmcp/plainmcp/internal/testkit/memhttp"
 )
 
 func Example() {

@@ -10,8 +10,8 @@
 //
 // Usage, from the module root:
 //
-//	go run ./internal/apicount -list scripts/api.count           (check)
-//	go run ./internal/apicount -list scripts/api.count -write    (record the counts)
+//	go run ./internal/devtools/apicount -list scripts/api.count           (check)
+//	go run ./internal/devtools/apicount -list scripts/api.count -write    (record the counts)
 package main
 
 import (
@@ -217,11 +217,11 @@ func readList(path string) (map[string]int, error) {
 func format(counts map[string]int) string {
 	var b strings.Builder
 	b.WriteString(`# The public API, in exported names per package, checked by make check
-# (internal/apicount): exported top-level types, functions, variables and
+# (internal/devtools/apicount): exported top-level types, functions, variables and
 # constants, and methods of exported types; struct fields and interface
 # methods not counted; internal/, package main and tests excluded. A count
 # may only come down: growth fails the check until it is recorded here
-# (go run ./internal/apicount -write) with the reason in the commit.
+# (go run ./internal/devtools/apicount -write) with the reason in the commit.
 `)
 	fmt.Fprintf(&b, "# total %d\n", total(counts))
 	for _, pkg := range sortedKeys(counts) {
