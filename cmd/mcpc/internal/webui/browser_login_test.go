@@ -26,6 +26,9 @@ func TestBrowserLogin(t *testing.T) {
 	if n := b.Text("#tool-list"); n != "" {
 		t.Errorf("tools before the login: %q", n)
 	}
+	if bad := unnamed(t, b); len(bad) > 0 {
+		t.Errorf("with a server that needs login, unnamed: %v", bad)
+	}
 	b.Eval(login+`.click(); return null`, nil)
 	var link struct{ Href, Rel, Target, Label string }
 	b.Wait("the authorization link", `return document.querySelector("#server-list .auth a") ? "ok" : ""`, 30*time.Second)
@@ -34,6 +37,9 @@ func TestBrowserLogin(t *testing.T) {
 	if !strings.HasPrefix(link.Href, as.URL()+"/authorize?") || !strings.Contains(link.Rel, "noopener") || link.Target != "_blank" ||
 		!strings.HasSuffix(link.Label, "to log in to secure") {
 		t.Errorf("the link: %+v", link)
+	}
+	if bad := unnamed(t, b); len(bad) > 0 {
+		t.Errorf("with the authorization link, unnamed: %v", bad)
 	}
 	if n := as.Registrations(); n != 1 {
 		t.Errorf("%d clients registered by the login, want 1", n)
