@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -40,6 +42,9 @@ func TestBrowserLogin(t *testing.T) {
 	}
 	if bad := unnamed(t, b); len(bad) > 0 {
 		t.Errorf("with the authorization link, unnamed: %v", bad)
+	}
+	if dir := os.Getenv(screenshotsEnv); dir != "" { // make screenshots: the README's picture of a login
+		b.Screenshot(filepath.Join(dir, "web-login.png"))
 	}
 	if n := as.Registrations(); n != 1 {
 		t.Errorf("%d clients registered by the login, want 1", n)
