@@ -19,13 +19,19 @@ import (
 // query. "dev" and "harddev" are the queries the ranker was tuned on;
 // "test" (written with dev, every other line) and "hard" (requests
 // phrased in other words than the tools', written before any tuning on
-// harddev) are held out. The floors are the recall measured when the set
-// was made: a change that ranks worse fails here.
+// harddev) are held out; so is "hard2", written with "harddev2" later
+// and measured once before the ranker was tuned on harddev2. The floors
+// are the recall measured: a change that ranks worse fails here.
 var recallFloors = map[string]struct{ at5, at10 float64 }{
 	"dev":     {0.879, 0.92}, // measured 0.880 and 0.925 (plain BM25: 0.662 and 0.737)
 	"test":    {0.81, 0.86},  // measured 0.811 and 0.864 (plain BM25: 0.727 and 0.795)
 	"harddev": {0.88, 0.92},  // measured 0.880 and 0.920 (plain BM25: 0.440 and 0.540)
 	"hard":    {0.60, 0.68},  // measured 0.600 and 0.680 (plain BM25: 0.380 and 0.500)
+	// Written together after the above, before any tuning on them: 80
+	// held-out and 48 to tune on, phrased as people ask without the
+	// tools' words, over every server.
+	"harddev2": {0.625, 0.708},   // measured 0.625 and 0.708 (plain BM25: 0.500 and 0.583)
+	"hard2":    {0.4375, 0.5375}, // measured 0.438 and 0.537 (plain BM25: 0.362 and 0.475)
 }
 
 type corpusServer struct {
@@ -184,7 +190,7 @@ func TestRecall(t *testing.T) {
 	servers := loadCorpus(t)
 	queries := loadQueries(t)
 	ours, base := toolsearchRanker(servers), bm25Ranker(servers)
-	for _, split := range []string{"dev", "test", "harddev", "hard"} {
+	for _, split := range []string{"dev", "test", "harddev", "hard", "harddev2", "hard2"} {
 		r5, r10 := recall(ours, queries, split, 5, nil), recall(ours, queries, split, 10, nil)
 		b5, b10 := recall(base, queries, split, 5, nil), recall(base, queries, split, 10, nil)
 		t.Logf("%s: recall@5 %.3f (BM25 %.3f), recall@10 %.3f (BM25 %.3f)", split, r5, b5, r10, b10)
