@@ -95,6 +95,9 @@ func terms(s string) []string {
 // go through it, so it need only be consistent, and short words (names,
 // acronyms) are left alone.
 func stem(w string) string {
+	if len(w) == 3 && w[2] == 's' && abbreviations[w[:2]] {
+		return w[:2] // dbs, prs, vms
+	}
 	if len(w) <= 3 || !isLetters(w) {
 		return w
 	}
@@ -104,6 +107,10 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// abbreviations are the two-letter words of tool use whose plural is
+// the word and an s.
+var abbreviations = set(`db pr mr vm id ip ci os ui op pc kb qa`)
 
 // dropPlural makes a plural singular: -ies, -sses, -ches, -shes, -xes, -s.
 func dropPlural(w string) string {

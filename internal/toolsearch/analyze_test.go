@@ -41,6 +41,8 @@ func TestStemMeets(t *testing.T) {
 		{"search", "searches", "searching", "searched"},
 		{"box", "boxes"},
 		{"address", "addresses"},
+		{"db", "dbs"},
+		{"pr", "prs"},
 	} {
 		for _, w := range group[1:] {
 			if stem(w) != stem(group[0]) {
