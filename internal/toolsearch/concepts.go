@@ -26,7 +26,7 @@ var concepts = []string{
 	"type fill enter input form",
 	"wait sleep pause delay",
 	"evaluate eval javascript script js",
-	"move transfer relocate rename",
+	"move transfer relocate rename shift drag",
 	"copy duplicate clone fork",
 	"count total number how many",
 	"summarize summary overview digest",
@@ -150,7 +150,7 @@ var phrases = map[[2]string]string{}
 var synonyms = map[string][]string{}
 
 func init() {
-	for _, g := range concepts {
+	for _, g := range append(concepts, domainConcepts...) {
 		var stems []string
 		for _, w := range strings.Fields(g) {
 			stems = append(stems, stem(w))
