@@ -109,8 +109,8 @@ var concepts = []string{
 	"chart graph plot visualize diagram",
 	"channel room conversation thread chat",
 	"label tag category",
-	"status state progress health report update pass",
-	"history activity timeline event recent",
+	"status state progress health report update pass done ready",
+	"history activity timeline event recent happen",
 	"documentation docs library manual reference guide api",
 	"star favorite favourite bookmark starred",
 	"contact phone sms text",
@@ -168,6 +168,15 @@ func init() {
 		{"web", "page", "webpage"}, {"web", "site", "website"},
 		{"e", "mail", "email"}, {"data", "base", "db"},
 		{"screen", "shot", "screenshot"}, {"get", "rid", "delete"},
+		// phrasal verbs and goals that stand for an action
+		{"look", "up", "search"}, {"throw", "away", "delete"}, {"tear", "down", "delete"},
+		{"hand", "over", "assign"}, {"sign", "off", "approve"}, {"shut", "down", "stop"},
+		{"log", "out", "logout"}, {"sign", "out", "logout"}, {"roll", "back", "rollback"},
+		{"back", "up", "backup"}, {"write", "down", "note"}, {"drop", "down", "select"},
+		{"go", "back", "back"}, {"spin", "up", "create"}, {"set", "up", "setup"},
+		{"keep", "track", "monitor"}, {"keep", "posted", "subscribe"}, {"turn", "off", "disable"},
+		{"pull", "up", "open"}, {"add", "up", "sum"}, {"over", "time", "history"},
+		{"version", "control", "git"},
 	} {
 		phrases[[2]string{stem(p[0]), stem(p[1])}] = stem(p[2])
 	}
