@@ -101,9 +101,22 @@ func stem(w string) string {
 	if len(w) <= 3 || !isLetters(w) {
 		return w
 	}
-	w = dropInflection(dropPlural(w))
-	if strings.HasSuffix(w, "e") && len(w) > 3 {
-		w = w[:len(w)-1]
+	base := dropInflection(dropPlural(w))
+	if strings.HasSuffix(base, "e") && len(base) > 3 {
+		base = base[:len(base)-1]
+	}
+	if base != w && (strings.HasSuffix(base, "is") || strings.HasSuffix(base, "ys")) {
+		base = base[:len(base)-1] + "z" // organise, analysed: the -ize spelling
+	}
+	return dropNominal(base)
+}
+
+// dropNominal makes the noun of an action meet its verb: creation and
+// create, deletion and delete, connection and connect. Not a reaction,
+// which is an emoji's, and not the short words (station, version).
+func dropNominal(w string) string {
+	if len(w) >= 8 && w != "reaction" && (strings.HasSuffix(w, "tion") || strings.HasSuffix(w, "sion")) {
+		return w[:len(w)-3]
 	}
 	return w
 }
@@ -126,8 +139,11 @@ func dropPlural(w string) string {
 }
 
 // dropInflection takes -ing, -ed and -er off a word long enough to keep
-// a stem.
+// a stem, and makes -ied a y (copied, modified).
 func dropInflection(w string) string {
+	if strings.HasSuffix(w, "ied") && len(w) >= 5 {
+		return w[:len(w)-3] + "y"
+	}
 	for _, suf := range [...]struct {
 		s   string
 		min int

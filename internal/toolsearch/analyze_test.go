@@ -42,6 +42,13 @@ func TestStemMeets(t *testing.T) {
 		{"box", "boxes"},
 		{"address", "addresses"},
 		{"db", "dbs"},
+		{"create", "creation"},
+		{"delete", "deletion"},
+		{"connect", "connection", "connections"},
+		{"copy", "copied"},
+		{"modify", "modified"},
+		{"organize", "organise", "organised"},
+		{"analyze", "analysed"},
 		{"pr", "prs"},
 	} {
 		for _, w := range group[1:] {
@@ -50,7 +57,7 @@ func TestStemMeets(t *testing.T) {
 			}
 		}
 	}
-	for _, pair := range [][2]string{{"user", "use"}, {"status", "state"}, {"list", "last"}} {
+	for _, pair := range [][2]string{{"user", "use"}, {"status", "state"}, {"list", "last"}, {"reaction", "react"}, {"station", "stat"}, {"version", "verse"}} {
 		if stem(pair[0]) == stem(pair[1]) {
 			t.Errorf("stem(%q) = stem(%q) = %q: want them apart", pair[0], pair[1], stem(pair[0]))
 		}
