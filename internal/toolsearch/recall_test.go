@@ -32,6 +32,9 @@ var recallFloors = map[string]struct{ at5, at10 float64 }{
 	// tools' words, over every server.
 	"harddev2": {0.625, 0.708},   // measured 0.625 and 0.708 (plain BM25: 0.500 and 0.583)
 	"hard2":    {0.4375, 0.5375}, // measured 0.438 and 0.537 (plain BM25: 0.362 and 0.475)
+	// 40 more to tune on, written when harddev2 was tuned out, over the
+	// tools no other split asks for.
+	"harddev3": {0.5, 0.65}, // measured 0.500 and 0.650 (plain BM25: 0.150 and 0.275)
 }
 
 type corpusServer struct {
@@ -190,7 +193,7 @@ func TestRecall(t *testing.T) {
 	servers := loadCorpus(t)
 	queries := loadQueries(t)
 	ours, base := toolsearchRanker(servers), bm25Ranker(servers)
-	for _, split := range []string{"dev", "test", "harddev", "hard", "harddev2", "hard2"} {
+	for _, split := range []string{"dev", "test", "harddev", "hard", "harddev2", "hard2", "harddev3"} {
 		r5, r10 := recall(ours, queries, split, 5, nil), recall(ours, queries, split, 10, nil)
 		b5, b10 := recall(base, queries, split, 5, nil), recall(base, queries, split, 10, nil)
 		t.Logf("%s: recall@5 %.3f (BM25 %.3f), recall@10 %.3f (BM25 %.3f)", split, r5, b5, r10, b10)
