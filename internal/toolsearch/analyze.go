@@ -80,13 +80,22 @@ func terms(s string) []string {
 		}
 		out = append(out, stem(w))
 	}
-	for i := 0; i+1 < len(out); i++ {
-		if t, ok := phrases[[2]string{out[i], out[i+1]}]; ok {
-			out = append(out, t)
+	n := len(out)
+	for i := 0; i < n; i++ {
+		// A phrasal verb's particle may come after its object: "take
+		// Sam off", "kick Dana out of the team".
+		for j := i + 1; j < min(n, i+1+phraseSpan); j++ {
+			if t, ok := phrases[[2]string{out[i], out[j]}]; ok && (j == i+1 || separable[t]) {
+				out = append(out, t)
+				break
+			}
 		}
 	}
 	return out
 }
+
+// phraseSpan is how far apart the words of a phrase may be.
+const phraseSpan = 3
 
 // stem strips the common English inflections so that a word and its
 // plural, its -ing, -ed and -er forms meet: "repositories" and
@@ -182,7 +191,8 @@ var stopwords = set(`a an the to of for in on at by with from into onto about as
 	please want need like let lets just some any also very so such more most
 	what which whom whose when where why how if else
 	via using use help helps thanks thank hey hi hello ok okay kindly quickly maybe actually really
-	somehow something anything`)
+	somehow something anything
+	s t d ll ve re don doesn didn isn aren wasn won not no`)
 
 func set(s string) map[string]bool {
 	m := map[string]bool{}

@@ -1,6 +1,8 @@
 package toolsearch
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,5 +71,30 @@ func TestTermsDropStopwordsAndJoinPhrases(t *testing.T) {
 	want := []string{"show", "open", "pull", "request", "repo", "pr"}
 	if !cmp.Equal(got, want) {
 		t.Errorf("terms = %q, want %q", got, want)
+	}
+}
+
+// TestPhrasesStandApart checks that a phrasal verb gives its concept
+// with its object between its words, only if it is separable, and that
+// the pieces of a contraction say nothing.
+func TestPhrasesStandApart(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // a term that must be there, or with a "-" prefix must not
+	}{
+		{"take Sam off the card", stem("remove")},
+		{"kick Dana out of the mobile team", stem("remove")},
+		{"throw my local changes away", stem("delete")},
+		{"put the old column away", stem("archive")},
+		{"look the server name up", "-" + stem("search")}, // not separable
+		{"look up a word", stem("search")},
+		{"don't publish it", "-don"},
+		{"the card's owner", "-s"},
+	} {
+		got := terms(tc.in)
+		want, absent := strings.CutPrefix(tc.want, "-")
+		if slices.Contains(got, want) == absent {
+			t.Errorf("terms(%q) = %q: want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -146,6 +146,11 @@ var concepts = []string{
 // phrases are word pairs that stand for one concept word.
 var phrases = map[[2]string]string{}
 
+// separable are the concept words of phrases whose words may stand
+// apart, a verb and its particle with the object between: "throw my
+// changes away".
+var separable = map[string]bool{}
+
 // synonyms maps a stemmed word to the other stemmed words of its groups.
 var synonyms = map[string][]string{}
 
@@ -176,9 +181,14 @@ func init() {
 		{"go", "back", "back"}, {"spin", "up", "create"}, {"set", "up", "setup"},
 		{"keep", "track", "monitor"}, {"keep", "posted", "subscribe"}, {"turn", "off", "disable"},
 		{"pull", "up", "open"}, {"add", "up", "sum"}, {"over", "time", "history"},
-		{"version", "control", "git"},
+		{"version", "control", "git"}, {"take", "off", "remove"}, {"kick", "out", "remove"},
+		{"put", "away", "archive"}, {"keep", "eye", "monitor"}, {"line", "development", "branch"},
+		{"line", "work", "branch"},
 	} {
 		phrases[[2]string{stem(p[0]), stem(p[1])}] = stem(p[2])
+	}
+	for _, w := range strings.Fields("delete assign approve remove archive logout rollback") {
+		separable[stem(w)] = true
 	}
 }
 
