@@ -7,7 +7,7 @@ var domainConcepts = []string{
 	// code hosting and version control
 	"push upload sync",
 	"blame author authorship wrote annotate",
-	"tag version release",
+	"tag version",
 	"init initialize setup bootstrap",
 	"clone download mirror",
 	"reflog reference",
@@ -57,7 +57,7 @@ var domainConcepts = []string{
 	"press key keyboard hit",
 	"resize viewport window dimension size",
 	"emulate simulate pretend throttle device mobile",
-	"screencast recording video",
+	"screencast recording video film",
 	"css style styling stylesheet",
 	"back previous",
 	"lighthouse audit score seo",
@@ -157,6 +157,10 @@ var domainConcepts = []string{
 	"pause hold",
 	"skip next",
 	"queue upcoming",
+	"active live running current",
+	"connection session",
+	"text word phrase string",
+	"message say said talk",
 	// general verbs
 	"sum add total plus",
 	"echo repeat",
