@@ -72,10 +72,25 @@ func boundary(prev, r rune, rest string) bool {
 // stemmed, and a concept term for each phrase that stands for one word
 // ("pull request" also gives "pr").
 func terms(s string) []string {
-	ws := words(s, maxFieldTokens)
+	return termsOf(words(s, maxFieldTokens), false)
+}
+
+// termsOf makes ws terms. With negate, which a request's words are, the
+// word a negation governs is dropped: "archive it without deleting it"
+// does not ask to delete.
+func termsOf(ws []string, negate bool) []string {
 	out := ws[:0]
+	negated := false
 	for _, w := range ws {
+		if negate && negators[w] {
+			negated = true
+			continue
+		}
 		if stopwords[w] {
+			continue
+		}
+		if negated {
+			negated = false
 			continue
 		}
 		out = append(out, stem(w))
@@ -96,6 +111,9 @@ func terms(s string) []string {
 
 // phraseSpan is how far apart the words of a phrase may be.
 const phraseSpan = 3
+
+// negators are the words that negate the word after them in a request.
+var negators = set(`not without never don doesn didn isn aren wasn won except excluding`)
 
 // stem strips the common English inflections so that a word and its
 // plural, its -ing, -ed and -er forms meet: "repositories" and

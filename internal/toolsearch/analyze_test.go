@@ -98,3 +98,25 @@ func TestPhrasesStandApart(t *testing.T) {
 		}
 	}
 }
+
+// TestNegatedWordsAreNotAskedFor checks that a request does not ask for
+// the word a negation governs, while a tool's text keeps it.
+func TestNegatedWordsAreNotAskedFor(t *testing.T) {
+	for _, tc := range []struct {
+		query   string
+		dropped string
+		kept    string
+	}{
+		{"put the old column away without deleting it", "delete", "column"},
+		{"write a remark but don't publish it yet", "publish", "remark"},
+		{"every page except the drafts", "drafts", "page"},
+	} {
+		got := queryWords(tc.query)
+		if slices.Contains(got, stem(tc.dropped)) || !slices.Contains(got, stem(tc.kept)) {
+			t.Errorf("queryWords(%q) = %q: want %q dropped and %q kept", tc.query, got, tc.dropped, tc.kept)
+		}
+	}
+	if got := terms("Read a file without modifying it"); !slices.Contains(got, stem("modifying")) {
+		t.Errorf("terms of a description = %q: want the negated word kept", got)
+	}
+}

@@ -58,7 +58,7 @@ type qterm struct {
 // maxQueryBytes, at most maxQueryWords.
 func queryWords(query string) []string {
 	var out []string
-	for _, t := range terms(query[:min(len(query), maxQueryBytes)]) {
+	for _, t := range termsOf(words(query[:min(len(query), maxQueryBytes)], maxFieldTokens), true) {
 		if len(out) == maxQueryWords {
 			break
 		}
