@@ -9,7 +9,7 @@ import "strings"
 var concepts = []string{
 	// actions
 	"get fetch read retrieve show view load display obtain return open see inspect describe detail info information grab",
-	"list enumerate browse all ls overview show get",
+	"list enumerate browse all ls overview show get exist",
 	"multiple several many batch bulk",
 	"create add new make insert generate post open start spin provision",
 	"delete remove erase drop destroy purge trash clear unlink discard wipe nuke withdraw",
