@@ -166,7 +166,9 @@ func dropPlural(w string) string {
 }
 
 // dropInflection takes -ing, -ed and -er off a word long enough to keep
-// a stem, and makes -ied a y (copied, modified).
+// a stem, and makes -ied a y (copied, modified). A six-letter -er word
+// is more often a thing than a doer: a viewer is no view, a worker no
+// work.
 func dropInflection(w string) string {
 	if strings.HasSuffix(w, "ied") && len(w) >= 5 {
 		return w[:len(w)-3] + "y"
@@ -174,7 +176,7 @@ func dropInflection(w string) string {
 	for _, suf := range [...]struct {
 		s   string
 		min int
-	}{{"ing", 6}, {"ed", 5}, {"er", 6}} {
+	}{{"ing", 6}, {"ed", 5}, {"er", 7}} {
 		if strings.HasSuffix(w, suf.s) && len(w) >= suf.min {
 			return undouble(w[:len(w)-len(suf.s)])
 		}

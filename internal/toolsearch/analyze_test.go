@@ -59,7 +59,7 @@ func TestStemMeets(t *testing.T) {
 			}
 		}
 	}
-	for _, pair := range [][2]string{{"user", "use"}, {"status", "state"}, {"list", "last"}, {"reaction", "react"}, {"station", "stat"}, {"version", "verse"}} {
+	for _, pair := range [][2]string{{"user", "use"}, {"status", "state"}, {"list", "last"}, {"reaction", "react"}, {"station", "stat"}, {"version", "verse"}, {"viewer", "view"}, {"worker", "work"}} {
 		if stem(pair[0]) == stem(pair[1]) {
 			t.Errorf("stem(%q) = stem(%q) = %q: want them apart", pair[0], pair[1], stem(pair[0]))
 		}
