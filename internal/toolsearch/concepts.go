@@ -36,7 +36,7 @@ var concepts = []string{
 	"schedule book plan reserve",
 	"assign assignee owner give delegate allot reassign",
 	"who whoami viewer self identity current",
-	"usage stats statistics storage size space quota",
+	"usage stats statistics storage size space quota used",
 	"merge combine unify unite fuse",
 	"approve review approval okay sanction",
 	"deploy deployment release ship publish rollout",
@@ -186,6 +186,7 @@ func init() {
 		{"line", "work", "branch"}, {"file", "away", "archive"}, {"call", "off", "cancel"},
 		{"pull", "out", "extract"}, {"turn", "back", "revert"}, {"break", "down", "analyze"},
 		{"go", "over", "review"}, {"set", "off", "trigger"},
+		{"file", "bug", "create"}, {"file", "ticket", "create"}, {"file", "issue", "create"}, {"file", "report", "create"},
 	} {
 		phrases[[2]string{stem(p[0]), stem(p[1])}] = stem(p[2])
 	}
