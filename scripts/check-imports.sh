@@ -53,6 +53,8 @@ check transport mcpclient toolreg bridge cmd internal/demoserver internal/webui
 check mcpclient toolreg bridge cmd internal/webui
 check toolreg bridge cmd internal/webui
 check bridge cmd internal/webui
+# The tools a Run offers, shared by bridge and mcpc: below bridge.
+check internal/offer bridge cmd internal/webui
 check internal/demoserver mcpclient toolreg bridge cmd
 check internal/appserver mcpclient toolreg bridge cmd
 check internal/fakemcp mcpclient toolreg bridge cmd
