@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 

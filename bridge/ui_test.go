@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/appserver"
+	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport"
