@@ -1,7 +1,7 @@
 # plainmcp — the two commands a newcomer needs:
 #   make demo   build mcpc and the bundled demo server, and show a session
 #   make test   vet + the race-enabled test suite
-.PHONY: demo test check bench bench-http integration integration-auth fuzz clean conformance size chromium browser
+.PHONY: install screenshots demo test check bench bench-http integration integration-auth fuzz clean conformance size chromium browser
 
 GO      ?= go
 BIN     := bin
@@ -85,9 +85,10 @@ check:
 	$(GO) vet ./...
 	bash scripts/check-imports.sh
 	bash scripts/check-stdio-deps.sh
+	bash scripts/check-links.sh
 	bash scripts/check-readme.sh
-	$(GO) run ./internal/budget -allow scripts/budget.allow
-	$(GO) run ./internal/apicount -list scripts/api.count
+	$(GO) run ./internal/devtools/budget -allow scripts/budget.allow
+	$(GO) run ./internal/devtools/apicount -list scripts/api.count
 	$(GO) test -count=1 ./internal/doclinks
 	GOTOOLCHAIN=$(GO123) $(GO) build ./...
 	GOTOOLCHAIN=$(GO123) $(GO) vet ./...
@@ -98,7 +99,7 @@ check:
 	done; done
 
 # The stripped size of examples/stdio against a hand-written floor client
-# (internal/sizefloor); fails above SIZE_LIMIT times the floor (default 1.28).
+# (internal/devtools/sizefloor); fails above SIZE_LIMIT times the floor (default 1.28).
 size:
 	bash scripts/size.sh
 
@@ -153,7 +154,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzToolResult -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzExportSchema -fuzztime $(FUZZTIME) ./bridge
 	$(GO) test -run '^$$' -fuzz FuzzParseForms -fuzztime $(FUZZTIME) ./internal/integration/browser
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/benchtable
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/devtools/benchtable
 
 # Real MCP servers from npm, pinned in internal/integration/npm and installed
 # into a local folder (hidden from the go tool).
@@ -207,9 +208,17 @@ chromium:
 		else echo "chromium or chromedriver missing (apt-get install chromium chromium-driver): browser tests skip"; fi; \
 	fi
 
+# mcpc on PATH (in $(go env GOPATH)/bin), so that the README's bare `mcpc` works.
+install:
+	$(GO) install ./cmd/mcpc
+
+# The README's pictures of mcpc web (docs/web-*.png), taken in headless Chromium.
+screenshots: chromium
+	PLAINMCP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowserScreenshots$$' ./cmd/mcpc/internal/webui/
+
 # mcpc web's page and its MCP Apps host, in headless Chromium.
 browser: chromium
-	$(GO) test -race -count=1 -v -run '^TestBrowser' ./internal/webui/
+	$(GO) test -race -count=1 -v -run '^TestBrowser' ./cmd/mcpc/internal/webui/
 
 # The official MCP conformance suite, two versions side by side with the Node 22
 # it needs, pinned in conformance/ and installed into a local folder (hidden

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/plainmcp/plainmcp/internal/memhttp"
+	"github.com/plainmcp/plainmcp/internal/testkit/memhttp"
 )
 
 // reply is one scripted provider answer.

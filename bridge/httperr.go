@@ -10,8 +10,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/secret"
 )
 
 // statusError turns a provider's error status into the server's error.
@@ -49,9 +49,9 @@ func (c *caller) providerText(body []byte) string {
 		} `json:"error"`
 	}
 	// The body was read only so far: it may end in the start of the key.
-	text := secret.RedactCut(string(body), c.key)
+	text := redact.Cut(string(body), c.key)
 	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
-		text = secret.Redact(e.Error.Message, c.key)
+		text = redact.Text(e.Error.Message, c.key)
 	}
 	if text = excerpt(text); text == "" {
 		return ""
@@ -76,7 +76,7 @@ func excerpt(text string) string {
 }
 
 func (c *caller) redact(s string) string {
-	return secret.Redact(s, c.key)
+	return redact.Text(s, c.key)
 }
 
 // errorf makes the error the server that asked gets: the key cut out,

@@ -48,8 +48,8 @@ type Conn struct {
 	cancelAll context.CancelFunc
 
 	// replies recycles the 1-buffered channels calls wait on (without it
-	// mcpclient's BenchmarkCallToolStdio makes 24 allocations and 1,699 B
-	// per echo call, not 22 and 1,541). It is the
+	// mcpclient's BenchmarkCallToolStdio makes 22 allocations and 1,569 B
+	// per echo call, not 20 and 1,409). It is the
 	// Conn's own, not the package's: a channel made inside a
 	// testing/synctest bubble may not be used outside it, and a Conn
 	// lives in one bubble while a package-wide pool would hand its

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 // callerStream is a memStream that is also a Caller: each Call is

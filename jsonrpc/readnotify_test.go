@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 // notifyingStream is a callerStream that is a ReadNotifier too: it counts

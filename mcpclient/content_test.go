@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 // connect connects a session with opts to f, a fake server (package

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
 )
 
 // serverModeEnv selects a misbehaving stdio server when the test binary is

@@ -3,8 +3,8 @@ package mcpclient
 import (
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
 	"github.com/plainmcp/plainmcp/internal/safe"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 )
 
 // What a server answers to server/discover reaches Connect's error only

@@ -9,7 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/procwait"
+	"github.com/plainmcp/plainmcp/internal/testkit/procwait"
 )
 
 // waitGone fails the test unless process pid is gone within two seconds

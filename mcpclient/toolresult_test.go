@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 )
 
 // A tools/call result without content is not a tool result: a task the

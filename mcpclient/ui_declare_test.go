@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 )
 
 // The client's side of declaring MCP Apps; package apps tests the rest of

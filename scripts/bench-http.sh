@@ -3,7 +3,7 @@
 # (transport/streamhttp/bench_table_test.go) beside its floor, each pair
 # run one after the other (which goes first alternates), ROUNDS rounds,
 # then the median ratio plainmcp / floor of each cell as Markdown
-# (internal/benchtable). The raw output is kept in BENCH_OUT if set;
+# (internal/devtools/benchtable). The raw output is kept in BENCH_OUT if set;
 # BENCH_BIN runs a test binary built before (go test -c) instead of
 # building one, to measure another version of the code.
 #
@@ -54,4 +54,4 @@ for round in $(seq "$ROUNDS"); do
     done
   done
 done
-go run ./internal/benchtable <"$out"
+go run ./internal/devtools/benchtable <"$out"

@@ -24,13 +24,3 @@ func Example() {
 	// {"ClientID":"plainmcp","ClientSecret":"[redacted]","RefreshToken":""}
 	// on the wire: s3cr3t-value
 }
-
-// Text a server sent back is quoted only with the secrets it may echo
-// taken out.
-func ExampleRedact() {
-	code := secret.New("auth-code-4711")
-	body := `{"error":"invalid_grant","error_description":"code auth-code-4711 expired"}`
-	fmt.Println(secret.Redact(body, code))
-	// Output:
-	// {"error":"invalid_grant","error_description":"code [redacted] expired"}
-}

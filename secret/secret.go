@@ -18,7 +18,8 @@
 // not its length, not a prefix — is ever shown.
 //
 // A secret that a peer may echo back (a token endpoint quoting the
-// request it got) is taken out of quoted text with [Redact].
+// request it got) is taken out of the text before it is quoted, by the
+// transports and the OAuth client themselves.
 //
 // # Why a pointer inside
 //

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/plainmcp/plainmcp/internal/appserver"
+	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/transport"

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
 	"github.com/plainmcp/plainmcp/transport"
 )
 

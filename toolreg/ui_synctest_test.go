@@ -9,7 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/appserver"
+	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
 )
 
 // The interface is read once and kept until the server's resource list

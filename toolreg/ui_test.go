@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/plainmcp/plainmcp/internal/appserver"
+	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
 )

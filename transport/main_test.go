@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
-	"github.com/plainmcp/plainmcp/internal/streamtest"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/streamtest"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 

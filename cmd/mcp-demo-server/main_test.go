@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
 )
 
 // TestMain runs the command itself when the test binary is re-executed by

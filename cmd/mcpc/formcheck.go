@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/mail"
@@ -38,6 +40,14 @@ func (f formField) value(line string) (any, bool, string) {
 	switch f.Type {
 	case "integer", "number":
 		return f.number(line)
+	case "array":
+		return f.list(line)
+	case "object":
+		var v map[string]any
+		if json.Unmarshal([]byte(line), &v) != nil {
+			return nil, false, `a JSON object, please, as {"key": "value"}`
+		}
+		return v, true, ""
 	case "boolean":
 		switch strings.ToLower(line) {
 		case "y", "yes", "true":
@@ -94,6 +104,32 @@ func (f formField) pickMany(line string) (any, bool, string) {
 		return nil, false, fmt.Sprintf("choose at most %d", *f.MaxItems)
 	}
 	return picked, true, ""
+}
+
+// list reads "a, b" as a list of the items' type (strings unless the
+// schema says numbers, integers or booleans), each checked as one.
+func (f formField) list(line string) (any, bool, string) {
+	item := formField{Type: cmp.Or(f.itemType, "string")}
+	out := []any{}
+	for _, part := range strings.Split(line, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		v, ok, problem := item.value(part)
+		if problem != "" {
+			return nil, false, fmt.Sprintf("%q: %s", clean(part), problem)
+		}
+		if ok {
+			out = append(out, v)
+		}
+	}
+	if f.MinItems != nil && len(out) < *f.MinItems {
+		return nil, false, fmt.Sprintf("give at least %d", *f.MinItems)
+	}
+	if f.MaxItems != nil && len(out) > *f.MaxItems {
+		return nil, false, fmt.Sprintf("give at most %d", *f.MaxItems)
+	}
+	return out, true, ""
 }
 
 func (f formField) number(line string) (any, bool, string) {

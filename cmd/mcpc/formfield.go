@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -29,6 +30,7 @@ type formField struct {
 	MaxItems    *int     `json:"maxItems"`
 	choices     []choice // one of these (a string), or some of them (an array)
 	multi       bool     // an array of choices
+	itemType    string   // an array's items' type, when they are not choices
 }
 
 // choice is one value a field may take and the title it is shown by.
@@ -115,7 +117,12 @@ func readField(raw json.RawMessage) (formField, error) {
 		if err := json.Unmarshal(cs.Items, &items); err != nil {
 			return f, fmt.Errorf("items: %w", err)
 		}
-		f.choices, f.multi = items.list(), true
+		f.choices, f.multi = items.list(), len(items.list()) > 0
+		var it struct {
+			Type string `json:"type"`
+		}
+		json.Unmarshal(cs.Items, &it)
+		f.itemType = it.Type
 	}
 	if len(f.choices) > maxChoices {
 		return f, fmt.Errorf("%d choices, more than %d", len(f.choices), maxChoices)
@@ -163,6 +170,8 @@ func (f formField) kind() string {
 		return "any of " + f.choiceList() + ", separated by commas"
 	case len(f.choices) > 0:
 		return "one of " + f.choiceList()
+	case f.Type == "array":
+		return "a list of " + clean(cmp.Or(f.itemType, "string")) + "s, separated by commas"
 	}
 	parts := []string{clean(f.Type)}
 	if f.Format != "" {

@@ -18,7 +18,10 @@ const everyKindOfField = `{"type":"object","required":["level","tags"],"properti
 	"email":{"type":"string","format":"email"},
 	"legacy":{"type":"string","enum":["x","y"],"enumNames":["Ex","Why"]},
 	"picks":{"type":"array","items":{"anyOf":[{"const":"r","title":"Red"},{"const":"g","title":"Green"}]},"default":["r"]},
-	"when":{"type":"string","format":"date"}}}`
+	"when":{"type":"string","format":"date"},
+	"nums":{"type":"array","items":{"type":"integer"},"maxItems":3},
+	"words":{"type":"array","items":{"type":"string"}},
+	"extra":{"type":"object"}}}`
 
 // TestFormHoldsToTheSchema answers a form as a person at a terminal
 // would, wrong answers first: each is asked again with the reason and
@@ -30,9 +33,12 @@ func TestFormHoldsToTheSchema(t *testing.T) {
 		"ab", "abc", "ABC", // code
 		"2.5", "9", "3", // count
 		"nope", "ada@example.com", // email
+		"",                         // extra, left out
 		"why",                      // legacy
+		"",                         // nums, left out
 		"Red, g, red",              // picks
 		"2026-13-01", "2026-12-07", // when
+		"", // words, left out
 	}
 	var out strings.Builder
 	a := newAsker(strings.NewReader(strings.Join(answers, "\n")+"\n"), &out)
@@ -85,6 +91,9 @@ func TestFieldValues(t *testing.T) {
 		{"email", "a@b.c", `"a@b.c"`}, {"email", "Ada <a@b.c>", ""},
 		{"when", "2026-02-29", ""}, {"when", "2028-02-29", `"2028-02-29"`},
 		{"code", "ÄÖÜ", ""}, {"code", "ABCD", ""},
+		{"nums", "1, 2", `[1,2]`}, {"nums", "1, x", ""}, {"nums", "1,2,3,4", ""},
+		{"words", "a, b c", `["a","b c"]`}, {"words", "solo", `["solo"]`},
+		{"extra", `{"k": 1}`, `{"k":1}`}, {"extra", "k=1", ""}, {"extra", "[1]", ""},
 	} {
 		v, ok, problem := byName[tc.field].value(tc.answer)
 		got := ""

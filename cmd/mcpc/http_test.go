@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/transport"
 )
 

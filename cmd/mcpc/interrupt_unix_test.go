@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/procwait"
+	"github.com/plainmcp/plainmcp/internal/testkit/procwait"
 )
 
 // TestInterruptTerminatesAStubbornServer: a server that ignores its stdin's

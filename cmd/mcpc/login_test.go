@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/fakeauth"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakeauth"
 )
 
 // The whole flow: a server behind OAuth needs authorization; mcpc login

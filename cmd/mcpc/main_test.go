@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 // mcpc's tests configure real stdio servers: the test binary re-executes

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 func TestSkillsCommand(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 // walkthroughPage is the walkthrough whose traced session this test keeps

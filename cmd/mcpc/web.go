@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/plainmcp/plainmcp/internal/webui"
+	"github.com/plainmcp/plainmcp/cmd/mcpc/internal/webui"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -53,6 +53,11 @@ func cmdWeb(ctx context.Context, e *env, _ []string) error {
 // page unless --sampling or --elicitation answer them.
 func (e *env) hookInbox() *webui.Inbox {
 	inbox := &webui.Inbox{}
+	roots := make([]mcpclient.Root, len(e.cfg.roots)) // --root: the page's list starts with them
+	for i, uri := range e.cfg.roots {
+		roots[i] = mcpclient.Root{URI: uri}
+	}
+	inbox.SetRoots(roots)
 	sampling, elicitation := e.cfg.sampling == "", e.cfg.elicitation == ""
 	e.visits.page = elicitation
 	dial := e.opts.Dial

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/demoproc"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/demoproc"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 // The tests run the example against the demo server, the test binary

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/browsertest"
+	"github.com/plainmcp/plainmcp/internal/testkit/browsertest"
 )
 
 // TestIntegrationAppsWeb runs mcpc web over the MCP Apps example server

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -161,9 +162,9 @@ func hex2(c byte) string {
 // it; the beginning of a secret that the cut leaves at the end is
 // redacted too.
 func Quote(text string, max int, secrets ...secret.String) string {
-	s := Line(secret.Redact(text, secrets...), max)
+	s := Line(redact.Text(text, secrets...), max)
 	if s, cut := strings.CutSuffix(s, "…"); cut {
-		return secret.RedactCut(s, secrets...) + "…"
+		return redact.Cut(s, secrets...) + "…"
 	}
-	return secret.RedactCut(s, secrets...)
+	return redact.Cut(s, secrets...)
 }

@@ -48,9 +48,6 @@ func TestToolUI(t *testing.T) {
 			if u.ResourceURI != tc.uri || u.ModelVisible() != tc.model || u.AppVisible() != tc.app {
 				t.Errorf("got uri %q model %v app %v, want %q %v %v", u.ResourceURI, u.ModelVisible(), u.AppVisible(), tc.uri, tc.model, tc.app)
 			}
-			if u.HasUI() != (tc.uri != "") {
-				t.Errorf("HasUI = %v", u.HasUI())
-			}
 		})
 	}
 }
@@ -103,12 +100,12 @@ func TestReadUIRefusesOtherSchemes(t *testing.T) {
 }
 
 func TestReadUISizeCap(t *testing.T) {
-	big := strings.Repeat("x", MaxSize+1)
+	big := strings.Repeat("x", maxSize+1)
 	for _, c := range []mcpclient.ResourceContents{
 		{URI: "ui://a/app", MimeType: mcpclient.UIMimeType, Text: big},
 		{URI: "ui://a/app", MimeType: mcpclient.UIMimeType, Blob: base64.StdEncoding.EncodeToString([]byte(big)), IsBlob: true},
 	} {
-		if _, err := FromContents("ui://a/app", []mcpclient.ResourceContents{c}, nil); !errors.Is(err, ErrNotUI) {
+		if _, err := fromContents("ui://a/app", []mcpclient.ResourceContents{c}, nil); !errors.Is(err, ErrNotUI) {
 			t.Errorf("blob %v: err = %v, want ErrNotUI for an interface over the cap", c.IsBlob, err)
 		}
 	}
@@ -134,7 +131,7 @@ func TestDecodeMeta(t *testing.T) {
 		{"bad read keeps listing", `{"ui":{"domain":"d"}}`, `{"ui":7}`, Meta{Domain: "d"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := DecodeMeta(json.RawMessage(tc.listed), json.RawMessage(tc.read))
+			got := decodeMeta(json.RawMessage(tc.listed), json.RawMessage(tc.read))
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("(-want +got)\n%s", d)
 			}
@@ -192,11 +189,11 @@ func TestRefusalQuotesTheURIPrintably(t *testing.T) {
 		nil,
 		{{URI: uri, MimeType: "text/plain", Text: "x"}},
 		{{URI: uri, MimeType: mcpclient.UIMimeType, Blob: "!!", IsBlob: true}},
-		{{URI: uri, MimeType: mcpclient.UIMimeType, Text: strings.Repeat("x", MaxSize+1)}},
+		{{URI: uri, MimeType: mcpclient.UIMimeType, Text: strings.Repeat("x", maxSize+1)}},
 	} {
-		_, err := FromContents(uri, contents, nil)
+		_, err := fromContents(uri, contents, nil)
 		if !errors.Is(err, ErrNotUI) {
-			t.Fatalf("FromContents: %v", err)
+			t.Fatalf("fromContents: %v", err)
 		}
 		if msg := err.Error(); safe.Line(msg, 0) != msg {
 			t.Errorf("the error holds characters a terminal acts on: %q", msg)

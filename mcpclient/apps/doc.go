@@ -15,7 +15,7 @@
 //     an app.
 //  3. The host reads the interface with resources/read ([Read]), which
 //     refuses anything that is not ui:// HTML of that MIME type or is
-//     larger than [MaxSize], and renders it in a sandboxed frame on an
+//     larger than 16 MiB, and renders it in a sandboxed frame on an
 //     origin of its own, under the Content-Security-Policy its _meta.ui
 //     asks for ([CSP.Policy]) — never a source the server did not
 //     declare, and never one that is not a plain https origin.

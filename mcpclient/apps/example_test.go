@@ -32,9 +32,9 @@ func ExampleToolUIOf() {
 // unless its _meta.ui.csp names it, and never a source that is not a
 // plain https origin.
 func ExampleCSP_Policy() {
-	meta := apps.DecodeMeta(nil, json.RawMessage(`{"ui":{"csp":{"connectDomains":["https://api.example.com","*"]}}}`))
-	fmt.Println(meta.CSP.Policy())
-	fmt.Println("left out:", meta.CSP.Invalid())
+	csp := apps.CSP{ConnectDomains: []string{"https://api.example.com", "*"}}
+	fmt.Println(csp.Policy())
+	fmt.Println("left out:", csp.Invalid())
 	// Output:
 	// default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src https://api.example.com; frame-src 'none'; object-src 'none'; base-uri 'self'
 	// left out: [*]

@@ -24,10 +24,10 @@ func FuzzMeta(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, meta []byte) {
 		u := ToolUIOf(&mcpclient.Tool{Meta: json.RawMessage(meta)})
-		if u.ResourceURI != "" && !IsURI(u.ResourceURI) {
+		if u.ResourceURI != "" && !isURI(u.ResourceURI) {
 			t.Fatalf("kept resource URI %q", u.ResourceURI)
 		}
-		m := DecodeMeta(meta, meta)
+		m := decodeMeta(meta, meta)
 		policy := m.CSP.Policy()
 		for _, dir := range strings.Split(policy, "; ") {
 			name, srcs, _ := strings.Cut(dir, " ")

@@ -2,13 +2,13 @@ package apps
 
 import "strings"
 
-// IsMimeType reports whether mt is text/html with the mcp-app profile,
+// isMimeType reports whether mt is text/html with the mcp-app profile,
 // however the server spelled it: any case for the type and the parameter's
 // name, spaces around the semicolons, a quoted value, other parameters.
 // (A media type scanner of its own, not package mime's, which would link
 // MIME tables into every program that links mcpclient; RFC 2231 encoded
 // values are not taken.)
-func IsMimeType(mt string) bool {
+func isMimeType(mt string) bool {
 	typ, rest, _ := strings.Cut(mt, ";")
 	if !strings.EqualFold(strings.TrimSpace(typ), "text/html") {
 		return false

@@ -23,14 +23,14 @@ func TestIsMimeType(t *testing.T) {
 		{`text/html; a="b;c"; profile="mcp-app"`, true},
 		{`text/html; profile="mcp-app`, false},
 	} {
-		if got := IsMimeType(tc.mt); got != tc.want {
-			t.Errorf("IsMimeType(%q) = %v, want %v", tc.mt, got, tc.want)
+		if got := isMimeType(tc.mt); got != tc.want {
+			t.Errorf("isMimeType(%q) = %v, want %v", tc.mt, got, tc.want)
 		}
 	}
 }
 
 // FuzzMimeType: whatever package mime takes for the mcp-app profile,
-// IsMimeType takes too.
+// isMimeType takes too.
 func FuzzMimeType(f *testing.F) {
 	for _, s := range []string{"text/html;profile=mcp-app", `TEXT/html; a="b;c"; profile="mcp-app"`, `text/html; profile="mcp\-app"`} {
 		f.Add(s)
@@ -40,8 +40,8 @@ func FuzzMimeType(f *testing.F) {
 			return // RFC 2231 encodings are not taken
 		}
 		typ, params, err := mime.ParseMediaType(mt)
-		if err == nil && typ == "text/html" && params["profile"] == "mcp-app" && !IsMimeType(mt) {
-			t.Errorf("package mime takes %q for an interface; IsMimeType does not", mt)
+		if err == nil && typ == "text/html" && params["profile"] == "mcp-app" && !isMimeType(mt) {
+			t.Errorf("package mime takes %q for an interface; isMimeType does not", mt)
 		}
 	})
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
-// MaxSize caps the HTML of one interface, in bytes: a larger one is
+// maxSize caps the HTML of one interface, in bytes: a larger one is
 // refused rather than handed to a browser.
-const MaxSize = 16 << 20
+const maxSize = 16 << 20
 
 // ErrNotUI is returned by [Read] for a URI that is not ui://
 // and for contents whose MIME type is not [mcpclient.UIMimeType]: the extension
@@ -73,11 +73,11 @@ type metaWire struct {
 	PrefersBorder json.RawMessage `json:"prefersBorder"`
 }
 
-// DecodeMeta decodes the _meta.ui of a ui:// resource from the listing
+// decodeMeta decodes the _meta.ui of a ui:// resource from the listing
 // (listed, a resource's Meta) and from the read (read, the contents'
 // Meta). A field the read sets wins over the listing's; a field neither
 // sets, or that does not decode, is left zero.
-func DecodeMeta(listed, read json.RawMessage) Meta {
+func decodeMeta(listed, read json.RawMessage) Meta {
 	var m Meta
 	for _, meta := range []json.RawMessage{listed, read} {
 		var outer struct {
@@ -142,24 +142,24 @@ func (p Permissions) Allow() string {
 // Read reads the interface at uri (a ui:// URI, see [ToolUIOf]) with
 // resources/read and checks it: the contents for uri (the first, if none
 // names it) must have the MIME type [mcpclient.UIMimeType] and hold at most
-// [MaxSize] bytes of HTML, as text or base64 blob. listed is the
+// 16 MiB of HTML, as text or base64 blob. listed is the
 // resource's _meta from resources/list, if the host has it (nil
 // otherwise): its _meta.ui fills in what the read's leaves out. A URI or
 // contents that are not an interface are an error matching [ErrNotUI].
 func Read(ctx context.Context, s *mcpclient.Session, uri string, listed json.RawMessage) (*Resource, error) {
-	if !IsURI(uri) {
+	if !isURI(uri) {
 		return nil, fmt.Errorf("%w: %q is not a ui:// URI", ErrNotUI, uri)
 	}
 	res, err := s.ReadResource(ctx, uri)
 	if err != nil {
 		return nil, err
 	}
-	return FromContents(uri, res.Contents, listed)
+	return fromContents(uri, res.Contents, listed)
 }
 
-// FromContents makes the interface at uri from a resources/read result's
+// fromContents makes the interface at uri from a resources/read result's
 // contents, with the checks [Read] describes.
-func FromContents(uri string, contents []mcpclient.ResourceContents, listed json.RawMessage) (*Resource, error) {
+func fromContents(uri string, contents []mcpclient.ResourceContents, listed json.RawMessage) (*Resource, error) {
 	quoted := safe.Line(uri, 200) // the server's (a tool's _meta names it), as errors quote it
 	if len(contents) == 0 {
 		return nil, fmt.Errorf("%w: %s: the read returned no contents", ErrNotUI, quoted)
@@ -171,13 +171,13 @@ func FromContents(uri string, contents []mcpclient.ResourceContents, listed json
 			break
 		}
 	}
-	if !IsMimeType(c.MimeType) {
+	if !isMimeType(c.MimeType) {
 		return nil, fmt.Errorf("%w: %s: MIME type %q, not %s", ErrNotUI, quoted, c.MimeType, mcpclient.UIMimeType)
 	}
 	html := c.Text
 	if c.IsBlob {
-		if base64.StdEncoding.DecodedLen(len(c.Blob)) > MaxSize {
-			return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, quoted, MaxSize)
+		if base64.StdEncoding.DecodedLen(len(c.Blob)) > maxSize {
+			return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, quoted, maxSize)
 		}
 		b, err := base64.StdEncoding.DecodeString(c.Blob)
 		if err != nil {
@@ -185,8 +185,8 @@ func FromContents(uri string, contents []mcpclient.ResourceContents, listed json
 		}
 		html = string(b)
 	}
-	if len(html) > MaxSize {
-		return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, quoted, MaxSize)
+	if len(html) > maxSize {
+		return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrNotUI, quoted, maxSize)
 	}
-	return &Resource{URI: uri, MimeType: c.MimeType, HTML: html, Meta: DecodeMeta(listed, c.Meta)}, nil
+	return &Resource{URI: uri, MimeType: c.MimeType, HTML: html, Meta: decodeMeta(listed, c.Meta)}, nil
 }

@@ -3,7 +3,7 @@ package apps
 import (
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 

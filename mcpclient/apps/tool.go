@@ -13,8 +13,8 @@ import (
 
 // Who may see and call a tool, as _meta.ui.visibility names them.
 const (
-	VisibleToModel = "model"
-	VisibleToApp   = "app"
+	visibleToModel = "model"
+	visibleToApp   = "app"
 )
 
 // ToolUI is what a tool's _meta says about its interface. The zero value
@@ -42,12 +42,12 @@ func ToolUIOf(t *mcpclient.Tool) ToolUI { return decodeToolUI(t.Meta) }
 // ModelVisible reports whether the tool may be offered to, and called by,
 // the host's model. A host must leave out of the model's tool list every
 // tool for which it is false.
-func (u ToolUI) ModelVisible() bool { return u.visibleTo(VisibleToModel) }
+func (u ToolUI) ModelVisible() bool { return u.visibleTo(visibleToModel) }
 
 // AppVisible reports whether an app (from the same server) may call the
 // tool through the host. A host must refuse an app's tools/call for every
 // tool for which it is false.
-func (u ToolUI) AppVisible() bool { return u.visibleTo(VisibleToApp) }
+func (u ToolUI) AppVisible() bool { return u.visibleTo(visibleToApp) }
 
 func (u ToolUI) visibleTo(who string) bool {
 	if u.BadVisibility {
@@ -63,9 +63,6 @@ func (u ToolUI) visibleTo(who string) bool {
 	}
 	return false
 }
-
-// HasUI reports whether the tool names an interface to render.
-func (u ToolUI) HasUI() bool { return u.ResourceURI != "" }
 
 // toolMetaWire is the part of a tool's _meta the extension defines.
 type toolMetaWire struct {
@@ -105,15 +102,15 @@ func decodeToolUI(meta json.RawMessage) ToolUI {
 // uiURI returns the JSON string raw if it holds a ui:// URI, else "".
 func uiURI(raw json.RawMessage) string {
 	var s string
-	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || !IsURI(s) {
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || !isURI(s) {
 		return ""
 	}
 	return s
 }
 
-// IsURI reports whether uri is a ui:// URI with something after the
+// isURI reports whether uri is a ui:// URI with something after the
 // scheme: the only kind of URI the extension lets name an interface.
-func IsURI(uri string) bool {
+func isURI(uri string) bool {
 	const scheme = "ui://"
 	return len(uri) > len(scheme) && strings.EqualFold(uri[:len(scheme)], scheme)
 }

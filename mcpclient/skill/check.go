@@ -1,7 +1,6 @@
 package skill
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -17,8 +16,8 @@ import (
 // Check reports why the entry cannot be loaded, or nil if it can: a
 // *Error (matching ErrVerification) whose Check is "entry" for
 // an entry that breaks the SEP's rules, "dynamic" for a skill that
-// publishes no digests, or "limits" for one over MaxFiles or
-// MaxSize. It reads nothing.
+// publishes no digests, or "limits" for one over 512 files or
+// 16 MiB. It reads nothing.
 func (sk *Skill) Check() error {
 	bad := func(check, format string, args ...any) error {
 		return &Error{Skill: sk.URI, Check: check, Reason: fmt.Sprintf(format, args...)}
@@ -52,13 +51,13 @@ func (sk *Skill) Check() error {
 // checkFiles is Check of the entry's files: inside the skill's directory,
 // each listed once, with a well-formed digest, within the limits.
 func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) error {
-	if n := 1 + len(sk.Files); n > MaxFiles {
-		return bad("limits", "%d files, more than %d", n, MaxFiles)
+	if n := 1 + len(sk.Files); n > maxFiles {
+		return bad("limits", "%d files, more than %d", n, maxFiles)
 	}
 	seen := make(map[string]bool, len(sk.Files))
 	total := int64(0)
 	for _, f := range append([]File{sk.SkillMD}, sk.Files...) {
-		rel, inside := strings.CutPrefix(f.URI, sk.Root()+"/")
+		rel, inside := strings.CutPrefix(f.URI, sk.root()+"/")
 		switch {
 		case !inside || !cleanPath(rel):
 			return bad("entry", "a file lies outside the skill's directory: %s", safe.Line(f.URI, 80))
@@ -66,14 +65,14 @@ func (sk *Skill) checkFiles(bad func(check, format string, args ...any) error) e
 			return bad("entry", "a file is listed twice: %s", safe.Line(f.URI, 80))
 		case !validDigest(f.Digest):
 			return bad("entry", "%s has no sha256:<64 lowercase hex> digest", safe.Line(f.URI, 80))
-		case f.Size < 0 || f.Size > MaxSize:
+		case f.Size < 0 || f.Size > maxSize:
 			return bad("limits", "%s declares %d bytes", safe.Line(f.URI, 80), f.Size)
 		}
 		seen[f.URI] = true
 		total += f.Size
 	}
-	if total > MaxSize {
-		return bad("limits", "%d bytes in all, more than %d", total, MaxSize)
+	if total > maxSize {
+		return bad("limits", "%d bytes in all, more than %d", total, maxSize)
 	}
 	return nil
 }
@@ -138,52 +137,3 @@ func validDigest(d string) bool {
 	}
 	return true
 }
-
-// ErrVerification is matched (errors.Is) by every error that refuses
-// a skill or one of its files: a *Error, from Skill.Check or from
-// Load and Loaded.ReadFile as they load a skill.
-var ErrVerification = errors.New("skill: verification failed")
-
-// Error says why a skill, or one file of it, was refused. Check names
-// what failed:
-//
-//	"entry"        the listing's entry breaks the SEP's rules (Reason says how)
-//	"dynamic"      the entry publishes no digests to verify against
-//	"limits"       the entry is over MaxFiles or MaxSize
-//	"content"      the server's answer holds no single content for the file
-//	"size"         the bytes received are not as many as the entry declares
-//	"digest"       their SHA-256 is not the entry's digest
-//	"frontmatter"  the SKILL.md's frontmatter does not parse (Err says why)
-//	               or differs from the entry's (Field names the field)
-//	"unlisted"     the file asked for is not one the entry lists
-type Error struct {
-	Skill  string // the skill's URI: its SKILL.md
-	File   string // the file refused, when it was a file's content
-	Check  string
-	Field  string
-	Reason string
-	Err    error
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	// The URIs are the server's: quoted on one line, escaped, cut short.
-	fmt.Fprintf(&b, "skill %s", safe.Line(e.Skill, 200))
-	if e.File != "" && e.File != e.Skill {
-		fmt.Fprintf(&b, ": file %s", safe.Line(e.File, 200))
-	}
-	fmt.Fprintf(&b, ": %s check failed", e.Check)
-	if e.Reason != "" {
-		b.WriteString(": " + e.Reason)
-	}
-	if e.Err != nil {
-		b.WriteString(": " + e.Err.Error())
-	}
-	return b.String()
-}
-
-// Is makes errors.Is(err, ErrVerification) true.
-func (e *Error) Is(target error) bool { return target == ErrVerification }
-
-// Unwrap returns the frontmatter's parse error, if that is what failed.
-func (e *Error) Unwrap() error { return e.Err }

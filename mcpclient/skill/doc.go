@@ -3,7 +3,7 @@
 // https://modelcontextprotocol.io/seps/2640-skills-extension), and uses
 // nothing of them that it has not verified.
 //
-// A server lists its skills with skills/list; [List] and [All] read that
+// A server lists its skills with skills/list; [All] reads that
 // listing and nothing else. Each entry names
 // the skill's SKILL.md and every file of the skill with the SHA-256 digest
 // and the size of its bytes, and carries the SKILL.md's frontmatter. A
@@ -25,14 +25,14 @@
 // [Load] first checks the entry itself ([Skill.Check]): a
 // SKILL.md URI whose last path segment is the skill's name, a name that
 // follows the Agent Skills rules, every file inside the skill's directory
-// and listed once, well-formed digests, at most [MaxFiles]
-// files and [MaxSize] bytes. A skill whose files are
+// and listed once, well-formed digests, at most 512
+// files and 16 MiB. A skill whose files are
 // "dynamic" publishes no digests and is refused. Then it reads the
 // SKILL.md and checks, in this order, before anything else happens:
 //
 //   - size: the bytes received are exactly as many as the entry says;
 //   - digest: their SHA-256 is the entry's;
-//   - frontmatter: the YAML frontmatter parses (parseFrontmatter) and
+//   - frontmatter: the YAML frontmatter parses and
 //     agrees with the entry's frontmatter field by field (absent and null
 //     agree; numbers compare by value).
 //
@@ -50,9 +50,10 @@
 //
 // # The frontmatter
 //
-// The frontmatter is read by this package's own reader of the YAML that skill
-// frontmatter is written in — block and flow collections; plain, quoted
-// and block scalars; comments; YAML 1.2's core schema — and refuses what
-// JSON, in which the listing carries the frontmatter, cannot hold (see
+// This package has its own reader of the YAML that skill frontmatter is
+// written in — block and flow collections; plain, quoted and block
+// scalars; comments; YAML 1.2's core schema — and refuses what JSON, in
+// which the listing carries the frontmatter, cannot hold. Anchors,
+// aliases, tags, complex keys and duplicate keys are errors too (see
 // frontmatter.go).
 package skill

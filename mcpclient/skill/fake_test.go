@@ -3,8 +3,8 @@ package skill
 import (
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 

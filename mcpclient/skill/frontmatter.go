@@ -12,9 +12,9 @@ import (
 	"unicode/utf8"
 )
 
-// MaxFrontmatterSize bounds the frontmatter parseFrontmatter reads: the
+// maxFrontmatterSize bounds the frontmatter parseFrontmatter reads: the
 // bytes from the opening "---" line through the closing one.
-const MaxFrontmatterSize = 64 << 10
+const maxFrontmatterSize = 64 << 10
 
 // parseFrontmatter reads the YAML frontmatter at the head of a SKILL.md
 // (Agent Skills, https://agentskills.io/specification): a "---" line, YAML,
@@ -28,7 +28,7 @@ const MaxFrontmatterSize = 64 << 10
 // string, no timestamps). Anchors, aliases, tags, complex keys, duplicate
 // keys and values JSON cannot hold (infinity, NaN) are errors, as is a
 // document that is not valid UTF-8, holds control characters, is nested
-// more than 64 deep, or whose frontmatter exceeds [MaxFrontmatterSize]. The
+// more than 64 deep, or whose frontmatter exceeds maxFrontmatterSize. The
 // frontmatter must be a mapping. Line breaks may be "\n" or "\r\n".
 //
 // It is safe for concurrent use.
@@ -72,8 +72,8 @@ func splitFrontmatter(doc []byte) (string, []byte, error) {
 	start := len(doc) - len(rest)
 	for off := start; ; {
 		line, next, ok := cutLine(doc[off:])
-		if off+len(line)-start > MaxFrontmatterSize {
-			return "", nil, fmt.Errorf("frontmatter: longer than %d bytes", MaxFrontmatterSize)
+		if off+len(line)-start > maxFrontmatterSize {
+			return "", nil, fmt.Errorf("frontmatter: longer than %d bytes", maxFrontmatterSize)
 		}
 		if isDelimiter(line, "---") || isDelimiter(line, "...") {
 			text := doc[start:off]

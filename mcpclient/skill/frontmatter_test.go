@@ -98,7 +98,7 @@ func TestParseFrontmatterErrors(t *testing.T) {
 		{"no opening", "name: x\n---\n", "does not begin"},
 		{"not first line", "\n---\nname: x\n---\n", "does not begin"},
 		{"no closing", "---\nname: x\n", "no closing"},
-		{"too long", "---\nd: " + strings.Repeat("a", MaxFrontmatterSize) + "\n---\n", "longer than"},
+		{"too long", "---\nd: " + strings.Repeat("a", maxFrontmatterSize) + "\n---\n", "longer than"},
 		{"not utf-8", "---\nd: \xff\n---\n", "UTF-8"},
 		{"control character", "---\nd: a\x01b\n---\n", "control character"},
 		{"bom inside", "---\nd: \ufeffx\n---\n", "control character"},

@@ -3,7 +3,6 @@ package skill
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -22,13 +21,9 @@ import (
 // client does not exceed: a larger skill is refused before any of it is
 // read.
 const (
-	MaxFiles = 512      // files per skill, SKILL.md included
-	MaxSize  = 16 << 20 // bytes, summed over a skill's files
+	maxFiles = 512      // files per skill, SKILL.md included
+	maxSize  = 16 << 20 // bytes, summed over a skill's files
 )
-
-// ErrNotOffered is returned by List, All and Get when the server did not
-// declare the skills extension: the SEP forbids asking.
-var ErrNotOffered = errors.New("skill: the server does not offer the skills extension")
 
 // Skill is one skill as skills/list or skills/get describes it. It is
 // the entry a skill is verified against when loaded; nothing in it has
@@ -66,25 +61,18 @@ type File struct {
 	Size   int64  `json:"size"`
 }
 
-// Root returns the skill's directory: its URI without "/SKILL.md".
-func (sk *Skill) Root() string {
+// root returns the skill's directory: its URI without "/SKILL.md".
+func (sk *Skill) root() string {
 	return strings.TrimSuffix(sk.URI, "/SKILL.md")
 }
 
 // RelPath returns a file's path within the skill ("references/FORMS.md"),
 // or its URI if it lies outside.
 func (sk *Skill) RelPath(f File) string {
-	if rel, ok := strings.CutPrefix(f.URI, sk.Root()+"/"); ok {
+	if rel, ok := strings.CutPrefix(f.URI, sk.root()+"/"); ok {
 		return rel
 	}
 	return f.URI
-}
-
-// ListResult is one page of skills/list.
-type ListResult struct {
-	Skills     []*Skill
-	NextCursor string
-	Meta       json.RawMessage
 }
 
 // skillWire is a skill entry as it travels. Frontmatter and resources are
@@ -107,38 +95,34 @@ func offered(s *mcpclient.Session) bool {
 	return s.Capabilities().HasExtension(mcpclient.SkillsExtension)
 }
 
-// List fetches one page of the server's skills; cursor "" asks for the
-// first. It reads no skill file. A server that did not declare the skills
-// extension is not asked: the error is ErrNotOffered. An entry whose shape
-// is wrong is listed all the same, so a host can show it; its Check says
-// why it cannot be loaded.
-func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult, error) {
+// listPage fetches one page of the server's skills; cursor "" asks for
+// the first. It reads no skill file.
+func listPage(ctx context.Context, s *mcpclient.Session, cursor string) ([]*Skill, string, error) {
 	if !offered(s) {
-		return nil, ErrNotOffered
+		return nil, "", ErrNotOffered
 	}
 	var page skillsPage
 	if err := s.ListPage(ctx, "skills/list", cursor, &page); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	res := &ListResult{Skills: make([]*Skill, len(page.Skills)), NextCursor: page.NextCursor, Meta: page.Meta}
+	skills := make([]*Skill, len(page.Skills))
 	for i := range page.Skills {
 		if page.Skills[i].URI == "" {
-			return res, fmt.Errorf("%w: skills/list item %d has no name", mcpclient.ErrMalformedResult, i)
+			return nil, "", fmt.Errorf("%w: skills/list item %d has no name", mcpclient.ErrMalformedResult, i)
 		}
-		res.Skills[i] = page.Skills[i].skill()
+		skills[i] = page.Skills[i].skill()
 	}
-	return res, nil
+	return skills, page.NextCursor, nil
 }
 
 // All iterates over every skill the server lists, fetching pages as it
-// goes. An error ends the iteration as its last pair.
+// goes; it reads no skill file. A server that did not declare the skills
+// extension is not asked: the error is ErrNotOffered. An entry whose shape
+// is wrong is listed all the same, so a host can show it; its Check says
+// why it cannot be loaded. An error ends the iteration as its last pair.
 func All(ctx context.Context, s *mcpclient.Session) iter.Seq2[*Skill, error] {
 	return mcpclient.Paginate(s, "skills/list", func(c string) ([]*Skill, string, error) {
-		r, err := List(ctx, s, c)
-		if err != nil {
-			return nil, "", err
-		}
-		return r.Skills, r.NextCursor, nil
+		return listPage(ctx, s, c)
 	})
 }
 

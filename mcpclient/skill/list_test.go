@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -41,7 +41,7 @@ func TestSkillsListingReadsNoFile(t *testing.T) {
 	if d := cmp.Diff(want, got, cmp.AllowUnexported(Skill{})); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
-	if skills[1].Name != "haiku" || skills[1].Root() != "skill://writing/haiku" || skills[1].RelPath(skills[1].Files[0]) != "examples/pipes.md" {
+	if skills[1].Name != "haiku" || skills[1].root() != "skill://writing/haiku" || skills[1].RelPath(skills[1].Files[0]) != "examples/pipes.md" {
 		t.Errorf("second skill: %+v", skills[1])
 	}
 	for _, sk := range skills {
@@ -143,7 +143,7 @@ func TestSkillCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	many := good()
-	for i := range MaxFiles {
+	for i := range maxFiles {
 		many.Files = append(many.Files, File{"skill://acme/refunds/f" + itoa(i), d, 1})
 	}
 	for _, tc := range []struct {
@@ -167,8 +167,8 @@ func TestSkillCheck(t *testing.T) {
 		{"uppercase digest", func(sk *Skill) { sk.Files[0].Digest = strings.ToUpper(d) }, "entry"},
 		{"md5 digest", func(sk *Skill) { sk.Files[0].Digest = "md5:" + strings.Repeat("a", 32) }, "entry"},
 		{"negative size", func(sk *Skill) { sk.Files[0].Size = -1 }, "limits"},
-		{"one file too big", func(sk *Skill) { sk.Files[0].Size = MaxSize + 1 }, "limits"},
-		{"too big in all", func(sk *Skill) { sk.Files[0].Size = MaxSize - 5 }, "limits"},
+		{"one file too big", func(sk *Skill) { sk.Files[0].Size = maxSize + 1 }, "limits"},
+		{"too big in all", func(sk *Skill) { sk.Files[0].Size = maxSize - 5 }, "limits"},
 		{"too many files", func(sk *Skill) { *sk = *many }, "limits"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 type Loaded struct {
 	Skill       *Skill
 	Content     []byte         // the SKILL.md, exactly as verified
-	Frontmatter map[string]any // parsed from Content (see parseFrontmatter); equal to the entry's
+	Frontmatter map[string]any // parsed from Content (YAML read as the package doc says); equal to the entry's
 	Body        []byte         // Content after the frontmatter
 
 	session *mcpclient.Session
@@ -37,7 +37,7 @@ type Loaded struct {
 // later, one by one, with Loaded.ReadFile.
 //
 // Reading the SKILL.md is all Load does on the wire; sk is normally an
-// entry from List, All or Get over the same session. The SEP leaves
+// entry from All or Get over the same session. The SEP leaves
 // the rest to the host: asking the user, marking the content as coming
 // from this server, not acting on allowed-tools without approval.
 func Load(ctx context.Context, s *mcpclient.Session, sk *Skill) (*Loaded, error) {
@@ -75,12 +75,12 @@ func Load(ctx context.Context, s *mcpclient.Session, sk *Skill) (*Loaded, error)
 func (l *Loaded) ReadFile(ctx context.Context, name string) ([]byte, error) {
 	sk := l.Skill
 	uri := name
-	if !strings.HasPrefix(name, sk.Root()+"/") {
+	if !strings.HasPrefix(name, sk.root()+"/") {
 		rel := path.Clean(name)
 		if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
 			return nil, &Error{Skill: sk.URI, File: name, Check: "unlisted", Reason: "the path leaves the skill's directory"}
 		}
-		uri = sk.Root() + "/" + rel
+		uri = sk.root() + "/" + rel
 	}
 	if uri == sk.SkillMD.URI {
 		return l.Content, nil

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
@@ -185,7 +185,7 @@ func TestLoadRefuses(t *testing.T) {
 			sk.Frontmatter["name"] = "other"
 		}, "entry", "", 0},
 		{"over the size limit", func(sk *demoserver.Skill) {
-			sk.Files["big.bin"] = strings.Repeat("x", MaxSize)
+			sk.Files["big.bin"] = strings.Repeat("x", maxSize)
 		}, "limits", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

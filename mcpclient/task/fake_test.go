@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/fakemcp"
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )

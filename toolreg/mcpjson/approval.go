@@ -75,8 +75,8 @@ func ReadApprovals(userFile, settingsFile, dir string) (*Approvals, error) {
 		return a, nil
 	}
 	var keys approvalKeys
-	if err == nil && len(data) > MaxConfigFileSize {
-		err = fmt.Errorf("%w: %s", ErrTooLarge, settingsFile)
+	if err == nil && len(data) > maxConfigFileSize {
+		err = fmt.Errorf("%w: %s", errTooLarge, settingsFile)
 	}
 	if err == nil {
 		err = json.Unmarshal(data, &keys)
@@ -104,10 +104,10 @@ func readProjectApprovals(userFile, dir string) (*Approvals, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > MaxStateFileSize {
-		return nil, fmt.Errorf("%w: %s is %d bytes, over the %d that plainmcp reads", ErrTooLarge, userFile, st.Size(), MaxStateFileSize)
+	if st, err := f.Stat(); err == nil && st.Size() > maxStateFileSize {
+		return nil, fmt.Errorf("%w: %s is %d bytes, over the %d that plainmcp reads", errTooLarge, userFile, st.Size(), maxStateFileSize)
 	}
-	dec := json.NewDecoder(bufio.NewReaderSize(io.LimitReader(f, MaxStateFileSize), 64<<10))
+	dec := json.NewDecoder(bufio.NewReaderSize(io.LimitReader(f, maxStateFileSize), 64<<10))
 	var keys approvalKeys
 	found := false
 	err = scanObject(dec, func(k string) (bool, error) {

@@ -14,15 +14,15 @@ import (
 // Size caps of the files a load reads. Claude Code's ~/.claude.json grows
 // large in real use (it keeps each project's state in it), so it is read
 // as a stream, keeping only the few keys plainmcp reads, and may be up to
-// MaxStateFileSize; any other config file is read whole, up to
-// MaxConfigFileSize. A larger file is an error that says so.
+// maxStateFileSize; any other config file is read whole, up to
+// maxConfigFileSize. A larger file is an error that says so.
 const (
-	MaxStateFileSize  = 1 << 30
-	MaxConfigFileSize = 64 << 20
+	maxStateFileSize  = 1 << 30
+	maxConfigFileSize = 64 << 20
 )
 
-// ErrTooLarge is wrapped by the error of a file over its size cap.
-var ErrTooLarge = errors.New("mcpjson: file too large")
+// errTooLarge is wrapped by the error of a file over its size cap.
+var errTooLarge = errors.New("mcpjson: file too large")
 
 // readConfigFile reads a config file: whole, or, for Claude Code's
 // ~/.claude.json (the user and local scopes), only its servers, as a small
@@ -33,18 +33,18 @@ func readConfigFile(f ConfigFile) ([]byte, error) {
 		return nil, err
 	}
 	defer file.Close()
-	limit := int64(MaxConfigFileSize)
+	limit := int64(maxConfigFileSize)
 	if f.Scope == ScopeUser || f.Scope == ScopeLocal || f.Project != "" {
-		limit = MaxStateFileSize
+		limit = maxStateFileSize
 	}
 	if st, err := file.Stat(); err == nil && st.Size() > limit {
-		return nil, fmt.Errorf("%w: %s is %d bytes, over the %d that plainmcp reads", ErrTooLarge, f.Path, st.Size(), limit)
+		return nil, fmt.Errorf("%w: %s is %d bytes, over the %d that plainmcp reads", errTooLarge, f.Path, st.Size(), limit)
 	}
 	r := io.LimitReader(file, limit+1)
-	if limit == MaxConfigFileSize {
+	if limit == maxConfigFileSize {
 		data, err := io.ReadAll(r)
 		if err == nil && int64(len(data)) > limit {
-			err = fmt.Errorf("%w: %s is over the %d bytes that plainmcp reads", ErrTooLarge, f.Path, limit)
+			err = fmt.Errorf("%w: %s is over the %d bytes that plainmcp reads", errTooLarge, f.Path, limit)
 		}
 		return data, err
 	}

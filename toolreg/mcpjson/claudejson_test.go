@@ -44,12 +44,12 @@ func TestStateFileReadForItsServers(t *testing.T) {
 	if err := os.WriteFile(huge, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(huge, MaxStateFileSize+1); err != nil { // sparse: no disk used
+	if err := os.Truncate(huge, maxStateFileSize+1); err != nil { // sparse: no disk used
 		t.Skip(err)
 	}
 	_, err = LoadConfigFiles([]ConfigFile{{Path: huge, Scope: ScopeUser}}, nil)
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), huge) {
-		t.Errorf("err = %v, want ErrTooLarge naming the file", err)
+	if !errors.Is(err, errTooLarge) || !strings.Contains(err.Error(), huge) {
+		t.Errorf("err = %v, want errTooLarge naming the file", err)
 	}
 }
 

@@ -245,13 +245,13 @@ const (
 	ScopeLocal   = "local"
 )
 
-// Variables returns the names of the environment variables that the
+// variables returns the names of the environment variables that the
 // server's fields referred to as ${NAME}, sorted, each once. Their values
 // went where the file put them (a header sent to the server, an
 // argument), so a host that asks its user to approve a server from a file
 // the user did not write (a project's .mcp.json) names them: String shows
 // a header's name, not the reference in its value.
-func (s *ServerConfig) Variables() []string {
+func (s *ServerConfig) variables() []string {
 	var names []string
 	note := func(name string) (string, bool) {
 		names = append(names, name)

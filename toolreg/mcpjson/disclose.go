@@ -61,7 +61,7 @@ func (s *ServerConfig) Disclosure() string {
 			add("reads its authorization server's metadata from: %s", discloseURL(o.AuthServerMetadataURL))
 		}
 	}
-	if vars := s.Variables(); len(vars) > 0 {
+	if vars := s.variables(); len(vars) > 0 {
 		add("reads the environment variables: %s (a ${NAME} shown stands for one; their values go where the file puts them)", strings.Join(vars, ", "))
 	}
 	return strings.Join(lines, "\n")

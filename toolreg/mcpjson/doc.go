@@ -70,7 +70,10 @@
 // Claude Code's files for a project directory in that order: the user
 // scope (~/.claude.json's mcpServers), the project scope (.mcp.json) and
 // the local scope (~/.claude.json's projects[dir].mcpServers, which a
-// [ConfigFile] with a Project reads).
+// [ConfigFile] with a Project reads). ~/.claude.json, which grows large
+// with each project's state, is read as a stream keeping only those keys,
+// up to 1 GiB; any other file is read whole, up to 64 MiB. A larger file
+// is an error naming it.
 //
 // # Approval
 //

@@ -156,7 +156,7 @@ func TestVariablesNamesTheReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string][]string{"web": {"A", "B"}, "cli": {"A", "C", "UNSET"}, "plain": nil} {
-		if got := cfg.Server(name).Variables(); !slices.Equal(got, want) {
+		if got := cfg.Server(name).variables(); !slices.Equal(got, want) {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
 )

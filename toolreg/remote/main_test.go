@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
 )
 
 // The table benchmarks (bench_table_test.go) run the bench server in a

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
-	"github.com/plainmcp/plainmcp/internal/streamtest"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/streamtest"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 

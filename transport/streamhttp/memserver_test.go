@@ -5,7 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/memhttp"
+	"github.com/plainmcp/plainmcp/internal/testkit/memhttp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
 )
@@ -16,14 +17,14 @@ import (
 // HTTP error bodies quoted in them, log records, and printed configs. The
 // config's secrets are secret.Strings, which print as "[redacted]"; what
 // a server echoes back is taken out of the text it sent with
-// secret.Redact, which leaves values under secret.MinLen bytes alone.
+// redact.Text, which leaves values under redact.MinLen bytes alone.
 
 // redactedText replaces a secret in text the transport shows.
 const redactedText = secret.Placeholder
 
 const (
 	// minSecretLen is the length from which a value is redacted.
-	minSecretLen = secret.MinLen
+	minSecretLen = redact.MinLen
 	// pieceLen is the length from which a part of a header value (a word,
 	// a cookie's value) is redacted on its own: long enough to be a
 	// credential by itself.
@@ -255,7 +256,7 @@ func (b *httpBase) redact(text string) string {
 	if b == nil || b.secrets == nil {
 		return text
 	}
-	return secret.Redact(text, b.secrets.all()...)
+	return redact.Text(text, b.secrets.all()...)
 }
 
 // redactedExcerpt is the start of an HTTP error body for an error message

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/internal/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
 // A page is served on loopback under a token; loading it calls its

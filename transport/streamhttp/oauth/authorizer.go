@@ -93,7 +93,8 @@ type Config struct {
 	// checked.
 	ServerMetadataURL string
 
-	// Store keeps tokens; nil means a [MemoryStore].
+	// Store keeps tokens; nil, or a nil *FileStore or *MemoryStore, means
+	// a new [MemoryStore].
 	Store TokenStore
 
 	// HTTPClient carries discovery, registration and token requests; nil
@@ -117,9 +118,9 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// DefaultUserStepTimeout is the bound of an authorization that needs
+// defaultUserStepTimeout is the bound of an authorization that needs
 // the user, when Config.UserStepTimeout is zero.
-const DefaultUserStepTimeout = 5 * time.Minute
+const defaultUserStepTimeout = 5 * time.Minute
 
 // refreshMargin is how long before its expiry a token is refreshed.
 const refreshMargin = 30 * time.Second
@@ -142,7 +143,7 @@ type Authorizer struct {
 	grant      *grant   // where tok came from
 	pending    *flight  // the renewal under way, if any
 	deadRT     [32]byte // SHA-256 of a refresh token the server refused
-	challenge  Challenge
+	challenge  authChallenge
 	rsDPoP     bool   // the server has challenged with DPoP
 	authServer string // the authorization endpoint's origin, once discovered
 	clients    map[string]*clientInfo
@@ -160,14 +161,33 @@ func New(cfg Config) (*Authorizer, error) {
 		cfg.ClientName = "plainmcp"
 	}
 	if cfg.UserStepTimeout <= 0 {
-		cfg.UserStepTimeout = DefaultUserStepTimeout
+		cfg.UserStepTimeout = defaultUserStepTimeout
 	}
-	a := &Authorizer{cfg: cfg, server: u, http: guardRedirects(cfg.HTTPClient), store: cfg.Store, clients: map[string]*clientInfo{},
-		asNonces: map[string]string{}}
-	if a.store == nil {
-		a.store = &MemoryStore{}
-	}
+	a := &Authorizer{cfg: cfg, server: u, http: guardRedirects(cfg.HTTPClient), store: storeOrMemory(cfg.Store),
+		clients: map[string]*clientInfo{}, asNonces: map[string]string{}}
 	return a, nil
+}
+
+// storeOrMemory is store, or a new MemoryStore when there is none. A nil
+// *FileStore or *MemoryStore counts as none: a host that sets Store from
+// a pointer it fills only when it persists tokens hands over an interface
+// holding a nil pointer, which is not nil, and whose first Load would
+// panic.
+func storeOrMemory(store TokenStore) TokenStore {
+	switch s := store.(type) {
+	case *FileStore:
+		if s != nil {
+			return s
+		}
+	case *MemoryStore:
+		if s != nil {
+			return s
+		}
+	case nil:
+	default:
+		return s
+	}
+	return &MemoryStore{}
 }
 
 // check refuses a Config no flow could use, and returns its server URL.

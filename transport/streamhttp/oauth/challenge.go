@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// A Challenge is one challenge of a WWW-Authenticate header (RFC 9110
+// An authChallenge is one challenge of a WWW-Authenticate header (RFC 9110
 // section 11.6.1): a scheme such as "Bearer" or "DPoP" with either a
 // token68 or named parameters.
-type Challenge struct {
+type authChallenge struct {
 	// Scheme is the auth scheme as the server spelled it; schemes compare
 	// case-insensitively.
 	Scheme string
@@ -20,16 +20,16 @@ type Challenge struct {
 	Params map[string]string
 }
 
-// ErrChallenge is wrapped by the error for a malformed WWW-Authenticate
+// errChallenge is wrapped by the error for a malformed WWW-Authenticate
 // header.
-var ErrChallenge = errors.New("oauth: malformed WWW-Authenticate header")
+var errChallenge = errors.New("oauth: malformed WWW-Authenticate header")
 
-// ParseChallenges parses the values of WWW-Authenticate headers into their
+// parseChallenges parses the values of WWW-Authenticate headers into their
 // challenges, in order. A value may hold several challenges separated by
 // commas. On a malformed value it returns the challenges parsed before the
-// fault and an error wrapping [ErrChallenge].
-func ParseChallenges(values []string) ([]Challenge, error) {
-	var out []Challenge
+// fault and an error wrapping errChallenge.
+func parseChallenges(values []string) ([]authChallenge, error) {
+	var out []authChallenge
 	for _, v := range values {
 		p := challengeParser{s: v}
 		cs, err := p.challenges()
@@ -42,18 +42,18 @@ func ParseChallenges(values []string) ([]Challenge, error) {
 }
 
 // bearerChallenge is the first Bearer challenge among cs, if any.
-func bearerChallenge(cs []Challenge) (Challenge, bool) {
+func bearerChallenge(cs []authChallenge) (authChallenge, bool) {
 	return schemeChallenge(cs, "Bearer")
 }
 
 // schemeChallenge is the first challenge of cs with the scheme.
-func schemeChallenge(cs []Challenge, scheme string) (Challenge, bool) {
+func schemeChallenge(cs []authChallenge, scheme string) (authChallenge, bool) {
 	for _, c := range cs {
 		if strings.EqualFold(c.Scheme, scheme) {
 			return c, true
 		}
 	}
-	return Challenge{}, false
+	return authChallenge{}, false
 }
 
 type challengeParser struct {
@@ -85,11 +85,11 @@ func (p *challengeParser) token() string {
 }
 
 func (p *challengeParser) errorf(what string) error {
-	return fmt.Errorf("%w: %s at byte %d", ErrChallenge, what, p.i)
+	return fmt.Errorf("%w: %s at byte %d", errChallenge, what, p.i)
 }
 
-func (p *challengeParser) challenges() ([]Challenge, error) {
-	var out []Challenge
+func (p *challengeParser) challenges() ([]authChallenge, error) {
+	var out []authChallenge
 	for {
 		p.skipSeparators()
 		if p.atEnd() {
@@ -99,7 +99,7 @@ func (p *challengeParser) challenges() ([]Challenge, error) {
 		if scheme == "" {
 			return out, p.errorf("want an auth scheme")
 		}
-		c := Challenge{Scheme: scheme, Params: map[string]string{}}
+		c := authChallenge{Scheme: scheme, Params: map[string]string{}}
 		spaced := !p.atEnd() && (p.s[p.i] == ' ' || p.s[p.i] == '\t')
 		p.skipSpace()
 		if !p.atEnd() && p.s[p.i] != ',' {
@@ -140,7 +140,7 @@ func (p *challengeParser) token68() (string, bool) {
 
 // params reads name=value pairs until the end or the start of the next
 // challenge (a comma followed by a token that no "=" follows).
-func (p *challengeParser) params(c *Challenge) error {
+func (p *challengeParser) params(c *authChallenge) error {
 	for {
 		name := p.token()
 		if name == "" {

@@ -19,28 +19,33 @@ func TestParseChallenges(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		values []string
-		want   []Challenge
+		want   []authChallenge
 	}{
 		{"bearer with metadata", []string{`Bearer resource_metadata="https://x.example/.well-known/oauth-protected-resource", scope="a b"`},
-			[]Challenge{{Scheme: "Bearer", Params: p("resource_metadata", "https://x.example/.well-known/oauth-protected-resource", "scope", "a b")}}},
-		{"bare scheme", []string{"Bearer"}, []Challenge{{Scheme: "Bearer", Params: p()}}},
+			[]authChallenge{{Scheme: "Bearer", Params: p("resource_metadata", "https://x.example/.well-known/oauth-protected-resource", "scope", "a b")}}},
+		{"bare scheme", []string{"Bearer"}, []authChallenge{{Scheme: "Bearer", Params: p()}}},
 		{"names lower-cased, tokens unquoted", []string{`bearer Error=insufficient_scope,SCOPE="x"`},
-			[]Challenge{{Scheme: "bearer", Params: p("error", "insufficient_scope", "scope", "x")}}},
+			[]authChallenge{{Scheme: "bearer", Params: p("error", "insufficient_scope", "scope", "x")}}},
 		{"escapes and commas in quotes", []string{`Bearer realm="a \"b\", c\\d"`},
-			[]Challenge{{Scheme: "Bearer", Params: p("realm", `a "b", c\d`)}}},
+			[]authChallenge{{Scheme: "Bearer", Params: p("realm", `a "b", c\d`)}}},
 		{"several challenges", []string{`DPoP algs="ES256 RS256", error="use_dpop_nonce", Bearer realm="r", Basic dXNlcjpwYXNz==`},
-			[]Challenge{
+			[]authChallenge{
 				{Scheme: "DPoP", Params: p("algs", "ES256 RS256", "error", "use_dpop_nonce")},
 				{Scheme: "Bearer", Params: p("realm", "r")},
 				{Scheme: "Basic", Token68: "dXNlcjpwYXNz==", Params: p()},
 			}},
 		{"several header values", []string{"Negotiate", `Bearer scope = "s" ,, `},
-			[]Challenge{{Scheme: "Negotiate", Params: p()}, {Scheme: "Bearer", Params: p("scope", "s")}}},
+			[]authChallenge{{Scheme: "Negotiate", Params: p()}, {Scheme: "Bearer", Params: p("scope", "s")}}},
+		{"a DPoP challenge before the Bearer one", []string{`DPoP algs="ES256", Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", scope="files:read"`},
+			[]authChallenge{
+				{Scheme: "DPoP", Params: p("algs", "ES256")},
+				{Scheme: "Bearer", Params: p("resource_metadata", "https://mcp.example/.well-known/oauth-protected-resource/mcp", "scope", "files:read")},
+			}},
 		{"first of a repeated name wins", []string{`Bearer scope="a", scope="b"`},
-			[]Challenge{{Scheme: "Bearer", Params: p("scope", "a")}}},
+			[]authChallenge{{Scheme: "Bearer", Params: p("scope", "a")}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseChallenges(tc.values)
+			got, err := parseChallenges(tc.values)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,8 +65,8 @@ func TestParseChallengesRefusesMalformed(t *testing.T) {
 		`Bearer a=b, =c`,
 		`Bearer"x"`,
 	} {
-		if _, err := ParseChallenges([]string{v}); !errors.Is(err, ErrChallenge) {
-			t.Errorf("%q: got %v, want ErrChallenge", v, err)
+		if _, err := parseChallenges([]string{v}); !errors.Is(err, errChallenge) {
+			t.Errorf("%q: got %v, want errChallenge", v, err)
 		}
 	}
 }
@@ -75,9 +80,9 @@ func FuzzWWWAuthenticate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		cs, err := ParseChallenges([]string{s})
-		if err != nil && !errors.Is(err, ErrChallenge) {
-			t.Fatalf("error %v does not wrap ErrChallenge", err)
+		cs, err := parseChallenges([]string{s})
+		if err != nil && !errors.Is(err, errChallenge) {
+			t.Fatalf("error %v does not wrap errChallenge", err)
 		}
 		for _, c := range cs {
 			if c.Scheme == "" || !strings.Contains(s, c.Scheme) {
@@ -91,7 +96,7 @@ func FuzzWWWAuthenticate(f *testing.F) {
 		}
 		if err == nil {
 			// What parsed once parses the same when joined with itself.
-			again, err := ParseChallenges([]string{s, s})
+			again, err := parseChallenges([]string{s, s})
 			if err != nil || len(again) != 2*len(cs) {
 				t.Fatalf("twice: got %d challenges (%v), want %d", len(again), err, 2*len(cs))
 			}

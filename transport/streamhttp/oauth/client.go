@@ -17,15 +17,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
-// Token endpoint authentication methods (RFC 7591 section 2).
+// Token endpoint authentication methods (RFC 7591 section 2), for
+// Config.TokenAuthMethod and IDJAG.AuthMethod. AuthPrivateKeyJWT signs a
+// JWT assertion with the client's key (RFC 7523 section 2.2).
 const (
-	AuthBasic = "client_secret_basic"
-	AuthPost  = "client_secret_post"
-	AuthNone  = "none"
+	AuthBasic         = "client_secret_basic"
+	AuthPost          = "client_secret_post"
+	AuthNone          = "none"
+	AuthPrivateKeyJWT = "private_key_jwt"
 )
 
 // clientInfo is the client's identity at one authorization server.
@@ -35,46 +39,6 @@ type clientInfo struct {
 	method   string                      // token endpoint authentication method
 	key      secret.Value[crypto.Signer] // for AuthPrivateKeyJWT
 	audience string                      // of its assertions: the issuer
-}
-
-// A TokenError is an error answer of a token or registration endpoint
-// (RFC 6749 section 5.2). It quotes what the server said, never what we
-// sent.
-type TokenError struct {
-	Endpoint    string // which endpoint: "token" or "registration"
-	Status      int
-	Code        string // the "error" member, e.g. "invalid_grant"
-	Description string // the "error_description" member
-}
-
-func (e *TokenError) Error() string {
-	s := fmt.Sprintf("oauth: the %s endpoint answered %d", e.Endpoint, e.Status)
-	if e.Code != "" {
-		s += " " + e.Code
-	}
-	if e.Description != "" {
-		s += ": " + e.Description
-	}
-	return s
-}
-
-// An AuthorizationError is the authorization server's refusal, brought
-// back by the user's browser in the redirect (RFC 6749 section 4.1.2.1):
-// the user denied access (access_denied), or the request was refused.
-type AuthorizationError struct {
-	Code        string // the "error" parameter, e.g. "access_denied"
-	Description string // the "error_description" parameter
-}
-
-func (e *AuthorizationError) Error() string {
-	s := "oauth: the authorization server refused: " + e.Code
-	if e.Code == "access_denied" {
-		s = "oauth: access was denied at the authorization server (access_denied)"
-	}
-	if e.Description != "" {
-		s += ": " + e.Description
-	}
-	return s
 }
 
 // pickMethod chooses a token endpoint authentication method among those
@@ -164,7 +128,7 @@ func (a *Authorizer) postToken(ctx context.Context, endpoint string, c *clientIn
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return "", fmt.Errorf("oauth: token endpoint %q: %w", redact(endpoint), unwrapURLError(err))
+		return "", fmt.Errorf("oauth: token endpoint %q: %w", quotedURL(endpoint), unwrapURLError(err))
 	}
 	if dpopKey != nil {
 		a.mu.Lock()
@@ -231,8 +195,8 @@ func (a *Authorizer) exchange(req *http.Request, endpoint string, out any, sent 
 func exchange(client *http.Client, req *http.Request, endpoint string, out any, secrets ...secret.String) (http.Header, error) {
 	resp, err := client.Do(req)
 	if err != nil {
-		err = fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, redact(req.URL.String()), unwrapURLError(err))
-		return http.Header{}, secret.RedactError(err, secrets...)
+		err = fmt.Errorf("oauth: calling the %s endpoint %s: %w", endpoint, quotedURL(req.URL.String()), unwrapURLError(err))
+		return http.Header{}, redact.Error(err, secrets...)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))

@@ -14,9 +14,9 @@ import (
 	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
 
-// ResourceMetadata is an MCP server's OAuth protected resource metadata
+// resourceMetadata is an MCP server's OAuth protected resource metadata
 // (RFC 9728), the fields a client uses.
-type ResourceMetadata struct {
+type resourceMetadata struct {
 	Resource             string   `json:"resource"`
 	AuthorizationServers []string `json:"authorization_servers"`
 	ScopesSupported      []string `json:"scopes_supported"`
@@ -27,9 +27,9 @@ type ResourceMetadata struct {
 	DPoPBoundAccessTokensRequired bool     `json:"dpop_bound_access_tokens_required"`
 }
 
-// ServerMetadata is an authorization server's metadata (RFC 8414, or
+// serverMetadata is an authorization server's metadata (RFC 8414, or
 // OpenID Connect Discovery), the fields a client uses.
-type ServerMetadata struct {
+type serverMetadata struct {
 	Issuer                            string   `json:"issuer"`
 	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
 	TokenEndpoint                     string   `json:"token_endpoint"`
@@ -89,13 +89,13 @@ func serverMetadataURLs(issuer *url.URL) []string {
 func getJSON(ctx context.Context, client *http.Client, u string, v any) (found bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return false, fmt.Errorf("oauth: metadata URL %q: %w", redact(u), err)
+		return false, fmt.Errorf("oauth: metadata URL %q: %w", quotedURL(u), err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
 	resp, err := client.Do(req)
 	if err != nil {
-		return false, fmt.Errorf("oauth: fetching %s: %w", redact(u), unwrapURLError(err))
+		return false, fmt.Errorf("oauth: fetching %s: %w", quotedURL(u), unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
@@ -105,10 +105,10 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) (found b
 	if resp.StatusCode != http.StatusOK {
 		// The status code, not resp.Status: its reason phrase is the
 		// server's text, control characters and all.
-		return false, fmt.Errorf("oauth: fetching %s: %d %s", redact(u), resp.StatusCode, http.StatusText(resp.StatusCode))
+		return false, fmt.Errorf("oauth: fetching %s: %d %s", quotedURL(u), resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadata)).Decode(v); err != nil {
-		return false, fmt.Errorf("oauth: decoding %s: %w", redact(u), err)
+		return false, fmt.Errorf("oauth: decoding %s: %w", quotedURL(u), err)
 	}
 	return true, nil
 }
@@ -116,14 +116,14 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) (found b
 // discoverResource finds the protected resource metadata of server and
 // checks that it describes server. It returns ErrNoMetadata when no
 // location has it.
-func discoverResource(ctx context.Context, client *http.Client, server *url.URL, fromChallenge string) (*ResourceMetadata, error) {
+func discoverResource(ctx context.Context, client *http.Client, server *url.URL, fromChallenge string) (*resourceMetadata, error) {
 	if fromChallenge != "" {
 		if err := checkNamed("the resource_metadata URL of the server's challenge", fromChallenge, server); err != nil {
 			return nil, err
 		}
 	}
 	for _, u := range resourceMetadataURLs(server, fromChallenge) {
-		var m ResourceMetadata
+		var m resourceMetadata
 		found, err := getJSON(ctx, client, u, &m)
 		if err != nil {
 			return nil, err
@@ -132,20 +132,20 @@ func discoverResource(ctx context.Context, client *http.Client, server *url.URL,
 			continue
 		}
 		if !resourceCovers(m.Resource, server) {
-			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, maxQuoted), redact(server.String()))
+			return nil, fmt.Errorf("%w: %q is not the server %q", ErrResourceMismatch, safe.Line(m.Resource, maxQuoted), quotedURL(server.String()))
 		}
 		if len(m.AuthorizationServers) == 0 {
-			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", redact(u))
+			return nil, fmt.Errorf("oauth: the protected resource metadata at %s names no authorization server", quotedURL(u))
 		}
 		for i, as := range m.AuthorizationServers {
-			what := fmt.Sprintf("authorization_servers[%d] of the protected resource metadata at %s", i, redact(u))
+			what := fmt.Sprintf("authorization_servers[%d] of the protected resource metadata at %s", i, quotedURL(u))
 			if err := checkNamed(what, as, server); err != nil {
 				return nil, err
 			}
 		}
 		return &m, nil
 	}
-	return nil, fmt.Errorf("%w: no protected resource metadata for %s", ErrNoMetadata, redact(server.String()))
+	return nil, fmt.Errorf("%w: no protected resource metadata for %s", ErrNoMetadata, quotedURL(server.String()))
 }
 
 // resourceCovers reports whether the resource identifier res names server:
@@ -164,13 +164,13 @@ func resourceCovers(res string, server *url.URL) bool {
 // discoverServer fetches the metadata of the authorization server issuer,
 // which must name exactly that issuer. It returns ErrNoMetadata when no
 // location has it.
-func discoverServer(ctx context.Context, client *http.Client, issuer string) (*ServerMetadata, error) {
+func discoverServer(ctx context.Context, client *http.Client, issuer string) (*serverMetadata, error) {
 	iu, err := safeurl.Parse("the authorization server", issuer)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
 	for _, u := range serverMetadataURLs(iu) {
-		var m ServerMetadata
+		var m serverMetadata
 		found, err := getJSON(ctx, client, u, &m)
 		if err != nil {
 			return nil, err
@@ -182,32 +182,32 @@ func discoverServer(ctx context.Context, client *http.Client, issuer string) (*S
 			return nil, err
 		}
 		if m.Issuer != issuer {
-			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, redact(u), safe.Line(m.Issuer, maxQuoted), safe.Line(issuer, maxQuoted))
+			return nil, fmt.Errorf("%w: the metadata at %s is for %q, not %q", ErrIssuerMismatch, quotedURL(u), safe.Line(m.Issuer, maxQuoted), safe.Line(issuer, maxQuoted))
 		}
 		if err := m.check(iu); err != nil {
 			return nil, err
 		}
 		return &m, nil
 	}
-	return nil, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, redact(issuer))
+	return nil, fmt.Errorf("%w: no authorization server metadata for %s", ErrNoMetadata, quotedURL(issuer))
 }
 
 // fetchServerMetadata reads authorization server metadata from the URL a
 // host configured, which names the issuer it trusts.
-func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*ServerMetadata, error) {
+func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*serverMetadata, error) {
 	at, err := safeurl.Parse("the configured authorization server metadata URL", u)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
-	var m ServerMetadata
+	var m serverMetadata
 	found, err := getJSON(ctx, client, u, &m)
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, fmt.Errorf("%w: nothing at the configured %s", ErrNoMetadata, redact(u))
+		return nil, fmt.Errorf("%w: nothing at the configured %s", ErrNoMetadata, quotedURL(u))
 	case m.Issuer == "":
-		return nil, fmt.Errorf("oauth: the metadata at %s names no issuer", redact(u))
+		return nil, fmt.Errorf("oauth: the metadata at %s names no issuer", quotedURL(u))
 	}
 	if err := m.check(at); err != nil {
 		return nil, err
@@ -217,7 +217,7 @@ func fetchServerMetadata(ctx context.Context, client *http.Client, u string) (*S
 
 // check refuses metadata no grant can use, and metadata with a URL the
 // client must not use or open; by is where the metadata came from.
-func (m *ServerMetadata) check(by *url.URL) error {
+func (m *serverMetadata) check(by *url.URL) error {
 	if err := m.checkURLs(by); err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func (m *ServerMetadata) check(by *url.URL) error {
 // loopback host, or is on this machine when by, where the metadata came
 // from, is not ([ErrUnsafeURL]), before anything uses or opens one. The
 // error names the member, never the URL (its query could be anything).
-func (m *ServerMetadata) checkURLs(by *url.URL) error {
+func (m *serverMetadata) checkURLs(by *url.URL) error {
 	if m.Issuer != "" {
 		if _, err := safeurl.Parse("the authorization server's issuer", m.Issuer); err != nil {
 			return fmt.Errorf("oauth: %w", err)
@@ -258,7 +258,7 @@ func (m *ServerMetadata) checkURLs(by *url.URL) error {
 // no authorization endpoint, or no PKCE with S256. assumed is true for
 // the default endpoints of a 2025-03-26 server without metadata, which
 // that specification required to support PKCE.
-func (m *ServerMetadata) checkCodeFlow(assumed bool) error {
+func (m *serverMetadata) checkCodeFlow(assumed bool) error {
 	if m.AuthorizationEndpoint == "" {
 		return fmt.Errorf("oauth: the metadata of %q lacks an authorization endpoint", safe.Line(m.Issuer, maxQuoted))
 	}

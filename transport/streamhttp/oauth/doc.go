@@ -24,7 +24,7 @@
 //
 // Nothing happens until the server answers 401. Then, in order:
 //
-//  1. The Bearer challenge of WWW-Authenticate is parsed ([ParseChallenges])
+//  1. The Bearer challenge of WWW-Authenticate is parsed
 //     for resource_metadata, scope and error.
 //  2. The protected resource metadata (RFC 9728) is fetched from the URL
 //     the challenge named, else from the well-known URL with the server's

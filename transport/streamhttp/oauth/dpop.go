@@ -29,7 +29,7 @@ const dpopAlg = "ES256"
 // dpop_signing_alg_values_supported. A token bound where the resource
 // server takes Bearer alone would be refused at every request. The key
 // is new for each authorization and kept with its tokens.
-func (a *Authorizer) dpopKeyFor(m *ServerMetadata, prm *ResourceMetadata) (crypto.Signer, error) {
+func (a *Authorizer) dpopKeyFor(m *serverMetadata, prm *resourceMetadata) (crypto.Signer, error) {
 	if !a.cfg.DPoPKey.IsZero() {
 		return a.cfg.DPoPKey.Reveal(), nil
 	}

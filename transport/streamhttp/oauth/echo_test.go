@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -92,7 +93,7 @@ func (e *echoServer) check(t *testing.T, what, text string) {
 		t.Errorf("%s shows a planted secret: %s", what, text)
 	}
 	for _, s := range e.sent {
-		if len(s) >= secret.MinLen && strings.Contains(text, s) {
+		if len(s) >= redact.MinLen && strings.Contains(text, s) {
 			t.Errorf("%s shows %q, which the request carried: %s", what, s, text)
 		}
 	}

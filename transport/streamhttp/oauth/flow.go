@@ -17,10 +17,6 @@ import (
 	"github.com/plainmcp/plainmcp/secret"
 )
 
-// ErrState is wrapped by the error for an authorization response whose
-// state is not the one the flow sent.
-var ErrState = errors.New("oauth: the authorization response's state does not match")
-
 // newPKCE returns a fresh PKCE code verifier and its S256 challenge
 // (RFC 7636 section 4).
 func newPKCE() (verifier, challenge string) {
@@ -40,7 +36,7 @@ func randomString() string {
 // grant is what an authorization produced besides the token: where to
 // refresh it.
 type grant struct {
-	meta     *ServerMetadata
+	meta     *serverMetadata
 	client   *clientInfo
 	resource string
 	scope    string        // the scope requested
@@ -54,7 +50,7 @@ type grant struct {
 // grant of the current token, if any: a step-up asks for its scope and
 // the challenge's together. login, from [Authorizer.Login], may name the
 // user step, the redirect and more scopes.
-func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant, stepUp bool, login *LoginOptions) (*Token, *grant, error) {
+func (a *Authorizer) authorize(ctx context.Context, ch authChallenge, prev *grant, stepUp bool, login *LoginOptions) (*Token, *grant, error) {
 	g := &grant{resource: canonicalResource(a.server)}
 	scope, step, redirect := a.flowScope(ch, prev, stepUp, login)
 	prm, scope, assumed, err := a.discover(ctx, ch, g, scope)
@@ -86,7 +82,7 @@ func (a *Authorizer) authorize(ctx context.Context, ch Challenge, prev *grant, s
 // flowScope is the scope a flow asks for — the challenge's, else the
 // host's; on a step-up, with the current grant's; with a login's own —
 // and the user step and redirect URL it uses.
-func (a *Authorizer) flowScope(ch Challenge, prev *grant, stepUp bool, login *LoginOptions) (scope string, step UserStep, redirect string) {
+func (a *Authorizer) flowScope(ch authChallenge, prev *grant, stepUp bool, login *LoginOptions) (scope string, step UserStep, redirect string) {
 	scope = ch.Params["scope"]
 	if scope == "" && len(a.cfg.Scopes) > 0 {
 		scope = strings.Join(a.cfg.Scopes, " ") // the host's choice, when the server names none
@@ -119,7 +115,7 @@ func (a *Authorizer) flowScope(ch Challenge, prev *grant, stepUp bool, login *Lo
 // discover finds the resource's metadata and its authorization server's
 // (g.resource, g.meta), the scope the resource supports when none was
 // named, and whether the endpoints are the 2025-03-26 defaults (assumed).
-func (a *Authorizer) discover(ctx context.Context, ch Challenge, g *grant, scope string) (prm *ResourceMetadata, _ string, assumed bool, err error) {
+func (a *Authorizer) discover(ctx context.Context, ch authChallenge, g *grant, scope string) (prm *resourceMetadata, _ string, assumed bool, err error) {
 	prm, err = discoverResource(ctx, a.http, a.server, ch.Params["resource_metadata"])
 	switch {
 	case err == nil && a.cfg.ServerMetadataURL != "":
@@ -148,7 +144,7 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge, g *grant, scope
 
 // noteAuthServer remembers the authorization server's origin, for hosts
 // that show where a login goes.
-func (a *Authorizer) noteAuthServer(m *ServerMetadata) {
+func (a *Authorizer) noteAuthServer(m *serverMetadata) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if u, err := url.Parse(m.AuthorizationEndpoint); err == nil && u.Host != "" {
@@ -242,9 +238,9 @@ func (a *Authorizer) userStep(ctx context.Context, step UserStep, redirect strin
 // legacyServer finds the authorization server of a 2025-03-26 server,
 // which has no protected resource metadata: metadata at the server's
 // origin, else the default endpoints there.
-func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *ServerMetadata, defaults bool, err error) {
+func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *serverMetadata, defaults bool, err error) {
 	root := (&url.URL{Scheme: server.Scheme, Host: server.Host}).String()
-	m = &ServerMetadata{}
+	m = &serverMetadata{}
 	found, err := getJSON(ctx, a.http, root+"/.well-known/oauth-authorization-server", m)
 	if err != nil {
 		return nil, false, err
@@ -253,7 +249,7 @@ func legacyServer(ctx context.Context, a *Authorizer, server *url.URL) (m *Serve
 		// That specification did not tie the issuer to the origin.
 		return m, false, m.check(server)
 	}
-	m = &ServerMetadata{
+	m = &serverMetadata{
 		AuthorizationEndpoint: root + "/authorize",
 		TokenEndpoint:         root + "/token",
 		RegistrationEndpoint:  root + "/register",

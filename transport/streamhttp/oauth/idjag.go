@@ -87,7 +87,7 @@ func (x *IDJAG) Assertion(ctx context.Context, issuer string) (secret.String, er
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, x.TokenEndpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return secret.String{}, fmt.Errorf("oauth: IdP token endpoint %q: %w", redact(x.TokenEndpoint), unwrapURLError(err))
+		return secret.String{}, fmt.Errorf("oauth: IdP token endpoint %q: %w", quotedURL(x.TokenEndpoint), unwrapURLError(err))
 	}
 	req.Header = header
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

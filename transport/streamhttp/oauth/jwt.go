@@ -9,10 +9,6 @@ import (
 	"time"
 )
 
-// AuthPrivateKeyJWT is the token endpoint authentication method that signs
-// a JWT assertion with the client's key (RFC 7523 section 2.2).
-const AuthPrivateKeyJWT = "private_key_jwt"
-
 // clientAssertionType is the client_assertion_type of a JWT assertion.
 const clientAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/plainmcp/plainmcp/internal/safeurl"
 )
@@ -70,17 +69,6 @@ func (a *Authorizer) AuthServer() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.authServer
-}
-
-// Scope is the scope of the current token, space-separated, when the
-// authorization server said.
-func (a *Authorizer) Scope() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.tok == nil {
-		return ""
-	}
-	return strings.TrimSpace(a.tok.Scope)
 }
 
 // StepUpScope reports whether the server's last refusal was a 403

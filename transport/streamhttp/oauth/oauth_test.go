@@ -22,6 +22,30 @@ func standard() *fake {
 	}
 }
 
+// A Store set from a nil *FileStore or *MemoryStore (an interface that
+// holds a nil pointer, not a nil interface) means the default store, as
+// nil does, rather than a panic at the first request.
+func TestNilStorePointerMeansMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		store TokenStore
+	}{
+		{"nil *FileStore", (*FileStore)(nil)},
+		{"nil *MemoryStore", (*MemoryStore)(nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, standard())
+			resp, err := f.call(f.authorizer(t, Config{Store: tc.store}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("got status %d, want 200", resp.StatusCode)
+			}
+		})
+	}
+}
+
 func TestFlowAuthorizesAndRetries(t *testing.T) {
 	f := newFake(t, standard())
 	a := f.authorizer(t, Config{})

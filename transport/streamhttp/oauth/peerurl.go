@@ -33,9 +33,9 @@ func checkNamed(what, raw string, by *url.URL) error {
 // an error quotes.
 const maxQuoted = 200
 
-// redact is u without its user info, query and fragment, cut to
+// quotedURL is u without its user info, query and fragment, cut to
 // maxQuoted bytes (a server chooses its metadata URLs and issuers).
-func redact(u string) string {
+func quotedURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return "(malformed URL)"

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/plainmcp/plainmcp/internal/childexit"
+	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
 )
 
 // TestMain lets the test binary act as another process sharing a token

@@ -17,7 +17,7 @@ import (
 // configured client ID, a client ID metadata document URL when the server
 // accepts one, or a registration for redirect, made once per
 // authorization server and redirect URL and kept in a [ClientStore].
-func (a *Authorizer) clientFor(ctx context.Context, m *ServerMetadata, redirect string) (*clientInfo, error) {
+func (a *Authorizer) clientFor(ctx context.Context, m *serverMetadata, redirect string) (*clientInfo, error) {
 	if a.cfg.ClientID != "" {
 		return a.configuredClient(m), nil
 	}
@@ -46,7 +46,7 @@ func (a *Authorizer) clientFor(ctx context.Context, m *ServerMetadata, redirect 
 }
 
 // configuredClient is the pre-registered client of the config.
-func (a *Authorizer) configuredClient(m *ServerMetadata) *clientInfo {
+func (a *Authorizer) configuredClient(m *serverMetadata) *clientInfo {
 	method := a.cfg.TokenAuthMethod
 	switch {
 	case method != "":
@@ -64,7 +64,7 @@ func (a *Authorizer) configuredClient(m *ServerMetadata) *clientInfo {
 
 // storedOrRegistered is the client the store kept for issuer and
 // redirect, else a new registration, which it keeps.
-func (a *Authorizer) storedOrRegistered(ctx context.Context, m *ServerMetadata, issuer, redirect string) (*clientInfo, error) {
+func (a *Authorizer) storedOrRegistered(ctx context.Context, m *serverMetadata, issuer, redirect string) (*clientInfo, error) {
 	cs, _ := a.store.(ClientStore)
 	if cs != nil {
 		if sc, err := cs.LoadClient(ctx, issuer, redirect); err == nil && sc != nil && sc.ID != "" {
@@ -88,7 +88,7 @@ func (a *Authorizer) storedOrRegistered(ctx context.Context, m *ServerMetadata, 
 }
 
 // register registers the client dynamically (RFC 7591).
-func (a *Authorizer) register(ctx context.Context, m *ServerMetadata, redirect string) (*clientInfo, error) {
+func (a *Authorizer) register(ctx context.Context, m *serverMetadata, redirect string) (*clientInfo, error) {
 	method := pickMethod(m.TokenEndpointAuthMethodsSupported, true)
 	appType := "web"
 	if r, err := url.Parse(redirect); err == nil && isLoopback(r.Hostname()) {
@@ -107,7 +107,7 @@ func (a *Authorizer) register(ctx context.Context, m *ServerMetadata, redirect s
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.RegistrationEndpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("oauth: registration endpoint %q: %w", redact(m.RegistrationEndpoint), unwrapURLError(err))
+		return nil, fmt.Errorf("oauth: registration endpoint %q: %w", quotedURL(m.RegistrationEndpoint), unwrapURLError(err))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")

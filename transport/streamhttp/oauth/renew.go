@@ -9,16 +9,6 @@ import (
 	"time"
 )
 
-// Errors of a renewal; match them with errors.Is.
-var (
-	// ErrNoUser: the server needs the user to authorize the client, and
-	// there is no user step. Nothing was registered for it.
-	ErrNoUser = errors.New("oauth: the server needs the user to authorize the client, and there is no user step")
-	// ErrUserStepTimeout: the user did not finish the authorization
-	// within Config.UserStepTimeout.
-	ErrUserStepTimeout = errors.New("oauth: the user did not finish authorizing in time")
-)
-
 // errNoRenewal: a renewal that was not to authorize found no refresh to
 // make, or its refresh failed.
 var errNoRenewal = errors.New("oauth: no token could be renewed without a new authorization")
@@ -26,13 +16,13 @@ var errNoRenewal = errors.New("oauth: no token could be renewed without a new au
 // A renewal is what a request asks for after the server refused its
 // token: a refresh, an authorization, or both in that order.
 type renewal struct {
-	gen       uint64    // the generation of the refused token
-	sent      *Token    // the refused token; nil when none was sent
-	ch        Challenge // the server's challenge
-	refresh   bool      // may refresh
-	authorize bool      // may authorize anew
-	stepUp    bool      // ch asks for more scope than sent has
-	force     bool      // a login that replaces a token that works
+	gen       uint64        // the generation of the refused token
+	sent      *Token        // the refused token; nil when none was sent
+	ch        authChallenge // the server's challenge
+	refresh   bool          // may refresh
+	authorize bool          // may authorize anew
+	stepUp    bool          // ch asks for more scope than sent has
+	force     bool          // a login that replaces a token that works
 	login     *LoginOptions
 }
 
@@ -86,7 +76,7 @@ func (a *Authorizer) renew(ctx context.Context, rn renewal) outcome {
 	case <-fl.done:
 		return fl.out
 	case <-ctx.Done():
-		return outcome{err: fmt.Errorf("oauth: waiting for the authorization of %s, which goes on: %w", redact(a.cfg.ServerURL), context.Cause(ctx))}
+		return outcome{err: fmt.Errorf("oauth: waiting for the authorization of %s, which goes on: %w", quotedURL(a.cfg.ServerURL), context.Cause(ctx))}
 	}
 }
 
@@ -129,7 +119,7 @@ func (a *Authorizer) renewNow(ctx context.Context, rn renewal) outcome {
 	out.authorized = true
 	tok, g, err := a.authorize(ctx, ch, prev, rn.stepUp, rn.login)
 	if err != nil {
-		out.err = fmt.Errorf("oauth: authorizing at %s: %w", redact(a.cfg.ServerURL), err)
+		out.err = fmt.Errorf("oauth: authorizing at %s: %w", quotedURL(a.cfg.ServerURL), err)
 		return out
 	}
 	if lctx, unlock, err = a.lockStore(ctx); err != nil {
@@ -165,7 +155,7 @@ func (a *Authorizer) refreshLocked(ctx context.Context, rn renewal) (out outcome
 		return outcome{tok: tok, gen: gen, refreshed: true, err: err}, true
 	}
 	if a.cfg.Logger != nil {
-		a.cfg.Logger.Warn("oauth: refreshing the token failed", "server", redact(a.cfg.ServerURL), "err", err)
+		a.cfg.Logger.Warn("oauth: refreshing the token failed", "server", quotedURL(a.cfg.ServerURL), "err", err)
 	}
 	a.mu.Lock()
 	a.deadRT = sha256.Sum256([]byte(cur.RefreshToken.Reveal()))

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/secret"
@@ -44,7 +45,7 @@ func Revoke(ctx context.Context, client *http.Client, tok *Token) error {
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, tok.RevocationEndpoint, strings.NewReader(form.Encode()))
 		if err != nil {
-			return fmt.Errorf("oauth: revocation endpoint %q: %w", redact(tok.RevocationEndpoint), unwrapURLError(err))
+			return fmt.Errorf("oauth: revocation endpoint %q: %w", quotedURL(tok.RevocationEndpoint), unwrapURLError(err))
 		}
 		req.Header = header
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -60,8 +61,8 @@ func Revoke(ctx context.Context, client *http.Client, tok *Token) error {
 func revokeOne(client *http.Client, req *http.Request, secrets ...secret.String) error {
 	resp, err := client.Do(req)
 	if err != nil {
-		err = fmt.Errorf("oauth: calling the revocation endpoint %s: %w", redact(req.URL.String()), unwrapURLError(err))
-		return secret.RedactError(err, secrets...)
+		err = fmt.Errorf("oauth: calling the revocation endpoint %s: %w", quotedURL(req.URL.String()), unwrapURLError(err))
+		return redact.Error(err, secrets...)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))

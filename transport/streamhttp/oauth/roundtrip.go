@@ -109,8 +109,8 @@ func rewindable(req *http.Request) bool {
 // challengeOf is the challenge of resp, Bearer else DPoP; whether the
 // server spoke DPoP; and whether it asks for tok to be sent again with
 // the DPoP nonce resp gave.
-func challengeOf(resp *http.Response, tok *Token) (ch Challenge, dpop, nonce bool) {
-	cs, _ := ParseChallenges(resp.Header.Values("WWW-Authenticate"))
+func challengeOf(resp *http.Response, tok *Token) (ch authChallenge, dpop, nonce bool) {
+	cs, _ := parseChallenges(resp.Header.Values("WWW-Authenticate"))
 	ch, _ = bearerChallenge(cs)
 	d, dpop := schemeChallenge(cs, "DPoP")
 	if dpop && d.Params["error"] == "use_dpop_nonce" && tok != nil && tok.Type == "DPoP" && resp.Header.Get("DPoP-Nonce") != "" {
@@ -125,7 +125,7 @@ func challengeOf(resp *http.Response, tok *Token) (ch Challenge, dpop, nonce boo
 // after is what a request does once the server refused tok with resp and
 // challenge ch: a new token to send (resp nil), or resp or an error to
 // return, when its budget is spent or the renewal failed.
-func (t *roundTripper) after(ctx context.Context, b *budget, resp *http.Response, ch Challenge, tok *Token, gen uint64) (*Token, uint64, *http.Response, error) {
+func (t *roundTripper) after(ctx context.Context, b *budget, resp *http.Response, ch authChallenge, tok *Token, gen uint64) (*Token, uint64, *http.Response, error) {
 	rn, ok := b.next(resp.StatusCode, ch, tok, gen)
 	if !ok {
 		return nil, 0, resp, nil
@@ -148,7 +148,7 @@ func (t *roundTripper) after(ctx context.Context, b *budget, resp *http.Response
 
 // next is the renewal a request may ask for after the server answered
 // status with challenge ch to tok (of generation gen), if any is left.
-func (b *budget) next(status int, ch Challenge, tok *Token, gen uint64) (renewal, bool) {
+func (b *budget) next(status int, ch authChallenge, tok *Token, gen uint64) (renewal, bool) {
 	rn := renewal{gen: gen, sent: tok, ch: ch}
 	if status == http.StatusForbidden {
 		if ch.Params["error"] != "insufficient_scope" || !b.stepUp {
@@ -191,7 +191,7 @@ func rewind(req *http.Request) (*http.Request, error) {
 
 // noteChallenge remembers the server's last challenge, for a Login that
 // comes later, and whether it spoke DPoP.
-func (a *Authorizer) noteChallenge(ch Challenge, dpop bool) {
+func (a *Authorizer) noteChallenge(ch authChallenge, dpop bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.challenge = ch

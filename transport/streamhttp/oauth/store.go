@@ -52,7 +52,7 @@ func (t *Token) grant() *grant {
 		return nil
 	}
 	g := &grant{
-		meta:     &ServerMetadata{Issuer: t.Issuer, TokenEndpoint: t.TokenEndpoint, RevocationEndpoint: t.RevocationEndpoint},
+		meta:     &serverMetadata{Issuer: t.Issuer, TokenEndpoint: t.TokenEndpoint, RevocationEndpoint: t.RevocationEndpoint},
 		client:   &clientInfo{id: t.ClientID, secret: t.ClientSecret, method: t.ClientAuth, audience: t.Issuer},
 		resource: t.Resource,
 		scope:    t.Scope,

@@ -1,0 +1,42 @@
+// Package webui is mcpc web: a local page over a toolreg.Registry — its
+// servers, tools with a search and a form built from each input schema
+// (checked before the call), resources and templates, prompts, skills,
+// each call's progress (with Cancel), result and the JSON-RPC frames it
+// took — that hosts MCP Apps (SEP-1865) the way the extension says web
+// hosts do.
+//
+// # What servers say and ask
+//
+// An Inbox, hooked into each server's session options (Inbox.Hook),
+// holds what a server says on its own — log messages, list changes, the
+// lines a stdio server writes to stderr — and what it asks of the person:
+// sampling requests, elicitation forms and pages to open (URL mode). The
+// page polls it, shows the requests in their own region and posts the
+// person's answers; a request waits until it is answered or the server
+// withdraws it, and at most 32 wait at once.
+//
+// # Two origins
+//
+// Start listens on two loopback ports. The page and its JSON API live on
+// the first, under /t/<token>/; an app runs on the second, the sandbox
+// origin, under /s/<another token>/: a proxy page framed by the host page
+// alone, served with the Content-Security-Policy built from the app's
+// _meta.ui.csp (apps.CSP.Policy), which loads the app's HTML into
+// an inner frame sandboxed without allow-same-origin and passes the app's
+// JSON-RPC to the page by postMessage. The page answers ui/initialize,
+// holds its notifications until the app says it is initialized, sends the
+// tool's input and result, proxies tools/call (only the app's own
+// server's tools visible to apps) and resources/read to the app's server,
+// and asks the person before a call they did not start or a link opens.
+//
+// # Safety
+//
+// Every request needs the token in its path and a Host header that is
+// the address the server listens on (a DNS-rebinding page sends its own
+// name); a request that changes anything also needs the page's Origin and
+// a JSON body. The page's own policy allows its script and style only and
+// frames only from the sandbox origin. Whatever a server or an app sends
+// reaches the page as JSON and is shown with textContent, never as HTML.
+// The package uses net/http, embed and html/template and nothing else:
+// the library and stdio-only programs never link it.
+package webui

@@ -1,0 +1,90 @@
+package webui
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
+
+	"github.com/plainmcp/plainmcp/mcpclient"
+)
+
+// The inbox keeps a bounded number of events of bounded text, and a
+// bounded number of requests wait for the person at once.
+func TestInboxBounds(t *testing.T) {
+	leakcheck.Check(t)
+	var in Inbox
+	for i := 0; i < inboxEvents+10; i++ {
+		in.add(Event{Kind: "log", Text: strings.Repeat("é", inboxText)})
+	}
+	ev := in.Since(0)
+	if len(ev) != inboxEvents || ev[0].Seq != 11 {
+		t.Errorf("kept %d events from %d, want the last %d", len(ev), ev[0].Seq, inboxEvents)
+	}
+	if txt := ev[0].Text; len(txt) > inboxText+len("…") || !utf8.ValidString(txt) {
+		t.Errorf("an event's text is %d bytes (valid UTF-8: %v)", len(txt), utf8.ValidString(txt))
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	errs := make(chan error, inboxWaiting+1)
+	for range inboxWaiting {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, err := in.ask(ctx, Event{Kind: "sampling"}); errs <- err }()
+	}
+	for {
+		in.mu.Lock()
+		n := len(in.waiting)
+		in.mu.Unlock()
+		if n == inboxWaiting {
+			break
+		}
+		runtime.Gosched()
+	}
+	if _, err := in.ask(ctx, Event{Kind: "sampling"}); !errors.Is(err, errTooManyAsks) {
+		t.Errorf("request %d: %v, want errTooManyAsks", inboxWaiting+1, err)
+	}
+	if err := in.answer(Answer{ID: 1, Action: "accept"}); !errors.Is(err, errNoSuchAsk) {
+		t.Errorf("answering an event that asks nothing: %v", err)
+	}
+	cancel() // the server withdraws them all
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("a withdrawn request ended with %v", err)
+		}
+	}
+	if n := len(in.waiting); n != 0 {
+		t.Errorf("%d requests still wait", n)
+	}
+}
+
+func TestCheckRoots(t *testing.T) {
+	leakcheck.Check(t)
+	many := make([]mcpclient.Root, maxRoots+1)
+	for i := range many {
+		many[i] = mcpclient.Root{URI: "file:///r"}
+	}
+	for _, tc := range []struct {
+		roots []mcpclient.Root
+		ok    bool
+	}{
+		{nil, true},
+		{[]mcpclient.Root{{URI: "file:///home/me"}, {URI: "file:///tmp", Name: "tmp"}}, true},
+		{[]mcpclient.Root{{URI: "https://example.com/"}}, false},
+		{[]mcpclient.Root{{URI: "/home/me"}}, false},
+		{[]mcpclient.Root{{URI: "file://"}}, false},
+		{[]mcpclient.Root{{URI: "file:///" + strings.Repeat("a", maxRootText)}}, false},
+		{many, false},
+	} {
+		if err := checkRoots(tc.roots); (err == nil) != tc.ok {
+			t.Errorf("%d roots, first %.40v: err %v", len(tc.roots), tc.roots, err)
+		}
+	}
+}
