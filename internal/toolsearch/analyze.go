@@ -81,9 +81,9 @@ func terms(s string) []string {
 func termsOf(ws []string, negate bool) []string {
 	out := ws[:0]
 	negated := false
-	for _, w := range ws {
-		if negate && negators[w] {
-			negated = true
+	for i, w := range ws {
+		if negators[w] || contractions[w] && i+1 < len(ws) && ws[i+1] == "t" {
+			negated = negate
 			continue
 		}
 		if stopwords[w] {
@@ -112,8 +112,13 @@ func termsOf(ws []string, negate bool) []string {
 // phraseSpan is how far apart the words of a phrase may be.
 const phraseSpan = 3
 
-// negators are the words that negate the word after them in a request.
-var negators = set(`not without never don doesn didn isn aren wasn won except excluding`)
+// negators are the words that negate the word after them in a request,
+// and contractions those that do when a "t" follows (don't, won't): a
+// "won" deal is no negation.
+var (
+	negators     = set(`not no without never except excluding`)
+	contractions = set(`don doesn didn isn aren wasn weren won can couldn shouldn wouldn haven hasn`)
+)
 
 // stem strips the common English inflections so that a word and its
 // plural, its -ing, -ed and -er forms meet: "repositories" and
@@ -212,7 +217,7 @@ var stopwords = set(`a an the to of for in on at by with from into onto about as
 	what which whom whose when where why how if else
 	via using use help helps thanks thank hey hi hello ok okay kindly quickly maybe actually really
 	somehow something anything
-	s t d ll ve re don doesn didn isn aren wasn won not no`)
+	s t d ll ve re`)
 
 func set(s string) map[string]bool {
 	m := map[string]bool{}

@@ -120,3 +120,18 @@ func TestNegatedWordsAreNotAskedFor(t *testing.T) {
 		t.Errorf("terms of a description = %q: want the negated word kept", got)
 	}
 }
+
+// TestContractions checks that the pieces of a negative contraction
+// negate, in a request, and are no terms anywhere, while the same words
+// without a "t" after them are words.
+func TestContractions(t *testing.T) {
+	if got := queryWords("which deals have we won this month"); !slices.Contains(got, "won") || !slices.Contains(got, "deal") {
+		t.Errorf("queryWords = %q: want won and deal", got)
+	}
+	if got := queryWords("I can't delete the draft"); slices.Contains(got, stem("delete")) {
+		t.Errorf("queryWords = %q: want delete negated", got)
+	}
+	if got := terms("Don't use it when it won't finish"); slices.Contains(got, "don") || slices.Contains(got, "won") {
+		t.Errorf("terms = %q: want no piece of a contraction", got)
+	}
+}
