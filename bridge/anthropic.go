@@ -11,17 +11,17 @@ import (
 	"github.com/plainmcp/plainmcp/secret"
 )
 
-// DefaultAnthropicBaseURL is where [Anthropic] sends requests when BaseURL
+// defaultAnthropicBaseURL is where [Anthropic] sends requests when BaseURL
 // is empty; the official SDKs read it from ANTHROPIC_BASE_URL.
-const DefaultAnthropicBaseURL = "https://api.anthropic.com"
+const defaultAnthropicBaseURL = "https://api.anthropic.com"
 
-// AnthropicVersion is the API version [Anthropic] sends as the
+// anthropicVersion is the API version [Anthropic] sends as the
 // anthropic-version header.
-const AnthropicVersion = "2023-06-01"
+const anthropicVersion = "2023-06-01"
 
-// DefaultAnthropicMaxTokens is the max_tokens sent when a request names
+// defaultAnthropicMaxTokens is the max_tokens sent when a request names
 // none: the Messages API requires one.
-const DefaultAnthropicMaxTokens = 1024
+const defaultAnthropicMaxTokens = 1024
 
 // Anthropic is a [Model] that talks to the Anthropic Messages API,
 // POST {BaseURL}/v1/messages. It is safe for concurrent use; set its
@@ -30,10 +30,13 @@ const DefaultAnthropicMaxTokens = 1024
 // Images (JPEG, PNG, GIF, WebP) go into user turns and tool results;
 // audio, other images, images in assistant turns and binary resources
 // become text placeholders. Tool results keep their error flag as
-// is_error. The request's metadata and includeContext are not sent.
+// is_error. The request's metadata and includeContext are not sent. A
+// request that names no token limit (maxTokens 0 or less) is sent with
+// max_tokens 1024: the Messages API requires one. Requests carry
+// anthropic-version 2023-06-01.
 type Anthropic struct {
 	APIKey  secret.String     // sent as x-api-key; prints as [redacted], cut out of errors
-	BaseURL string            // default DefaultAnthropicBaseURL
+	BaseURL string            // "" means https://api.anthropic.com (the official SDKs read ANTHROPIC_BASE_URL)
 	Model   string            // the model used when no hint picks one
 	Models  map[string]string // hint → model; the first of the server's hints found here wins
 	HTTP    HTTPOptions
@@ -47,8 +50,8 @@ func (a *Anthropic) CreateMessage(ctx context.Context, p *mcpclient.CreateMessag
 	if err != nil {
 		return nil, err
 	}
-	c := &caller{provider: "anthropic", url: baseURL(a.BaseURL, DefaultAnthropicBaseURL) + "/v1/messages",
-		header: http.Header{"Anthropic-Version": {AnthropicVersion}}, key: a.APIKey, keyHeader: "X-Api-Key", opts: a.HTTP}
+	c := &caller{provider: "anthropic", url: baseURL(a.BaseURL, defaultAnthropicBaseURL) + "/v1/messages",
+		header: http.Header{"Anthropic-Version": {anthropicVersion}}, key: a.APIKey, keyHeader: "X-Api-Key", opts: a.HTTP}
 	return c.message(ctx, req, &req.Stream, decodeAnthropicStream, decodeAnthropic)
 }
 
@@ -59,7 +62,7 @@ type anRequest struct {
 	Messages      []anMessage     `json:"messages"`
 	Temperature   *float64        `json:"temperature,omitempty"`
 	StopSequences []string        `json:"stop_sequences,omitempty"`
-	Tools         []AnthropicTool `json:"tools,omitempty"`
+	Tools         []anthropicTool `json:"tools,omitempty"`
 	ToolChoice    *anToolChoice   `json:"tool_choice,omitempty"`
 	Stream        bool            `json:"stream,omitempty"`
 }
@@ -92,8 +95,8 @@ type anToolChoice struct {
 	Type string `json:"type"`
 }
 
-// AnthropicTool is a tool definition in a Messages request.
-type AnthropicTool struct {
+// anthropicTool is a tool definition in a Messages request.
+type anthropicTool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
@@ -115,7 +118,7 @@ func anthropicRequest(p *mcpclient.CreateMessageParams, model string) (*anReques
 	r := &anRequest{Model: model, MaxTokens: p.MaxTokens, System: p.SystemPrompt,
 		Temperature: p.Temperature, StopSequences: p.StopSequences, Messages: []anMessage{}}
 	if r.MaxTokens <= 0 {
-		r.MaxTokens = DefaultAnthropicMaxTokens
+		r.MaxTokens = defaultAnthropicMaxTokens
 	}
 	for i, m := range p.Messages {
 		if m.Role != "user" && m.Role != "assistant" {
@@ -151,11 +154,11 @@ func anthropicRequest(p *mcpclient.CreateMessageParams, model string) (*anReques
 }
 
 // anthropicTools converts MCP tool definitions to Anthropic's, each
-// input schema made fit to send (see ExportSchema).
-func anthropicTools(tools []*mcpclient.Tool) []AnthropicTool {
-	var out []AnthropicTool
+// input schema made fit to send (see exportSchema).
+func anthropicTools(tools []*mcpclient.Tool) []anthropicTool {
+	var out []anthropicTool
 	for _, t := range tools {
-		out = append(out, AnthropicTool{Name: t.Name, Description: describeTool(t), InputSchema: ExportSchema(t.InputSchema)})
+		out = append(out, anthropicTool{Name: t.Name, Description: describeTool(t), InputSchema: exportSchema(t.InputSchema)})
 	}
 	return out
 }

@@ -38,7 +38,7 @@ func (o *RunOptions) callTools(ctx context.Context, reg *toolreg.Registry, offer
 			defer wg.Done()
 			for i := range next {
 				res, err := o.call(ctx, reg, byName[uses[i].Name], json.RawMessage(objectOrEmpty(uses[i].Input)))
-				results[i] = ToolResult(uses[i].ID, res, err, o.MaxResultBytes)
+				results[i] = toolResult(uses[i].ID, res, err, o.MaxResultBytes)
 			}
 		}()
 	}

@@ -192,7 +192,7 @@ func TestToolSubset(t *testing.T) {
 		t.Errorf("offered %s, want mcp__demo__echo alone", got)
 	}
 	var req struct {
-		Tools []OpenAITool `json:"tools"`
+		Tools []openAITool `json:"tools"`
 	}
 	json.Unmarshal(f.requests()[0].body, &req)
 	if len(req.Tools) != 1 || req.Tools[0].Function.Name != "mcp__demo__echo" {

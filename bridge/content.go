@@ -70,12 +70,12 @@ func toolResultText(provider string, c mcpclient.Content) string {
 }
 
 // openAITools converts MCP tool definitions to function tools, each
-// input schema made fit to send (see ExportSchema).
-func openAITools(tools []*mcpclient.Tool) []OpenAITool {
-	var out []OpenAITool
+// input schema made fit to send (see exportSchema).
+func openAITools(tools []*mcpclient.Tool) []openAITool {
+	var out []openAITool
 	for _, t := range tools {
-		out = append(out, OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: describeTool(t), Parameters: ExportSchema(t.InputSchema)}})
+		out = append(out, openAITool{Type: "function", Function: openAIFunction{
+			Name: t.Name, Description: describeTool(t), Parameters: exportSchema(t.InputSchema)}})
 	}
 	return out
 }

@@ -21,14 +21,16 @@
 //   - systemPrompt, maxTokens, temperature and stopSequences map to the
 //     provider's fields; modelPreferences.hints choose a model from the
 //     adapter's Models map (the first hint found wins), else its Model.
-//     A request without maxTokens (0 or less) gets the adapter's default
-//     limit, never none.
+//     A request without maxTokens (0 or less) gets a limit of 1,024
+//     tokens from either adapter, never none.
 //   - tool_use items are the provider's tool calls, tool_result items its
 //     tool messages; tools are passed with their input schema made fit to
-//     send ([ExportSchema]: no "$schema" and the like at the top, always an
-//     object with properties) and a description even when the server gave
-//     none, and toolChoice auto, required and none map to the provider's
-//     form.
+//     send (without the top-level keys providers reject: "$schema", "$id",
+//     "$comment", "oneOf", "anyOf" and "allOf"; always an object with
+//     properties; the registry keeps the server's bytes) and a
+//     description even when the server gave none (its title, else its
+//     name and server), and toolChoice auto, required and none map to the
+//     provider's form.
 //   - Images go where the provider takes them. Audio, binary resources and
 //     anything else the provider cannot take become a short text
 //     placeholder, so the model knows something was there.
@@ -50,10 +52,6 @@
 //	tr, err = bridge.Run(ctx, model, reg, "And yesterday?",
 //		&bridge.RunOptions{Approve: askTheUser, History: tr.Messages})
 //
-// [OpenAITools] and [AnthropicTools] give the same tool definitions in
-// each provider's own form, for hosts that run their own loop; [ToolResult]
-// turns a registry result into the tool_result an adapter sends.
-//
 // # Tool search
 //
 // A host with many servers has more tool definitions than a model should
@@ -66,8 +64,8 @@
 // its next request on, appended, so that the tools array only grows at
 // its end and a provider's prompt cache keeps working. AlwaysLoaded
 // tools are offered from the start. Consent and every bound apply to a
-// found tool as to any other; [ToolSearchOn] tells a host ahead of a Run
-// whether it will search.
+// found tool as to any other. [Transcript].Tools and Deferred say what the
+// last turn offered and held back.
 //
 // # The model is not trusted
 //
@@ -86,8 +84,8 @@
 //     MaxConcurrentCalls at once, on as many goroutines; Approve is asked
 //     one call at a time.
 //   - Size: every result is rewritten into text and images the providers
-//     take, and the bytes of that are capped (MaxResultBytes), whatever the
-//     shape the server gave it (see [ToolResult]).
+//     take, and the bytes of that are capped ([RunOptions].MaxResultBytes),
+//     whatever the shape the server gave it.
 //   - A call that is refused, over the bound or to a tool not offered goes
 //     back to the model as a failed result that says why.
 //   - What a server needs of a person before a call can succeed (pages to

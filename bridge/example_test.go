@@ -2,7 +2,6 @@ package bridge_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -101,13 +100,6 @@ func ExampleRunOptions_approve() {
 	// asked: tool change of server demo, arguments {}
 	// the model read: not run: the call was not approved: the user said no
 	// I was not allowed to.
-}
-
-// A schema as a server lists it, and as it goes to a provider.
-func ExampleExportSchema() {
-	schema := json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`)
-	fmt.Println(string(bridge.ExportSchema(schema)))
-	// Output: {"properties":{},"type":"object"}
 }
 
 // A model that uses a server's tool to answer a question.

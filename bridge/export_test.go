@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/offer"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -19,14 +20,15 @@ func TestExportSchema(t *testing.T) {
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{},"additionalProperties":false}`,
 			`{"additionalProperties":false,"properties":{},"type":"object"}`},
 		{`{"type":"object"}`, `{"properties":{},"type":"object"}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`, `{"properties":{},"type":"object"}`},
 		{`{"$id":"x","$comment":"c","anyOf":[{"required":["a"]}],"properties":{"a":{"$schema":"kept below the top"}}}`,
 			`{"properties":{"a":{"$schema":"kept below the top"}},"type":"object"}`},
 		{``, `{"type":"object","properties":{}}`},
 		{`[1]`, `{"type":"object","properties":{}}`},
 		{`{"type":"string"}`, `{"properties":{},"type":"object"}`},
 	} {
-		if got := string(ExportSchema(json.RawMessage(tc.in))); got != tc.want {
-			t.Errorf("ExportSchema(%s) = %s, want %s", tc.in, got, tc.want)
+		if got := string(exportSchema(json.RawMessage(tc.in))); got != tc.want {
+			t.Errorf("exportSchema(%s) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 	schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema", "type":"object"}`
@@ -34,14 +36,14 @@ func TestExportSchema(t *testing.T) {
 		{Name: "mcp__s__a", Server: "s", Def: &mcpclient.Tool{Name: "a", InputSchema: json.RawMessage(schema)}},
 		{Name: "mcp__s__b", Server: "s", Def: &mcpclient.Tool{Name: "b", Title: "Bee", InputSchema: json.RawMessage(schema)}},
 	}
-	oa := OpenAITools(tools)
+	oa := openAIToolsOf(tools)
 	if got := string(oa[0].Function.Parameters); strings.Contains(got, "$schema") {
 		t.Errorf("exported %s, want no $schema", got)
 	}
 	if string(tools[0].Def.InputSchema) != schema {
 		t.Errorf("the registry's schema was changed: %s", tools[0].Def.InputSchema)
 	}
-	an := AnthropicTools(tools)
+	an := anthropicToolsOf(tools)
 	if oa[0].Function.Description != `The tool "a" of the MCP server "s".` || an[1].Description != "Bee" {
 		t.Errorf("descriptions %q and %q, want the fallbacks", oa[0].Function.Description, an[1].Description)
 	}
@@ -90,9 +92,17 @@ func TestOpenAITokenLimitWhenNoneGiven(t *testing.T) {
 				t.Fatal(err)
 			}
 			body := string(f.requests()[0].body)
-			if want := fmt.Sprintf(`tokens":%d`, DefaultOpenAIMaxTokens); !strings.Contains(body, want) || strings.Count(body, "tokens\"") != 1 {
+			if want := fmt.Sprintf(`tokens":%d`, defaultOpenAIMaxTokens); !strings.Contains(body, want) || strings.Count(body, "tokens\"") != 1 {
 				t.Errorf("field %q, maxTokens %d: got %s, want %s alone", field, asked, body, want)
 			}
 		}
 	}
+}
+
+// openAIToolsOf and anthropicToolsOf are the registry's tools as each
+// adapter sends them.
+func openAIToolsOf(tools []toolreg.Tool) []openAITool { return openAITools(offer.Definitions(tools)) }
+
+func anthropicToolsOf(tools []toolreg.Tool) []anthropicTool {
+	return anthropicTools(offer.Definitions(tools))
 }

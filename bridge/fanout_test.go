@@ -92,7 +92,7 @@ func TestManyCallsInOneTurn(t *testing.T) {
 // The defaults bound a turn even when the host sets nothing.
 func TestDefaultBounds(t *testing.T) {
 	o := (*RunOptions)(nil).withDefaults()
-	if o.MaxCallsPerTurn != DefaultMaxCallsPerTurn || o.MaxConcurrentCalls != DefaultMaxConcurrentCalls || o.MaxResultBytes != DefaultMaxResultBytes {
+	if o.MaxCallsPerTurn != defaultMaxCallsPerTurn || o.MaxConcurrentCalls != defaultMaxConcurrentCalls || o.MaxResultBytes != defaultMaxResultBytes {
 		t.Errorf("defaults: %d calls a turn, %d at once, %d bytes a result", o.MaxCallsPerTurn, o.MaxConcurrentCalls, o.MaxResultBytes)
 	}
 }

@@ -100,7 +100,7 @@ func FuzzDecodeStreams(f *testing.F) {
 	})
 }
 
-// FuzzToolResult feeds ToolResult a tool result of any shape (a
+// FuzzToolResult feeds toolResult a tool result of any shape (a
 // CallToolResult's JSON) and any cap: what reaches the model never holds
 // more than the cap, whatever the shape, and only text and images.
 func FuzzToolResult(f *testing.F) {
@@ -118,7 +118,7 @@ func FuzzToolResult(f *testing.F) {
 			return
 		}
 		limit = int(uint(limit)%4096) + 1
-		c := ToolResult("id", &toolreg.Result{Content: r.Content, Structured: r.StructuredContent, IsError: r.IsError}, nil, limit)
+		c := toolResult("id", &toolreg.Result{Content: r.Content, Structured: r.StructuredContent, IsError: r.IsError}, nil, limit)
 		if n := itemsSize(c.Content); n > limit {
 			t.Fatalf("%d bytes reach the model under a cap of %d", n, limit)
 		}
@@ -133,7 +133,7 @@ func FuzzToolResult(f *testing.F) {
 	})
 }
 
-// FuzzExportSchema feeds ExportSchema any bytes: what it returns is a JSON
+// FuzzExportSchema feeds exportSchema any bytes: what it returns is a JSON
 // object of type "object", with properties, and none of the keys that
 // providers reject at the top.
 func FuzzExportSchema(f *testing.F) {
@@ -142,7 +142,7 @@ func FuzzExportSchema(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var top map[string]json.RawMessage
-		if err := json.Unmarshal(ExportSchema(data), &top); err != nil {
+		if err := json.Unmarshal(exportSchema(data), &top); err != nil {
 			t.Fatalf("not a JSON object: %v", err)
 		}
 		if string(top["type"]) != `"object"` || len(top["properties"]) == 0 || top["properties"][0] != '{' {

@@ -20,9 +20,9 @@ import (
 
 // Defaults of the HTTP options that both adapters share.
 const (
-	DefaultMaxRetries   = 2
-	DefaultMaxRetryWait = 30 * time.Second
-	DefaultTimeout      = 2 * time.Minute
+	defaultMaxRetries   = 2
+	defaultMaxRetryWait = 30 * time.Second
+	defaultTimeout      = 2 * time.Minute
 	maxResponseBytes    = 16 << 20
 	maxErrorText        = 300
 	maxErrorBody        = 64 << 10
@@ -35,14 +35,13 @@ type HTTPOptions struct {
 	// Client sends the requests; nil means http.DefaultClient.
 	Client *http.Client
 	// MaxRetries bounds the retries of a request that failed with 429, a
-	// 5xx status or a network error (0 means DefaultMaxRetries, negative
-	// means none).
+	// 5xx status or a network error (0 means 2, negative means none).
 	MaxRetries int
 	// MaxRetryWait is the longest wait before a retry: a Retry-After
 	// beyond it, or beyond the context's deadline, fails the request at
-	// once, saying when to come back (0 means DefaultMaxRetryWait).
+	// once, saying when to come back (0 means 30 seconds).
 	MaxRetryWait time.Duration
-	// Timeout bounds each attempt (0 means DefaultTimeout).
+	// Timeout bounds each attempt (0 means 2 minutes).
 	Timeout time.Duration
 }
 
@@ -89,11 +88,11 @@ func (c *caller) post(ctx context.Context, body any, decode decoder) error {
 	}
 	retries := c.opts.MaxRetries
 	if retries == 0 {
-		retries = DefaultMaxRetries
+		retries = defaultMaxRetries
 	}
 	maxWait := c.opts.MaxRetryWait
 	if maxWait <= 0 {
-		maxWait = DefaultMaxRetryWait
+		maxWait = defaultMaxRetryWait
 	}
 	for attempt := 0; ; attempt++ {
 		wait, err := c.once(ctx, payload, decode)
@@ -132,7 +131,7 @@ func beyondDeadline(ctx context.Context, wait time.Duration) bool {
 func (c *caller) once(ctx context.Context, payload []byte, decode decoder) (wait time.Duration, err error) {
 	timeout := c.opts.Timeout
 	if timeout <= 0 {
-		timeout = DefaultTimeout
+		timeout = defaultTimeout
 	}
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -12,14 +12,14 @@ import (
 	"github.com/plainmcp/plainmcp/secret"
 )
 
-// DefaultOpenAIBaseURL is where [OpenAI] sends requests when BaseURL is
+// defaultOpenAIBaseURL is where [OpenAI] sends requests when BaseURL is
 // empty; the official SDKs read it from OPENAI_BASE_URL.
-const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
+const defaultOpenAIBaseURL = "https://api.openai.com/v1"
 
-// DefaultOpenAIMaxTokens is the token limit [OpenAI] sends when a request
+// defaultOpenAIMaxTokens is the token limit [OpenAI] sends when a request
 // names none (maxTokens 0 or less): Chat Completions without one lets an
 // answer run to the model's own limit, at the host's cost.
-const DefaultOpenAIMaxTokens = 1024
+const defaultOpenAIMaxTokens = 1024
 
 // OpenAI is a [Model] that talks to an OpenAI Chat Completions endpoint,
 // POST {BaseURL}/chat/completions, or to any server that speaks the same
@@ -32,10 +32,13 @@ const DefaultOpenAIMaxTokens = 1024
 // tool's text marked as an error). The request's metadata and
 // includeContext are not sent: Chat Completions has no place for them.
 // Its finish reason "stop" covers both a natural end and a stop sequence,
-// so a stop sequence reads as endTurn.
+// so a stop sequence reads as endTurn. A request that names no token
+// limit (maxTokens 0 or less) is sent with a limit of 1024: Chat
+// Completions without one lets an answer run to the model's own limit,
+// at the host's cost.
 type OpenAI struct {
 	APIKey  secret.String     // sent as a bearer token; prints as [redacted], cut out of errors
-	BaseURL string            // default DefaultOpenAIBaseURL
+	BaseURL string            // "" means https://api.openai.com/v1 (the official SDKs read OPENAI_BASE_URL)
 	Model   string            // the model used when no hint picks one
 	Models  map[string]string // hint → model; the first of the server's hints found here wins
 	HTTP    HTTPOptions
@@ -64,7 +67,7 @@ func (o *OpenAI) CreateMessage(ctx context.Context, p *mcpclient.CreateMessagePa
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError,
 			"openai: TokenLimitField %q: want max_completion_tokens or max_tokens", o.TokenLimitField)
 	}
-	c := &caller{provider: "openai", url: baseURL(o.BaseURL, DefaultOpenAIBaseURL) + "/chat/completions",
+	c := &caller{provider: "openai", url: baseURL(o.BaseURL, defaultOpenAIBaseURL) + "/chat/completions",
 		header: http.Header{}, key: o.APIKey, keyHeader: "Authorization", keyPrefix: "Bearer ", opts: o.HTTP}
 	return c.message(ctx, req, &req.Stream, decodeOpenAIStream, decodeOpenAI)
 }
@@ -77,7 +80,7 @@ type oaRequest struct {
 	MaxTokens   int          `json:"max_tokens,omitempty"`
 	Temperature *float64     `json:"temperature,omitempty"`
 	Stop        []string     `json:"stop,omitempty"`
-	Tools       []OpenAITool `json:"tools,omitempty"`
+	Tools       []openAITool `json:"tools,omitempty"`
 	ToolChoice  string       `json:"tool_choice,omitempty"`
 	Stream      bool         `json:"stream,omitempty"`
 }
@@ -108,15 +111,15 @@ type oaToolCall struct {
 	} `json:"function"`
 }
 
-// OpenAITool is a function tool in a Chat Completions request.
-type OpenAITool struct {
+// openAITool is a function tool in a Chat Completions request.
+type openAITool struct {
 	Type     string         `json:"type"` // "function"
-	Function OpenAIFunction `json:"function"`
+	Function openAIFunction `json:"function"`
 }
 
-// OpenAIFunction names a function tool and its parameters' JSON Schema,
-// as ExportSchema makes it fit to send.
-type OpenAIFunction struct {
+// openAIFunction names a function tool and its parameters' JSON Schema,
+// as exportSchema makes it fit to send.
+type openAIFunction struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	Parameters  json.RawMessage `json:"parameters"`
@@ -126,7 +129,7 @@ type OpenAIFunction struct {
 func openAIRequest(p *mcpclient.CreateMessageParams, model string) (*oaRequest, error) {
 	r := &oaRequest{Model: model, MaxCompTok: p.MaxTokens, Temperature: p.Temperature, Stop: p.StopSequences}
 	if r.MaxCompTok <= 0 {
-		r.MaxCompTok = DefaultOpenAIMaxTokens // never unlimited, whatever a server leaves out
+		r.MaxCompTok = defaultOpenAIMaxTokens // never unlimited, whatever a server leaves out
 	}
 	if p.SystemPrompt != "" {
 		r.Messages = append(r.Messages, oaMessage{Role: "system", Content: p.SystemPrompt})

@@ -20,16 +20,16 @@ import (
 // then the bytes of that — the only bytes the adapters send on — are
 // held to one cap. Whatever the shape, nothing larger gets through.
 
-// DefaultMaxResultBytes caps a tool result handed to the model when
-// [RunOptions].MaxResultBytes, or ToolResult's limit, is zero.
-const DefaultMaxResultBytes = 64 << 10
+// defaultMaxResultBytes caps a tool result handed to the model when
+// [RunOptions].MaxResultBytes, or toolResult's limit, is zero.
+const defaultMaxResultBytes = 64 << 10
 
 // maxField bounds one server-named field (a URI, a name, a MIME type, a
 // content type) inside a placeholder, so that one of them cannot crowd
 // out the rest of a result.
 const maxField = 256
 
-// ToolResult turns a registry call's outcome into the tool_result item
+// toolResult turns a registry call's outcome into the tool_result item
 // that answers the model's tool_use id; each adapter then writes it in its
 // provider's native form.
 //
@@ -39,13 +39,13 @@ const maxField = 256
 // resource links, types this package does not know) as a line of text
 // describing it; structured content as compact JSON text when no text
 // came. If what is left — its text and its image data — is more than
-// limit bytes (limit <= 0 means DefaultMaxResultBytes), the whole becomes
+// limit bytes (limit <= 0 means defaultMaxResultBytes), the whole becomes
 // one text cut to limit, ending in a note of what was left out. A call
 // that could not be made is a failed result carrying the error's text,
 // held to the same limit.
-func ToolResult(id string, res *toolreg.Result, err error, limit int) mcpclient.Content {
+func toolResult(id string, res *toolreg.Result, err error, limit int) mcpclient.Content {
 	if limit <= 0 {
-		limit = DefaultMaxResultBytes
+		limit = defaultMaxResultBytes
 	}
 	c := mcpclient.Content{Type: "tool_result", ToolUseID: id}
 	if err != nil || res == nil {
@@ -68,7 +68,7 @@ func ToolResult(id string, res *toolreg.Result, err error, limit int) mcpclient.
 // refusal is the tool_result of a call that was not made, saying why.
 func refusal(id, why string) mcpclient.Content {
 	return mcpclient.Content{Type: "tool_result", ToolUseID: id, IsError: true,
-		Content: []mcpclient.Content{textItem(capText(why, DefaultMaxResultBytes))}}
+		Content: []mcpclient.Content{textItem(capText(why, defaultMaxResultBytes))}}
 }
 
 func textItem(s string) mcpclient.Content { return mcpclient.Content{Type: "text", Text: s} }

@@ -45,7 +45,7 @@ func TestEveryResultShapeIsCapped(t *testing.T) {
 		{name: "call error", err: errors.New("server said: " + huge)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := ToolResult("id", tc.res, tc.err, limit)
+			c := toolResult("id", tc.res, tc.err, limit)
 			if n := itemsSize(c.Content); n > limit {
 				t.Errorf("the result holds %d bytes, want at most %d", n, limit)
 			}
@@ -84,7 +84,7 @@ func TestResultShapesUnderTheCap(t *testing.T) {
 		{Type: "resource", Resource: &mcpclient.ResourceContents{URI: "file:///a.txt", Text: "inside"}},
 		{Type: "widget"},
 	}, Structured: json.RawMessage(`{"ignored": "when text came"}`)}
-	c := ToolResult("id", res, nil, 0)
+	c := toolResult("id", res, nil, 0)
 	var got []string
 	for _, item := range c.Content {
 		if item.Type == "image" {
@@ -99,7 +99,7 @@ func TestResultShapesUnderTheCap(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
-	only := ToolResult("id", &toolreg.Result{Structured: json.RawMessage(`{ "sum": 42 }`)}, nil, 0)
+	only := toolResult("id", &toolreg.Result{Structured: json.RawMessage(`{ "sum": 42 }`)}, nil, 0)
 	if len(only.Content) != 1 || only.Content[0].Text != `{"sum":42}` {
 		t.Errorf("structured content alone: got %+v, want its compact JSON as text", only.Content)
 	}

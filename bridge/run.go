@@ -13,10 +13,10 @@ import (
 
 // Defaults of [RunOptions].
 const (
-	DefaultMaxTurns           = 10
-	DefaultMaxTokens          = 4096
-	DefaultMaxCallsPerTurn    = 16
-	DefaultMaxConcurrentCalls = 4
+	defaultMaxTurns           = 10
+	defaultMaxTokens          = 4096
+	defaultMaxCallsPerTurn    = 16
+	defaultMaxConcurrentCalls = 4
 )
 
 // ErrTurnLimit is returned by [Run] when the model still wanted tools
@@ -25,9 +25,8 @@ var ErrTurnLimit = errors.New("bridge: turn limit reached")
 
 // RunOptions tune [Run]. A nil *RunOptions gives the defaults, which are
 // meant for a model that reads untrusted text: no tool runs without the
-// approver's consent, at most DefaultMaxCallsPerTurn of them a turn and
-// DefaultMaxConcurrentCalls at once, each result capped at
-// DefaultMaxResultBytes.
+// approver's consent, at most 16 of them a turn and 4 at once, each
+// result capped at 64 KiB.
 type RunOptions struct {
 	// SystemPrompt, if set, goes with every model turn.
 	SystemPrompt string
@@ -85,9 +84,9 @@ type RunOptions struct {
 	// before, so that the tools array's prefix never changes within a
 	// conversation and a provider's prompt cache keeps working; "auto",
 	// the default (""), is "on" when the definitions would take more than
-	// ToolSearchShare of ContextWindow (see [ToolSearchOn]), decided at a
-	// Run's first request (a conversation that searched before searches
-	// again). In search mode a call of an offered tool not yet loaded is
+	// ToolSearchShare of ContextWindow (counting a token for every 4
+	// bytes of definitions), decided at a Run's first request (a
+	// conversation that searched before searches again). In search mode a call of an offered tool not yet loaded is
 	// loaded, not refused, and consent and every bound apply to found
 	// tools as to any other. AlwaysLoaded names tools (exposed names)
 	// whose definitions go with every request from the first.
@@ -96,19 +95,24 @@ type RunOptions struct {
 	ToolSearchShare float64 // of ContextWindow, in auto mode (0: 0.10)
 	AlwaysLoaded    []string
 
-	// MaxTurns bounds the model turns (0 means DefaultMaxTurns).
+	// MaxTurns bounds the model turns (0 means 10).
 	MaxTurns int
-	// MaxTokens bounds each model turn's answer (0 means DefaultMaxTokens).
+	// MaxTokens bounds each model turn's answer (0 means 4096).
 	MaxTokens int
 	// MaxResultBytes caps each tool result handed to the model, whatever
-	// its shape (0 means DefaultMaxResultBytes); see [ToolResult].
+	// its shape (0 means 64 KiB). A result is first rewritten into text
+	// and the images providers take (JPEG, PNG, GIF, WebP; every other
+	// item becomes a line of text describing it, structured content JSON
+	// text when no text came); if that is more than MaxResultBytes, the
+	// whole becomes one text cut to it, ending in a note of what was left
+	// out. A call that could not be made is a failed result carrying the
+	// error's text, held to the same cap.
 	MaxResultBytes int
 	// MaxCallsPerTurn bounds the tool calls of one model turn that run
-	// (0 means DefaultMaxCallsPerTurn): the model gets the rest back as
-	// failed results saying so.
+	// (0 means 16): the model gets the rest back as failed results
+	// saying so.
 	MaxCallsPerTurn int
-	// MaxConcurrentCalls bounds the calls in flight at once (0 means
-	// DefaultMaxConcurrentCalls).
+	// MaxConcurrentCalls bounds the calls in flight at once (0 means 4).
 	MaxConcurrentCalls int
 
 	// OnText, if set, gets the model's text as it comes: the adapters
@@ -129,11 +133,11 @@ func (o *RunOptions) withDefaults() RunOptions {
 	if o != nil {
 		r = *o
 	}
-	setDefault(&r.MaxTurns, DefaultMaxTurns)
-	setDefault(&r.MaxTokens, DefaultMaxTokens)
-	setDefault(&r.MaxResultBytes, DefaultMaxResultBytes)
-	setDefault(&r.MaxCallsPerTurn, DefaultMaxCallsPerTurn)
-	setDefault(&r.MaxConcurrentCalls, DefaultMaxConcurrentCalls)
+	setDefault(&r.MaxTurns, defaultMaxTurns)
+	setDefault(&r.MaxTokens, defaultMaxTokens)
+	setDefault(&r.MaxResultBytes, defaultMaxResultBytes)
+	setDefault(&r.MaxCallsPerTurn, defaultMaxCallsPerTurn)
+	setDefault(&r.MaxConcurrentCalls, defaultMaxConcurrentCalls)
 	return r
 }
 
@@ -159,30 +163,18 @@ type Transcript struct {
 	Deferred int `json:"deferred,omitempty"`
 }
 
-// SelectTools returns the tools a [Run] with opts offers the model: those
-// named in opts.Tools, if any, that opts.ToolFilter, if set, keeps.
-func SelectTools(tools []toolreg.Tool, opts *RunOptions) []toolreg.Tool {
-	if opts == nil || len(opts.Tools) == 0 && opts.ToolFilter == nil {
-		return tools
-	}
-	return slices.DeleteFunc(slices.Clone(tools), func(t toolreg.Tool) bool {
-		return len(opts.Tools) > 0 && !slices.Contains(opts.Tools, t.Name) ||
-			opts.ToolFilter != nil && !opts.ToolFilter(t)
-	})
-}
-
 // Run asks m the question with the tools of reg at its disposal, and
 // goes back and forth (the model's tool calls run on the registry, their
 // results go back to the model) until the model answers without calling a
-// tool. Each turn lists the registry's tools again and offers those
-// SelectTools keeps.
+// tool. Each turn lists the registry's tools again and offers those that
+// opts.Tools and opts.ToolFilter keep.
 //
 // The model reads what tools return, and a tool's output may be written
 // to steer it (a web page, a file, an issue comment), so Run treats the
 // model's calls as untrusted: a call to a tool not offered is refused; a
 // call that needs consent runs only if opts.Approve allows it (see
 // RunOptions); at most MaxCallsPerTurn calls of a turn run, at most
-// MaxConcurrentCalls at once; every result is capped (see [ToolResult]).
+// MaxConcurrentCalls at once; every result is capped (MaxResultBytes).
 // What is refused goes back to the model as a failed result saying why.
 //
 // Run returns the transcript so far with every error: the model's (a

@@ -217,10 +217,10 @@ func TestRunCancelled(t *testing.T) {
 func TestToolExport(t *testing.T) {
 	tools := []toolreg.Tool{{Name: "mcp__demo__add", Server: "demo", Def: &mcpclient.Tool{Name: "add", Description: "Adds",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}}}`)}}}
-	oa, _ := json.Marshal(OpenAITools(tools))
+	oa, _ := json.Marshal(openAIToolsOf(tools))
 	sameJSON(t, oa, `[{"type":"function","function":{"name":"mcp__demo__add","description":"Adds",
 		"parameters":{"type":"object","properties":{"a":{"type":"number"}}}}}]`)
-	an, _ := json.Marshal(AnthropicTools(tools))
+	an, _ := json.Marshal(anthropicToolsOf(tools))
 	sameJSON(t, an, `[{"name":"mcp__demo__add","description":"Adds",
 		"input_schema":{"type":"object","properties":{"a":{"type":"number"}}}}]`)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/offer"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -19,12 +20,9 @@ import (
 const (
 	searchToolName = "search_tools" // the host tool of a Run in search mode
 
-	defaultContextWindow   = 128_000 // tokens, for a model whose window the host does not give
-	defaultToolSearchShare = 0.10
-	defaultSearchResults   = 5
-	maxSearchResults       = 20
-	bytesPerToken          = 4   // a rough count of the tokens of JSON text
-	searchLineBytes        = 200 // one found tool's line in the search result
+	defaultSearchResults = 5
+	maxSearchResults     = 20
+	searchLineBytes      = 200 // one found tool's line in the search result
 )
 
 // searchToolDef is the search tool's definition.
@@ -43,37 +41,26 @@ var searchToolDef = &mcpclient.Tool{
 
 // searchMode reads RunOptions.ToolSearch.
 func (o *RunOptions) searchMode() (string, error) {
-	switch m := strings.ToLower(o.ToolSearch); m {
-	case "", "auto":
-		return "auto", nil
-	case "on", "off":
+	if m, ok := offer.Mode(o.ToolSearch); ok {
 		return m, nil
 	}
 	return "", fmt.Errorf("bridge: tool search %q: want auto, on or off", o.ToolSearch)
 }
 
-// ToolSearchOn reports whether a [Run] with opts, offered tools (as
-// [SelectTools] keeps them), defers their definitions behind the
-// search_tools host tool: always with ToolSearch "on", never with "off",
-// and with "auto" (the default) when their definitions would take more
-// than ToolSearchShare (10 % unless set) of ContextWindow (128,000
-// tokens unless set), counting a token for every 4 bytes of definitions.
-// An unknown mode is never on (Run fails with it).
-func ToolSearchOn(tools []toolreg.Tool, opts *RunOptions) bool {
-	o := opts.withDefaults()
-	mode, err := o.searchMode()
-	switch {
-	case err != nil || mode == "off":
-		return false
-	case mode == "on":
-		return true
-	}
-	budget := float64(cmpOr(o.ContextWindow, defaultContextWindow)) * bytesPerToken
-	share := o.ToolSearchShare
-	if share <= 0 {
-		share = defaultToolSearchShare
-	}
-	return float64(definitionBytes(Definitions(tools))) > share*budget
+// searchOn reports whether a Run with o, offered tools (as selected
+// keeps them), defers their definitions behind the search_tools host
+// tool: always with ToolSearch "on", never with "off", and with "auto"
+// (the default) when their definitions would take more than
+// ToolSearchShare (10 % unless set) of ContextWindow (128,000 tokens
+// unless set). An unknown mode is never on (Run fails with it).
+func (o *RunOptions) searchOn(tools []toolreg.Tool) bool {
+	return offer.SearchOn(tools, o.ToolSearch, o.ContextWindow, o.ToolSearchShare)
+}
+
+// selected returns the tools a Run with o offers the model: those named
+// in Tools, if any, that ToolFilter, if set, keeps.
+func (o *RunOptions) selected(tools []toolreg.Tool) []toolreg.Tool {
+	return offer.Select(tools, o.Tools, o.ToolFilter)
 }
 
 func cmpOr(v, def int) int {
@@ -81,15 +68,6 @@ func cmpOr(v, def int) int {
 		return v
 	}
 	return def
-}
-
-// definitionBytes is about what defs take in a request.
-func definitionBytes(defs []*mcpclient.Tool) int {
-	n := 0
-	for _, d := range defs {
-		n += len(d.Name) + len(d.Description) + len(d.InputSchema) + 40 // the keys and quotes around them
-	}
-	return n
 }
 
 // search answers a call of the search tool: the selectable tools that
@@ -132,7 +110,7 @@ func searchResult(id string, found []toolreg.Tool, limit int) mcpclient.Content 
 		fmt.Fprintf(&b, "%d tools found; their definitions are offered from your next message on:\n", len(found))
 	}
 	for _, t := range found {
-		desc := Definitions([]toolreg.Tool{t})
+		desc := offer.Definitions([]toolreg.Tool{t})
 		line := t.Name
 		if t.Def != nil && t.Def.Title != "" {
 			line += " (" + t.Def.Title + ")"
@@ -150,7 +128,7 @@ func searchResult(id string, found []toolreg.Tool, limit int) mcpclient.Content 
 // turnTools are the tools of one turn: those the model may call, those
 // whose definitions it has, and the definitions sent.
 type turnTools struct {
-	selectable []toolreg.Tool // what SelectTools keeps of the model's tools
+	selectable []toolreg.Tool // what selected keeps of the model's tools
 	offered    []toolreg.Tool // of those, the ones defined in the request
 	defs       []*mcpclient.Tool
 }
@@ -162,22 +140,22 @@ func (o *RunOptions) offer(ctx context.Context, reg *toolreg.Registry, tr *Trans
 	if err != nil {
 		return turnTools{}, fmt.Errorf("listing the tools: %w", err)
 	}
-	t := turnTools{selectable: SelectTools(all, o)}
+	t := turnTools{selectable: o.selected(all)}
 	if tr.Turns == 0 {
 		d := newDiscovery(o.AlwaysLoaded)
 		d.offer(t.selectable) // the always-loaded tools come first, as they did in the history's Run
 		searched := d.fromHistory(o.History, t.selectable)
 		mode, _ := o.searchMode()
-		if mode == "on" || mode == "auto" && (searched || ToolSearchOn(t.selectable, o)) {
+		if mode == "on" || mode == "auto" && (searched || o.searchOn(t.selectable)) {
 			*search = d
 		}
 	}
 	if *search == nil {
-		t.offered, t.defs = t.selectable, Definitions(t.selectable)
+		t.offered, t.defs = t.selectable, offer.Definitions(t.selectable)
 		return t, nil
 	}
 	t.offered = (*search).offer(t.selectable)
-	t.defs = append([]*mcpclient.Tool{searchToolDef}, Definitions(t.offered)...)
+	t.defs = append([]*mcpclient.Tool{searchToolDef}, offer.Definitions(t.offered)...)
 	tr.Deferred = len(t.selectable) - len(t.offered)
 	return t, nil
 }

@@ -55,8 +55,8 @@ func TestToolSearchModes(t *testing.T) {
 		{RunOptions{ContextWindow: 1000, ToolSearchShare: 0.01}, true}, // 40 bytes of definitions at most
 		{RunOptions{ToolSearch: "sometimes"}, false},
 	} {
-		if got := ToolSearchOn(all, &tc.opts); got != tc.want {
-			t.Errorf("ToolSearchOn(%+v) = %v, want %v", tc.opts, got, tc.want)
+		if got := tc.opts.searchOn(all); got != tc.want {
+			t.Errorf("searchOn(%+v) = %v, want %v", tc.opts, got, tc.want)
 		}
 	}
 	f := newFake(t, answer("hi"))

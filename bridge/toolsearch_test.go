@@ -199,7 +199,7 @@ func TestToolSearchOverRealListings(t *testing.T) {
 	if len(tools) != len(all) {
 		t.Errorf("off: %d tools offered, want all %d", len(tools), len(all))
 	}
-	t.Logf("off: %d bytes of tool definitions (about %dk tokens)", toolsBytes(tools), toolsBytes(tools)/bytesPerToken/1000)
+	t.Logf("off: %d bytes of tool definitions (about %dk tokens)", toolsBytes(tools), toolsBytes(tools)/4/1000)
 }
 
 func equalRaw(a, b []json.RawMessage) bool {

@@ -44,7 +44,7 @@ func TestRunHidesAppOnlyTools(t *testing.T) {
 		t.Errorf("offered tools: %s", first)
 	}
 	tools, _ := reg.Tools(context.Background())
-	if got := OpenAITools(tools); len(got) != 3 {
+	if got := openAIToolsOf(tools); len(got) != 3 {
 		t.Errorf("OpenAITools exported %d tools, want the 3 visible to the model", len(got))
 	}
 	msgs := toolMessages(t, reqs[1].body)

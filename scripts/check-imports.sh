@@ -53,6 +53,8 @@ check transport mcpclient toolreg bridge cmd internal/demoserver
 check mcpclient toolreg bridge cmd
 check toolreg bridge cmd
 check bridge cmd
+# The tools a Run offers, shared by bridge and mcpc: below bridge.
+check internal/offer bridge cmd
 check internal/demoserver mcpclient toolreg bridge cmd
 check internal/testkit/appserver mcpclient toolreg bridge cmd
 check internal/testkit/fakemcp mcpclient toolreg bridge cmd

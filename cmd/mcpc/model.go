@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/bridge"
+	"github.com/plainmcp/plainmcp/internal/offer"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/secret"
@@ -94,7 +95,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	opts := e.runOptions(history)
 	opts.Retry = e.retryAsk(reg)
 	if all, err := reg.ModelTools(ctx); err == nil {
-		fmt.Fprintln(e.stderr, offeredLine(bridge.SelectTools(all, opts), opts))
+		fmt.Fprintln(e.stderr, offeredLine(offer.Select(all, opts.Tools, opts.ToolFilter), opts))
 	}
 	tr, err := bridge.Run(ctx, m, reg, args[0], opts)
 	e.endLine()
@@ -170,12 +171,13 @@ func (e *env) endLine() {
 	}
 }
 
-// offeredLine names the tools offered to the model.
+// offeredLine names the tools offered to the model, deciding tool search
+// by bridge.Run's own rule (internal/offer).
 func offeredLine(tools []toolreg.Tool, opts *bridge.RunOptions) string {
 	if len(tools) == 0 {
 		return "tools offered: none"
 	}
-	if bridge.ToolSearchOn(tools, opts) {
+	if offer.SearchOn(tools, opts.ToolSearch, opts.ContextWindow, opts.ToolSearchShare) {
 		return fmt.Sprintf("tool search: 1 tool definition offered (search_tools), %d deferred until the model finds them", len(tools))
 	}
 	names := make([]string, len(tools))

@@ -10,7 +10,7 @@ import (
 
 // The handle API, for hosts that return to the user while a task runs:
 // start it, look at it, collect its result or cancel it later. Await,
-// Cancel and List need a session with mcpclient.Options.Tasks (ErrNotEnabled
+// Cancel and All need a session with mcpclient.Options.Tasks (ErrNotEnabled
 // otherwise); without it Start is a plain call.
 
 // Start calls a tool and returns as soon as the server has made a task of

@@ -75,12 +75,12 @@ func TestTaskPollIntervalIsCapped(t *testing.T) {
 }
 
 // The handle API needs the session's task state: without Options.Tasks
-// Await, Cancel and List send nothing and say why.
+// Await, Cancel and All send nothing and say why.
 func TestHandleAPINeedsTasks(t *testing.T) {
 	f := legacyTaskServer(t, tasksCaps, `[]`)
 	s := connect(t, f, &mcpclient.Options{})
 	_, awaitErr := Await(ctx5s(t), s, "t1")
-	_, listErr := List(ctx5s(t), s, "")
+	_, listErr := mcpclient.Collect(All(ctx5s(t), s))
 	for _, err := range []error{awaitErr, Cancel(ctx5s(t), s, "t1"), listErr} {
 		if !errors.Is(err, ErrNotEnabled) {
 			t.Errorf("got %v, want ErrNotEnabled", err)

@@ -7,7 +7,7 @@
 //	opts := &mcpclient.Options{Tasks: &task.Options{}}
 //
 // and CallTool then drives a task to its final result on the caller's
-// goroutine. Start, Get, Await, Cancel, List and All are the handle API for
+// goroutine. Start, Get, Await, Cancel and All are the handle API for
 // hosts that return to the user meanwhile; WithStatus reports each state a
 // call's task passes through.
 //

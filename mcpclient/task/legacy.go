@@ -141,16 +141,15 @@ func (d *taskDriver) legacyResult(ctx context.Context) (json.RawMessage, error) 
 	return nil, err
 }
 
-// ListResult is one page of tasks/list.
-type ListResult struct {
-	Tasks      []*Task
-	NextCursor string
+// listPage is one page of tasks/list.
+type listPage struct {
+	tasks      []*Task
+	nextCursor string
 }
 
-// List fetches one page of the server's tasks (tasks/list, handshake era
-// only: the stateless era's extension has no listing); cursor "" asks for
-// the first.
-func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult, error) {
+// list fetches one page of the server's tasks; cursor "" asks for the
+// first.
+func list(ctx context.Context, s *mcpclient.Session, cursor string) (*listPage, error) {
 	if _, err := of(s); err != nil {
 		return nil, err
 	}
@@ -167,7 +166,7 @@ func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult
 	if err := s.Call(ctx, methodTasksList, params, &page); err != nil {
 		return nil, err
 	}
-	res := &ListResult{NextCursor: page.NextCursor, Tasks: make([]*Task, 0, len(page.Tasks))}
+	res := &listPage{nextCursor: page.NextCursor, tasks: make([]*Task, 0, len(page.Tasks))}
 	for _, w := range page.Tasks {
 		if w == nil {
 			return nil, fmt.Errorf("%w: tasks/list has a null task", mcpclient.ErrMalformedResult)
@@ -176,20 +175,24 @@ func List(ctx context.Context, s *mcpclient.Session, cursor string) (*ListResult
 		if err != nil {
 			return nil, err
 		}
-		res.Tasks = append(res.Tasks, &d.task)
+		res.tasks = append(res.tasks, &d.task)
 	}
 	return res, nil
 }
 
-// All iterates over every task the server lists, page by page, within
-// mcpclient.Options.MaxPages.
+// All iterates over every task the server lists (tasks/list), fetching
+// page after page as the loop asks for more, within
+// mcpclient.Options.MaxPages; mcpclient.Collect gathers them in a slice.
+// Listing is handshake era only: the stateless era's extension has none,
+// and All then yields an error before sending anything, as it does
+// (ErrNotEnabled) on a session without mcpclient.Options.Tasks.
 func All(ctx context.Context, s *mcpclient.Session) iter.Seq2[*Task, error] {
 	return mcpclient.Paginate(s, methodTasksList, func(c string) ([]*Task, string, error) {
-		r, err := List(ctx, s, c)
+		r, err := list(ctx, s, c)
 		if err != nil {
 			return nil, "", err
 		}
-		return r.Tasks, r.NextCursor, nil
+		return r.tasks, r.nextCursor, nil
 	})
 }
 

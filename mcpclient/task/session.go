@@ -122,7 +122,7 @@ func (st *sessionTasks) drive(ctx context.Context, t *Task, pollFirst bool) (*mc
 		// Unless the task ended at the server, it may run on: a caller
 		// that gave up, a deadline, an answer we refuse all stop it.
 		var te *Error
-		if !errors.As(err, &te) || errors.Is(err, ErrExpired) || !te.Task.Terminal() {
+		if !errors.As(err, &te) || errors.Is(err, ErrExpired) || !te.Task.terminal() {
 			st.cancelInBackground(d.task.ID)
 		}
 		if ctx.Err() != nil {

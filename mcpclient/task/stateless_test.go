@@ -241,7 +241,7 @@ func TestTaskHandleAPI(t *testing.T) {
 	if err := Cancel(ctx5s(t), s, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := List(ctx5s(t), s, ""); err == nil {
-		t.Error("ListTasks in the stateless era sent a request the extension does not have")
+	if _, err := mcpclient.Collect(All(ctx5s(t), s)); err == nil {
+		t.Error("All in the stateless era sent a request the extension does not have")
 	}
 }

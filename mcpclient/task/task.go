@@ -79,9 +79,9 @@ type Task struct {
 	PollInterval time.Duration
 }
 
-// Terminal reports whether the task is done: completed, failed or
+// terminal reports whether the task is done: completed, failed or
 // cancelled.
-func (t *Task) Terminal() bool {
+func (t *Task) terminal() bool {
 	return t.Status == Completed || t.Status == Failed || t.Status == Cancelled
 }
 
