@@ -50,8 +50,9 @@ type Options struct {
 	// server/discover and falls back to initialize.
 	Era Era
 
-	// ProtocolVersion pins the version (and with it the era); the server
-	// must speak exactly it. Empty means the newest the server speaks.
+	// ProtocolVersion pins the version (and with it the era), such as
+	// "2025-11-25" or LatestVersion; the server must speak exactly it.
+	// Empty means the newest the server speaks.
 	ProtocolVersion string
 
 	// DiscoverTimeout bounds the server/discover probe when the era is

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/mcpversion"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
@@ -100,7 +101,7 @@ func TestIntegrationEverything(t *testing.T) {
 func exerciseEverything(t *testing.T, s *mcpclient.Session, h *hostRecorder) {
 	ctx := ctx30s(t)
 
-	if s.ProtocolVersion() != mcpclient.LatestHandshakeVersion || s.Era() != mcpclient.EraHandshake || s.ServerInfo().Name == "" || s.Capabilities().Tools == nil {
+	if s.ProtocolVersion() != mcpversion.V20251125 || s.Era() != mcpclient.EraHandshake || s.ServerInfo().Name == "" || s.Capabilities().Tools == nil {
 		t.Fatalf("session: %s %+v", s.ProtocolVersion(), s.ServerInfo())
 	}
 	if err := s.Ping(ctx); err != nil {
