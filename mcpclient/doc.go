@@ -88,7 +88,7 @@
 // A server may run a tool call as a task: it answers with a handle at
 // once and the client polls for the outcome. Package mcpclient/task
 // follows tasks in both generations (2025-11-25's experimental tasks and
-// the stateless era's extension, [TasksExtension]); set [Options].Tasks to
+// the stateless era's extension, io.modelcontextprotocol/tasks); set [Options].Tasks to
 // its runner and [Session.CallTool] drives a task to its final result as
 // if it were one call. The session itself only declares tasks, asks for
 // one where the runner says ([TaskRunner]) and hands over the task a
@@ -104,7 +104,7 @@
 // # Skills
 //
 // A server that declares the skills extension (SEP-2640,
-// [SkillsExtension] in [ServerCapabilities].Extensions) serves Agent
+// io.modelcontextprotocol/skills in [ServerCapabilities].Extensions) serves Agent
 // Skills: a SKILL.md whose YAML frontmatter names and describes the skill,
 // and supporting files, each a resource. [Options].Skills declares the
 // extension on the client's side; package mcpclient/skill lists the
@@ -117,7 +117,7 @@
 // # MCP Apps
 //
 // A tool may come with an interactive interface (SEP-1865, the
-// [UIExtension]). [Options].UI declares the extension; package
+// io.modelcontextprotocol/ui). [Options].UI declares the extension; package
 // mcpclient/apps decodes a tool's _meta.ui (its ui:// interface and whom
 // the tool is visible to), reads the interface and builds the
 // Content-Security-Policy to run it under.

@@ -43,8 +43,3 @@ func (p *anyPage) UnmarshalJSON(b []byte) error {
 	}
 	return json.Unmarshal(b, &p.resultEnvelope)
 }
-
-// SkillsExtension is the skills extension's identifier (SEP-2640), the key
-// under which a server declares it in capabilities.extensions and a client
-// does (Options.Skills). Package mcpclient/skill lists and loads skills.
-const SkillsExtension = "io.modelcontextprotocol/skills"

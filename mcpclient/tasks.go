@@ -10,11 +10,6 @@ import "github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 // program that never sets Options.Tasks neither reads nor links any of
 // the driving.
 
-// TasksExtension is the identifier of the stateless era's tasks extension
-// (SEP-2663), declared in capabilities.extensions when Options.Tasks is
-// set.
-const TasksExtension = "io.modelcontextprotocol/tasks"
-
 // TaskRunner runs tool calls as tasks: see Options.Tasks. Package
 // mcpclient/task provides the one there is (*task.Options); its method
 // names a type of the internal package through which task reaches the

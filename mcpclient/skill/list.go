@@ -7,6 +7,7 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
@@ -92,7 +93,7 @@ type skillsPage struct {
 
 // offered reports whether the server declared the skills extension.
 func offered(s *mcpclient.Session) bool {
-	return s.Capabilities().HasExtension(mcpclient.SkillsExtension)
+	return s.Capabilities().HasExtension(mcpext.Skills)
 }
 
 // listPage fetches one page of the server's skills; cursor "" asks for
