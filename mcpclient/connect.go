@@ -219,7 +219,7 @@ func (s *Session) setProtocol(p transport.Protocol) {
 // isModernError reports whether code is one only a modern server sends.
 func isModernError(code jsonrpc.Code) bool {
 	switch code {
-	case CodeUnsupportedVersion, CodeHeaderMismatch, CodeMissingCapability:
+	case codeUnsupportedVersion, codeHeaderMismatch, codeMissingCapability:
 		return true
 	}
 	return false

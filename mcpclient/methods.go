@@ -49,7 +49,7 @@ func putToolWire(w *callToolWire) {
 }
 
 // errHeaderMismatch matches a -32020 answer.
-var errHeaderMismatch = &jsonrpc.Error{Code: CodeHeaderMismatch}
+var errHeaderMismatch = &jsonrpc.Error{Code: codeHeaderMismatch}
 
 // CallTool runs a tool. args is any JSON object value (a map, a struct, a
 // json.RawMessage) or nil (sent as {}). A tool that ran and failed returns

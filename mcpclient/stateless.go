@@ -30,7 +30,7 @@ const (
 )
 
 // errUnsupportedVersion matches a -32022 answer.
-var errUnsupportedVersion = &jsonrpc.Error{Code: CodeUnsupportedVersion}
+var errUnsupportedVersion = &jsonrpc.Error{Code: codeUnsupportedVersion}
 
 // maxLostRetries bounds re-issuing a request whose response was lost.
 const maxLostRetries = 2

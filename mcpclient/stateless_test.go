@@ -110,7 +110,7 @@ func firstFails() jsonrpc.Handler {
 		mu.Lock()
 		defer mu.Unlock()
 		if n++; n == 1 {
-			return nil, &jsonrpc.Error{Code: CodeUnsupportedVersion, Message: "Unsupported protocol version",
+			return nil, &jsonrpc.Error{Code: codeUnsupportedVersion, Message: "Unsupported protocol version",
 				Data: json.RawMessage(`{"supported":["2026-07-28"],"requested":"2026-07-28"}`)}
 		}
 		return json.RawMessage(discoverOK), nil
