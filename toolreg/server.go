@@ -133,7 +133,7 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	defer context.AfterFunc(s.life, cancel)()
 	dialer := s.r.opts.Dial
 	if dialer == nil {
-		dialer = DialStdio
+		dialer = dialStdio
 	}
 	session, err := dialer(ctx, s.cfg, s.sessionOptions())
 	if session == nil && err == nil {
