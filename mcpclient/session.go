@@ -44,7 +44,7 @@ type Session struct {
 
 	wire wire // how requests travel in the era agreed; set by Connect
 	// shapesRequests: the stream takes the agreed protocol (an HTTP
-	// transport), and with it each request's RequestInfo.
+	// transport), and with it each request's reqinfo.Info.
 	shapesRequests bool
 
 	log *slog.Logger

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // A message on its way out, and the POST that carries it.
@@ -29,7 +29,7 @@ func (o *outgoing) isRequest() bool { return o.method != "" && o.id.IsValid() }
 // newPost builds the POST for message m, and returns the session id it
 // carries. info, if not nil, is what the session said about the request.
 // The frame is the body as it is: net/http writes it to the connection.
-func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *outgoing) (*http.Request, string, error) {
+func (h *streamable) newPost(ctx context.Context, info *reqinfo.Info, m *outgoing) (*http.Request, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpointURL, bytes.NewReader(m.frame))
 	if err != nil {
 		return nil, "", fmt.Errorf("streamhttp: %w", err)

@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // This file is the POST of one message and what becomes of its answer.
@@ -182,7 +182,7 @@ func (h *streamable) readJSONAnswer(ctx context.Context, resp *http.Response, m 
 // deadline: such a request was not processed. It returns the session id
 // the POST carried.
 func (h *streamable) do(xctx, ctx context.Context, m *outgoing) (*http.Response, string, error) {
-	info := transport.RequestInfoFrom(ctx, m.method)
+	info := reqinfo.From(ctx, m.method)
 	for attempt := 0; ; attempt++ {
 		req, sentSession, err := h.newPost(xctx, info, m)
 		if err != nil {
