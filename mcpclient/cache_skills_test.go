@@ -24,7 +24,7 @@ func TestResourcesListChangedForgetsCachedSkills(t *testing.T) {
 		var page struct {
 			Skills []any `json:"skills"`
 		}
-		if err := s.ListPage(ctx5s(t), "skills/list", "", &page); err != nil {
+		if err := (extSession{s}).ListPage(ctx5s(t), "skills/list", "", &page); err != nil {
 			t.Fatal(err)
 		}
 	}

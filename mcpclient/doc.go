@@ -108,8 +108,8 @@
 // Skills: a SKILL.md whose YAML frontmatter names and describes the skill,
 // and supporting files, each a resource. [Options].Skills declares the
 // extension on the client's side; package mcpclient/skill lists the
-// skills (skills/list, through [Session.ListPage] and [Paginate] like any
-// extension's list), checks each entry and loads a skill only when it is
+// skills (skills/list, paged and bounded as the session's own lists are,
+// through a package internal to mcpclient), checks each entry and loads a skill only when it is
 // used, every byte verified against its entry. It is a package of its own:
 // a learner reading one call need not read it, and a program that never
 // loads a skill does not carry it.

@@ -220,13 +220,13 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 // extension's cancellation of work at the server (tasks/cancel), say —
 // detached from any caller's context and bounded on its own, as the
 // session's cancellation notices are; Close gives it the same moment to
-// go out. name is mirrored as CallNamed mirrors it; a failure is only
+// go out. name is mirrored as callNamed mirrors it; a failure is only
 // logged.
 func (s *Session) callDetached(method, name string, params any) {
 	s.inBackground(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
 		defer cancel()
-		if err := s.CallNamed(ctx, method, name, params, nil); err != nil {
+		if err := s.callNamed(ctx, method, name, params, nil, false); err != nil {
 			s.log.Debug("mcpclient: a detached request failed", "method", method, "error", err)
 		}
 	})

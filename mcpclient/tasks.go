@@ -1,6 +1,10 @@
 package mcpclient
 
-import "github.com/plainmcp/plainmcp/mcpclient/internal/ext"
+import (
+	"context"
+
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
+)
 
 // Tasks let a server answer a long tool call with a handle that the client
 // polls instead of one response that must arrive before a timeout. Package
@@ -36,6 +40,10 @@ func init() {
 
 func (e extSession) CallDetached(method, name string, params any) {
 	e.s.callDetached(method, name, params)
+}
+
+func (e extSession) CallNamed(ctx context.Context, method, name string, params, result any) error {
+	return e.s.callNamed(ctx, method, name, params, result, false)
 }
 
 // Tasks returns what Options.Tasks attached to the session, nil without

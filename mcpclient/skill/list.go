@@ -9,6 +9,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // The skills extension (SEP-2640, io.modelcontextprotocol/skills): a server
@@ -103,7 +104,7 @@ func listPage(ctx context.Context, s *mcpclient.Session, cursor string) ([]*Skil
 		return nil, "", ErrNotOffered
 	}
 	var page skillsPage
-	if err := s.ListPage(ctx, "skills/list", cursor, &page); err != nil {
+	if err := ext.SessionOf(s).ListPage(ctx, "skills/list", cursor, &page); err != nil {
 		return nil, "", err
 	}
 	skills := make([]*Skill, len(page.Skills))
@@ -122,7 +123,7 @@ func listPage(ctx context.Context, s *mcpclient.Session, cursor string) ([]*Skil
 // is wrong is listed all the same, so a host can show it; its Check says
 // why it cannot be loaded. An error ends the iteration as its last pair.
 func All(ctx context.Context, s *mcpclient.Session) iter.Seq2[*Skill, error] {
-	return mcpclient.Paginate(s, "skills/list", func(c string) ([]*Skill, string, error) {
+	return ext.Paginate(ext.SessionOf(s), "skills/list", func(c string) ([]*Skill, string, error) {
 		return listPage(ctx, s, c)
 	})
 }
