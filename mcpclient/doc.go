@@ -68,9 +68,11 @@
 // # Lists and pagination
 //
 // Tools, prompts, resources and resource templates come in pages. Each kind
-// has a one-page call taking a cursor ([Session.ListTools]) and an iterator
-// over all pages ([Session.Tools]); [Collect] gathers an iterator into a
-// slice. A server that repeats a cursor or never stops paginating ends the
+// has an iterator over all pages ([Session.Tools]) that fetches the next
+// page, with the cursor the last one gave, only when the loop reaches it;
+// [Collect] gathers an iterator into a slice. A host that pages by hand
+// (keeping a cursor between a user's clicks) sends the list method with
+// its cursor through [Session.Call]. A server that repeats a cursor or never stops paginating ends the
 // iteration with [ErrPagination] ([Options].MaxPages).
 //
 // # Tool results
