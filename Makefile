@@ -214,7 +214,7 @@ install:
 
 # The README's pictures of mcpc web (docs/web-*.png), taken in headless Chromium.
 screenshots: chromium
-	PLAINMCP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowserScreenshots$$' ./cmd/mcpc/internal/webui/
+	PLAINMCP_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestBrowser(Screenshots|Login)$$' ./cmd/mcpc/internal/webui/
 
 # mcpc web's page and its MCP Apps host, in headless Chromium.
 browser: chromium

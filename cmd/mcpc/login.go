@@ -97,7 +97,7 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := &oauth.LoginOptions{Force: e.cfg.force, Scopes: strings.Fields(e.cfg.scope)}
-	if err := e.login(ctx, reg, sc, opts); err != nil {
+	if err := e.login(ctx, reg, sc, opts, nil); err != nil {
 		return err
 	}
 	return e.out.print(map[string]any{"server": sc.Name, "loggedIn": true}, func(w io.Writer) {
@@ -105,20 +105,26 @@ func cmdLogin(ctx context.Context, e *env, args []string) error {
 	})
 }
 
-// login runs opts's login of sc at the terminal, with mcpc's loopback
-// user step.
-func (e *env) login(ctx context.Context, reg *toolreg.Registry, sc *toolreg.ServerConfig, opts *oauth.LoginOptions) error {
+// login runs opts's login of sc with mcpc's loopback user step: at the
+// terminal, or with show given, through what show does with the
+// authorization URL (mcpc web's page).
+func (e *env) login(ctx context.Context, reg *toolreg.Registry, sc *toolreg.ServerConfig, opts *oauth.LoginOptions, show func(string) error) error {
+	stdin := e.stdin
+	if show != nil {
+		stdin = nil // the page's person answers in their browser, not here
+	}
 	var step *loopbackStep
 	var err error
 	if sc.OAuth != nil && sc.OAuth.CallbackPort > 0 {
-		step, err = newLoopbackStep(sc.Name, sc.OAuth.CallbackPort, e.stdin, e.stderr)
+		step, err = newLoopbackStep(sc.Name, sc.OAuth.CallbackPort, stdin, e.stderr)
 	} else {
-		step, err = e.reusedPortStep(ctx, sc.Name)
+		step, err = e.reusedPortStep(ctx, sc.Name, stdin)
 	}
 	if err != nil {
 		return err
 	}
 	defer step.Close()
+	step.show = show
 	opts.UserStep, opts.RedirectURL = step, step.redirectURL()
 	err = e.dialer.Login(ctx, reg, sc, opts)
 	var denied *oauth.AuthorizationError
@@ -178,7 +184,7 @@ func cmdLogout(ctx context.Context, e *env, args []string) error {
 // its redirect, so that the authorization server's registration is
 // reused rather than one made per login (servers limit them); on a free
 // port when there is none, or that port is taken.
-func (e *env) reusedPortStep(ctx context.Context, name string) (*loopbackStep, error) {
+func (e *env) reusedPortStep(ctx context.Context, name string, stdin io.Reader) (*loopbackStep, error) {
 	if store, ok := e.dialer.TokenStore.(*oauth.FileStore); ok && store != nil {
 		urls, _ := store.RedirectURLs(ctx)
 		for _, r := range urls {
@@ -187,14 +193,14 @@ func (e *env) reusedPortStep(ctx context.Context, name string) (*loopbackStep, e
 				continue
 			}
 			if port, err := strconv.Atoi(u.Port()); err == nil && port > 0 {
-				if step, err := newLoopbackStep(name, port, e.stdin, e.stderr); err == nil {
+				if step, err := newLoopbackStep(name, port, stdin, e.stderr); err == nil {
 					return step, nil
 				}
 			}
 			break
 		}
 	}
-	return newLoopbackStep(name, 0, e.stdin, e.stderr)
+	return newLoopbackStep(name, 0, stdin, e.stderr)
 }
 
 // stepUp answers a call to server that failed with 403
@@ -222,7 +228,7 @@ func (e *env) stepUp(ctx context.Context, reg *toolreg.Registry, server string, 
 		return false, &lineError{line: line, errs: []error{err, errNeedsLogin}}
 	}
 	fmt.Fprintf(e.stderr, "mcpc: %s needs more scope (%s); authorizing again\n", sc.Name, scope)
-	if err := e.login(ctx, reg, sc, &oauth.LoginOptions{Scopes: strings.Fields(scope)}); err != nil {
+	if err := e.login(ctx, reg, sc, &oauth.LoginOptions{Scopes: strings.Fields(scope)}, nil); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -29,10 +30,15 @@ type loopbackStep struct {
 	srv    *http.Server
 	stdin  io.Reader // nil: no pasting
 	stderr io.Writer
+	// show, when set, hands the authorization URL to the person another
+	// way (mcpc web's page) instead of the terminal and the browser.
+	show func(authURL string) error
 
-	mu    sync.Mutex
-	state string        // the state of the flow under way
-	got   chan *url.URL // its redirect, once
+	mu     sync.Mutex
+	state  string        // the state of the flow under way
+	got    chan *url.URL // its redirect, once
+	closed chan struct{} // closed by Close: no redirect will come
+	once   sync.Once
 }
 
 // newLoopbackStep listens on 127.0.0.1 at port (0: a free one).
@@ -41,7 +47,7 @@ func newLoopbackStep(name string, port int, stdin io.Reader, stderr io.Writer) (
 	if err != nil {
 		return nil, fmt.Errorf("listening for the redirect: %w", err)
 	}
-	s := &loopbackStep{name: name, ln: ln, stdin: stdin, stderr: stderr, got: make(chan *url.URL, 1)}
+	s := &loopbackStep{name: name, ln: ln, stdin: stdin, stderr: stderr, got: make(chan *url.URL, 1), closed: make(chan struct{})}
 	s.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(s.serve)}
 	go s.srv.Serve(ln)
 	return s, nil
@@ -53,11 +59,15 @@ func (s *loopbackStep) redirectURL() string { return "http://" + s.ln.Addr().Str
 // closeGrace bounds how long Close lets a page being written finish.
 const closeGrace = time.Second
 
-// Close stops the listener. The page that answered the redirect may
+// Close stops the listener, and ends a wait for the redirect: the
+// login that waited has given up (its caller's context ended), and the
+// flow, which the oauth package runs apart from that caller, must not
+// wait on for a listener that is gone. The page that answered the redirect may
 // still be on its way when the login it completed ends: it gets a moment
 // to reach the browser (which would show a reset connection otherwise),
 // and no more.
 func (s *loopbackStep) Close() error {
+	s.once.Do(func() { close(s.closed) })
 	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
 	defer cancel()
 	if err := s.srv.Shutdown(ctx); err != nil {
@@ -119,6 +129,25 @@ func (s *loopbackStep) Authorize(ctx context.Context, authURL *url.URL) (*url.UR
 		s.state = ""
 		s.mu.Unlock()
 	}()
+	if err := s.present(authURL); err != nil {
+		return nil, err
+	}
+	select {
+	case u := <-s.got:
+		return u, nil
+	case <-s.closed:
+		return nil, errLoginEnded
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// present gives the person the authorization URL: to show, or at the
+// terminal (and in the browser, and a pasted answer taken).
+func (s *loopbackStep) present(authURL *url.URL) error {
+	if s.show != nil {
+		return s.show(authURL.String())
+	}
 	fmt.Fprintf(s.stderr, "Open this URL to authorize mcpc at %s:\n  %s\n", s.name, authURL)
 	if err := openBrowser(authURL.String()); err != nil {
 		fmt.Fprintf(s.stderr, "(could not open a browser: %v)\n", err)
@@ -128,13 +157,11 @@ func (s *loopbackStep) Authorize(ctx context.Context, authURL *url.URL) (*url.UR
 		go s.readPasted(s.stdin)
 		s.stdin = nil // one reader for the process's stdin
 	}
-	select {
-	case u := <-s.got:
-		return u, nil
-	case <-ctx.Done():
-		return nil, context.Cause(ctx)
-	}
+	return nil
 }
+
+// errLoginEnded ends a flow whose login has given up waiting.
+var errLoginEnded = errors.New("the login ended before the redirect came")
 
 // maxPasted bounds a pasted line.
 const maxPasted = 16 << 10

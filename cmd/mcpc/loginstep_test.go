@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -93,5 +94,50 @@ func TestLoopbackEndsWithTheFlow(t *testing.T) {
 	cancel(context.DeadlineExceeded)
 	if _, err := s.Authorize(ctx, &url.URL{Scheme: "https", Host: "as.example", RawQuery: "state=s1"}); err != context.DeadlineExceeded {
 		t.Fatalf("got %v, want the flow's cause", err)
+	}
+}
+
+// A step closed while it waits for the redirect (its login gave up: mcpc
+// web's page closing) ends the wait at once, though the flow's own
+// context, which the oauth package keeps apart from the login's caller,
+// has not ended: the flow then fails rather than holding the next login.
+func TestLoopbackCloseEndsTheWait(t *testing.T) {
+	s := stepFor(t, nil, func(string) error { return nil })
+	got := make(chan error, 1)
+	go func() {
+		_, err := s.Authorize(context.Background(), &url.URL{Scheme: "https", Host: "as.example", Path: "/authorize", RawQuery: "state=s1"})
+		got <- err
+	}()
+	s.Close()
+	select {
+	case err := <-got:
+		if !errors.Is(err, errLoginEnded) {
+			t.Errorf("got %v, want errLoginEnded", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Authorize waits on after Close")
+	}
+}
+
+// On mcpc web's page, the step hands the authorization URL to the page
+// and neither prints it nor opens a browser.
+func TestLoopbackShowsThePage(t *testing.T) {
+	s := stepFor(t, strings.NewReader(""), func(u string) error { t.Errorf("opened %s", u); return nil })
+	var buf strings.Builder
+	s.stderr = &buf
+	shown := make(chan string, 1)
+	s.show = func(u string) error { shown <- u; return nil }
+	go func() {
+		u := <-shown
+		status(t, s.redirectURL()+"?code=c&"+u[strings.Index(u, "state="):])
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got, err := s.Authorize(ctx, &url.URL{Scheme: "https", Host: "as.example", Path: "/authorize", RawQuery: "state=s1"})
+	if err != nil || got.Query().Get("code") != "c" {
+		t.Fatalf("got %v %v", got, err)
+	}
+	if buf.Len() != 0 {
+		t.Errorf("the step wrote to the terminal: %q", buf.String())
 	}
 }

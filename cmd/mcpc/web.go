@@ -9,6 +9,7 @@ import (
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/remote"
+	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
 // cmdWeb serves the local page over the selected servers until
@@ -31,7 +32,7 @@ func cmdWeb(ctx context.Context, e *env, _ []string) error {
 		return err
 	}
 	srv, err := webui.Start(&webui.Options{Registry: reg, Trace: trace, Inbox: inbox, Addr: e.cfg.addr, Yes: e.cfg.ask.yes,
-		TrustAnnotations: e.cfg.ask.trustsAnnotations()})
+		TrustAnnotations: e.cfg.ask.trustsAnnotations(), Auth: webAuth{e: e, reg: reg}})
 	if err != nil {
 		return usagef("web: %v", err)
 	}
@@ -71,4 +72,21 @@ func (e *env) hookInbox() *webui.Inbox {
 		return dial(ctx, sc, &own)
 	}
 	return inbox
+}
+
+// webAuth is mcpc login for the page: the same flow (the same loopback
+// listener for the redirect, the same token file, the server reconnected
+// after), with the authorization URL shown on the page for the person to
+// open instead of at the terminal.
+type webAuth struct {
+	e   *env
+	reg *toolreg.Registry
+}
+
+func (a webAuth) Login(ctx context.Context, server string, show func(authURL string) error) error {
+	sc, err := a.e.httpServer(server)
+	if err != nil {
+		return err
+	}
+	return a.e.login(ctx, a.reg, sc, &oauth.LoginOptions{}, show)
 }

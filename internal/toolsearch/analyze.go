@@ -72,21 +72,53 @@ func boundary(prev, r rune, rest string) bool {
 // stemmed, and a concept term for each phrase that stands for one word
 // ("pull request" also gives "pr").
 func terms(s string) []string {
-	ws := words(s, maxFieldTokens)
+	return termsOf(words(s, maxFieldTokens), false)
+}
+
+// termsOf makes ws terms. With negate, which a request's words are, the
+// word a negation governs is dropped: "archive it without deleting it"
+// does not ask to delete.
+func termsOf(ws []string, negate bool) []string {
 	out := ws[:0]
-	for _, w := range ws {
+	negated := false
+	for i, w := range ws {
+		if negators[w] || contractions[w] && i+1 < len(ws) && ws[i+1] == "t" {
+			negated = negate
+			continue
+		}
 		if stopwords[w] {
+			continue
+		}
+		if negated {
+			negated = false
 			continue
 		}
 		out = append(out, stem(w))
 	}
-	for i := 0; i+1 < len(out); i++ {
-		if t, ok := phrases[[2]string{out[i], out[i+1]}]; ok {
-			out = append(out, t)
+	n := len(out)
+	for i := 0; i < n; i++ {
+		// A phrasal verb's particle may come after its object: "take
+		// Sam off", "kick Dana out of the team".
+		for j := i + 1; j < min(n, i+1+phraseSpan); j++ {
+			if t, ok := phrases[[2]string{out[i], out[j]}]; ok && (j == i+1 || separable[t]) {
+				out = append(out, t)
+				break
+			}
 		}
 	}
 	return out
 }
+
+// phraseSpan is how far apart the words of a phrase may be.
+const phraseSpan = 3
+
+// negators are the words that negate the word after them in a request,
+// and contractions those that do when a "t" follows (don't, won't): a
+// "won" deal is no negation.
+var (
+	negators     = set(`not no without never except excluding`)
+	contractions = set(`don doesn didn isn aren wasn weren won can couldn shouldn wouldn haven hasn`)
+)
 
 // stem strips the common English inflections so that a word and its
 // plural, its -ing, -ed and -er forms meet: "repositories" and
@@ -95,15 +127,35 @@ func terms(s string) []string {
 // go through it, so it need only be consistent, and short words (names,
 // acronyms) are left alone.
 func stem(w string) string {
+	if len(w) == 3 && w[2] == 's' && abbreviations[w[:2]] {
+		return w[:2] // dbs, prs, vms
+	}
 	if len(w) <= 3 || !isLetters(w) {
 		return w
 	}
-	w = dropInflection(dropPlural(w))
-	if strings.HasSuffix(w, "e") && len(w) > 3 {
-		w = w[:len(w)-1]
+	base := dropInflection(dropPlural(w))
+	if strings.HasSuffix(base, "e") && len(base) > 3 {
+		base = base[:len(base)-1]
+	}
+	if base != w && (strings.HasSuffix(base, "is") || strings.HasSuffix(base, "ys")) {
+		base = base[:len(base)-1] + "z" // organise, analysed: the -ize spelling
+	}
+	return dropNominal(base)
+}
+
+// dropNominal makes the noun of an action meet its verb: creation and
+// create, deletion and delete, connection and connect. Not a reaction,
+// which is an emoji's, and not the short words (station, version).
+func dropNominal(w string) string {
+	if len(w) >= 8 && w != "reaction" && (strings.HasSuffix(w, "tion") || strings.HasSuffix(w, "sion")) {
+		return w[:len(w)-3]
 	}
 	return w
 }
+
+// abbreviations are the two-letter words of tool use whose plural is
+// the word and an s.
+var abbreviations = set(`db pr mr vm id ip ci os ui op pc kb qa`)
 
 // dropPlural makes a plural singular: -ies, -sses, -ches, -shes, -xes, -s.
 func dropPlural(w string) string {
@@ -119,12 +171,17 @@ func dropPlural(w string) string {
 }
 
 // dropInflection takes -ing, -ed and -er off a word long enough to keep
-// a stem.
+// a stem, and makes -ied a y (copied, modified). A six-letter -er word
+// is more often a thing than a doer: a viewer is no view, a worker no
+// work.
 func dropInflection(w string) string {
+	if strings.HasSuffix(w, "ied") && len(w) >= 5 {
+		return w[:len(w)-3] + "y"
+	}
 	for _, suf := range [...]struct {
 		s   string
 		min int
-	}{{"ing", 6}, {"ed", 5}, {"er", 6}} {
+	}{{"ing", 6}, {"ed", 5}, {"er", 7}} {
 		if strings.HasSuffix(w, suf.s) && len(w) >= suf.min {
 			return undouble(w[:len(w)-len(suf.s)])
 		}
@@ -159,7 +216,8 @@ var stopwords = set(`a an the to of for in on at by with from into onto about as
 	please want need like let lets just some any also very so such more most
 	what which whom whose when where why how if else
 	via using use help helps thanks thank hey hi hello ok okay kindly quickly maybe actually really
-	somehow something anything`)
+	somehow something anything
+	s t d ll ve re`)
 
 func set(s string) map[string]bool {
 	m := map[string]bool{}

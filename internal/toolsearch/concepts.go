@@ -9,36 +9,36 @@ import "strings"
 var concepts = []string{
 	// actions
 	"get fetch read retrieve show view load display obtain return open see inspect describe detail info information grab",
-	"list enumerate browse all ls overview show get",
+	"list enumerate browse all ls overview show get exist",
 	"multiple several many batch bulk",
 	"create add new make insert generate post open start spin provision",
-	"delete remove erase drop destroy purge trash clear unlink discard wipe nuke",
+	"delete remove erase drop destroy purge trash clear unlink discard wipe nuke withdraw",
 	"update edit modify change patch set alter rename replace adjust",
-	"search find query lookup look locate grep discover filter match",
+	"search find query lookup look locate grep discover filter match hunt seek",
 	"send post message notify publish dm tell reply ping forward share",
-	"run execute invoke exec launch trigger perform call start kick",
+	"run execute invoke exec launch trigger perform call start kick activate",
 	"write save store put persist record",
 	"download export save fetch",
 	"upload import attach",
-	"close stop kill terminate end cancel quit abort exit",
+	"close stop kill terminate end cancel quit abort exit enough halt cease discontinue shut",
 	"navigate goto go visit open browse",
 	"click press tap select",
 	"type fill enter input form",
 	"wait sleep pause delay",
 	"evaluate eval javascript script js",
-	"move transfer relocate rename",
-	"copy duplicate clone fork",
+	"move transfer relocate rename shift drag",
+	"copy duplicate clone fork replicate",
 	"count total number how many",
 	"summarize summary overview digest",
 	"translate translation",
 	"compare diff difference",
-	"analyze analysis analyse analytic insight",
+	"analyze analysis analyse analytic insight examine study",
 	"schedule book plan reserve",
-	"assign assignee owner give",
+	"assign assignee owner give delegate allot reassign",
 	"who whoami viewer self identity current",
-	"usage stats statistics storage size space quota",
-	"merge combine",
-	"approve review approval",
+	"usage stats statistics storage size space quota used",
+	"merge combine unify unite fuse",
+	"approve review approval okay sanction",
 	"deploy deployment release ship publish rollout",
 	"monitor watch observe track",
 	"subscribe follow watch",
@@ -50,7 +50,7 @@ var concepts = []string{
 	"file document doc attachment page",
 	"directory folder dir",
 	"path location",
-	"issue ticket bug task story incident",
+	"issue ticket bug task story incident report",
 	"pr pull merge",
 	"repo repository project codebase",
 	"user person people member account profile someone who whoami me",
@@ -74,7 +74,7 @@ var concepts = []string{
 	"convert transform format",
 	"zip compress archive",
 	"restart reboot reload",
-	"undo revert rollback reset",
+	"undo revert rollback reset restore recover",
 	"validate verify lint check test",
 	"fix repair resolve",
 	"invite share add",
@@ -109,8 +109,8 @@ var concepts = []string{
 	"chart graph plot visualize diagram",
 	"channel room conversation thread chat",
 	"label tag category",
-	"status state progress health report update pass",
-	"history activity timeline event recent",
+	"status state progress health report update pass done ready",
+	"history activity timeline event recent happen earlier past older version revision",
 	"documentation docs library manual reference guide api",
 	"star favorite favourite bookmark starred",
 	"contact phone sms text",
@@ -146,11 +146,16 @@ var concepts = []string{
 // phrases are word pairs that stand for one concept word.
 var phrases = map[[2]string]string{}
 
+// separable are the concept words of phrases whose words may stand
+// apart, a verb and its particle with the object between: "throw my
+// changes away".
+var separable = map[string]bool{}
+
 // synonyms maps a stemmed word to the other stemmed words of its groups.
 var synonyms = map[string][]string{}
 
 func init() {
-	for _, g := range concepts {
+	for _, g := range append(concepts, domainConcepts...) {
 		var stems []string
 		for _, w := range strings.Fields(g) {
 			stems = append(stems, stem(w))
@@ -168,8 +173,25 @@ func init() {
 		{"web", "page", "webpage"}, {"web", "site", "website"},
 		{"e", "mail", "email"}, {"data", "base", "db"},
 		{"screen", "shot", "screenshot"}, {"get", "rid", "delete"},
+		// phrasal verbs and goals that stand for an action
+		{"look", "up", "search"}, {"throw", "away", "delete"}, {"tear", "down", "delete"},
+		{"hand", "over", "assign"}, {"sign", "off", "approve"}, {"shut", "down", "stop"},
+		{"log", "out", "logout"}, {"sign", "out", "logout"}, {"roll", "back", "rollback"},
+		{"back", "up", "backup"}, {"write", "down", "note"}, {"drop", "down", "select"},
+		{"go", "back", "back"}, {"spin", "up", "create"}, {"set", "up", "setup"},
+		{"keep", "track", "monitor"}, {"keep", "posted", "subscribe"}, {"turn", "off", "disable"},
+		{"pull", "up", "open"}, {"add", "up", "sum"}, {"over", "time", "history"},
+		{"version", "control", "git"}, {"take", "off", "remove"}, {"kick", "out", "remove"},
+		{"put", "away", "archive"}, {"keep", "eye", "monitor"}, {"line", "development", "branch"},
+		{"line", "work", "branch"}, {"file", "away", "archive"}, {"call", "off", "cancel"},
+		{"pull", "out", "extract"}, {"turn", "back", "revert"}, {"break", "down", "analyze"},
+		{"go", "over", "review"}, {"set", "off", "trigger"},
+		{"file", "bug", "create"}, {"file", "ticket", "create"}, {"file", "issue", "create"}, {"file", "report", "create"},
 	} {
 		phrases[[2]string{stem(p[0]), stem(p[1])}] = stem(p[2])
+	}
+	for _, w := range strings.Fields("delete assign approve remove archive logout rollback") {
+		separable[stem(w)] = true
 	}
 }
 

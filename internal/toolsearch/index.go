@@ -49,6 +49,7 @@ type segment struct {
 	normsAt   int                // the index's version norm was computed at
 	post      map[string][]posting
 	nameTerms []string // the distinct terms of the name fields, sorted: prefix matches
+	serverOf  []string // the terms of the server's name
 	lenSum    [nFields]int
 }
 
@@ -151,6 +152,7 @@ func (ix *Index) account(seg *segment, sign int) {
 func buildSegment(server string, docs []Doc) *segment {
 	seg := &segment{server: server, docs: docs, lens: make([][nFields]uint16, len(docs)), post: map[string][]posting{}}
 	serverTerms := terms(server)
+	seg.serverOf = serverTerms
 	names := map[string]bool{}
 	tf := map[string]*posting{}
 	for i := range docs {

@@ -172,3 +172,24 @@ func TestQueriesAreBounded(t *testing.T) {
 	ix := smallIndex()
 	ix.Search(strings.Repeat("file ", 1_000_000), 5)
 }
+
+// TestSearchFavoursTheServerNamed checks that a query naming a server,
+// whole or by a prefix of four letters or more, raises that server's
+// tools over equal or better matches elsewhere.
+func TestSearchFavoursTheServerNamed(t *testing.T) {
+	ix := &Index{}
+	ix.Set("filesystem", []Doc{{Name: "find_files", Description: "Find files and documents by name."}})
+	ix.Set("mongodb", []Doc{{Name: "find", Description: "Run a find query against a collection of documents."}})
+	ix.Set("github", []Doc{{Name: "list_commits", Description: "List the commits of a branch."}})
+	ix.Set("git", []Doc{{Name: "git_log", Description: "List the commits of a branch."}})
+	for _, tc := range []struct{ query, want string }{
+		{"find documents in mongo", "mongodb/find"},
+		{"find documents", "filesystem/find_files"},
+		{"commits on github", "github/list_commits"},
+		{"commits of a branch in git", "git/git_log"},
+	} {
+		if got := top(ix, tc.query); got != tc.want {
+			t.Errorf("Search(%q) found %q first, want %q", tc.query, got, tc.want)
+		}
+	}
+}

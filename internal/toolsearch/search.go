@@ -35,6 +35,7 @@ var (
 	coverage      = 0.5 // how much a tool that matches more of the query's words gains
 	nameBonus     = 1.0 // and one whose name's words the query asks for
 	rerankPool    = 50  // the hits reranked by nameBonus
+	serverPrior   = 1.0 // how much the tools of a server the query names gain
 )
 
 // A Hit is one ranked tool: its server, its place in the server's
@@ -57,7 +58,7 @@ type qterm struct {
 // maxQueryBytes, at most maxQueryWords.
 func queryWords(query string) []string {
 	var out []string
-	for _, t := range terms(query[:min(len(query), maxQueryBytes)]) {
+	for _, t := range termsOf(words(query[:min(len(query), maxQueryBytes)], maxFieldTokens), true) {
 		if len(out) == maxQueryWords {
 			break
 		}
@@ -140,7 +141,11 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	top := &hitHeap{}
 	pool := max(limit, rerankPool)
 	for _, seg := range ix.order {
-		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, pool)
+		prior := 1.0
+		if namesServer(words, seg.serverOf) {
+			prior += serverPrior
+		}
+		ix.collect(top, seg, ix.best[seg.base*nw:(seg.base+len(seg.docs))*nw], nw, pool, prior)
 	}
 	return ix.rerank(top.sorted(), words, limit)
 }
@@ -192,6 +197,20 @@ func askedPrefix(words []string, t string) bool {
 	return false
 }
 
+// namesServer reports whether a query word names the server: it is a
+// word of the server's name, or begins one and is four letters or more
+// ("mongo" for mongodb, not "git" for github).
+func namesServer(words, server []string) bool {
+	for _, w := range words {
+		for _, t := range server {
+			if w == t || len(w) >= 4 && strings.HasPrefix(t, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // score records what q's postings in seg bring each document, where it
 // beats the document's best match of q's query word so far.
 func (ix *Index) score(q qterm, seg *segment, post []posting, nw int) {
@@ -205,8 +224,8 @@ func (ix *Index) score(q qterm, seg *segment, post []posting, nw int) {
 
 // collect offers the documents of seg that matched to top, each scored
 // by the sum of its query words' best matches, raised by the share of
-// the words it matched.
-func (ix *Index) collect(top *hitHeap, seg *segment, best []float64, nWords, limit int) {
+// the words it matched and by prior.
+func (ix *Index) collect(top *hitHeap, seg *segment, best []float64, nWords, limit int, prior float64) {
 	for d := range seg.docs {
 		var score float64
 		matched := 0
@@ -217,7 +236,7 @@ func (ix *Index) collect(top *hitHeap, seg *segment, best []float64, nWords, lim
 			}
 		}
 		if score > 0 {
-			score *= 1 + coverage*float64(matched-1)/float64(nWords)
+			score *= (1 + coverage*float64(matched-1)/float64(nWords)) * prior
 			top.offer(Hit{Server: seg.server, Doc: d, Score: score}, limit)
 		}
 	}

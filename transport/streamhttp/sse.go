@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"math/bits"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -275,4 +279,396 @@ func (r *sseReader) line(buf []byte) (ev event, ok bool) {
 		return event{}, false
 	}
 	return r.endLine()
+}
+
+// A line, as the reader takes it: a line's field name and
+// value are taken as they arrive, and at the line's end the field takes
+// effect — data appended, an id or retry kept, or a blank line dispatching
+// the event.
+
+// take processes the next piece of the line being read; seg holds no line
+// ending.
+func (r *sseReader) take(seg []byte) {
+	r.lineLen += len(seg)
+	for len(seg) > 0 && r.kind == lineName {
+		c := seg[0]
+		seg = seg[1:]
+		switch {
+		case c == ':':
+			r.kind, r.strip = r.fieldKind(), true
+			if r.kind == lineData {
+				r.startData()
+			}
+		case r.nameLen == len(r.name):
+			r.kind = lineSkip // longer than any field name
+		default:
+			r.name[r.nameLen] = c
+			r.nameLen++
+		}
+	}
+	if r.strip && len(seg) > 0 {
+		r.strip = false
+		if seg[0] == ' ' {
+			seg = seg[1:]
+		}
+	}
+	switch r.kind {
+	case lineData:
+		r.appendData(seg)
+	case lineEvent, lineID, lineRetry:
+		if len(r.field)+len(seg) > maxField {
+			r.err = fmt.Errorf("%w: a field value over %d bytes", ErrEventTooLarge, maxField)
+			return
+		}
+		r.field = append(r.field, seg...)
+	}
+	if r.err == nil && r.lineLen > r.max+lineSlack {
+		r.err = fmt.Errorf("%w: a line over the %d-byte limit", ErrEventTooLarge, r.max)
+	}
+}
+
+// fieldKind is the kind of the line whose name was just read. A line that
+// begins with a colon, a comment, has the empty name.
+func (r *sseReader) fieldKind() lineKind {
+	switch string(r.name[:r.nameLen]) {
+	case "data":
+		return lineData
+	case "event":
+		return lineEvent
+	case "id":
+		return lineID
+	case "retry":
+		return lineRetry
+	}
+	return lineSkip
+}
+
+// endLine processes the end of the line being read, and dispatches the
+// event at a blank line: ok is false when the event's data is empty and
+// nothing is dispatched.
+func (r *sseReader) endLine() (ev event, ok bool) {
+	kind := r.kind
+	if kind == lineName {
+		// No colon: the whole line is the name and the value is empty.
+		kind = r.fieldKind()
+		if kind == lineData {
+			r.startData()
+		}
+		if r.nameLen == 0 {
+			kind = lineName // a blank line
+		}
+	}
+	switch kind {
+	case lineName:
+		ev, ok = r.dispatch()
+	case lineData:
+		r.endData()
+	case lineEvent:
+		if string(r.field) == "message" {
+			r.typ = "message"
+		} else {
+			r.typ = string(validUTF8(r.field))
+		}
+	case lineID:
+		if bytes.IndexByte(r.field, 0) < 0 {
+			r.idBuf, r.hasID = string(validUTF8(r.field)), true
+		}
+	case lineRetry:
+		if ms, ok := parseDigits(r.field); ok && ms <= int64(1<<63-1)/int64(time.Millisecond) {
+			r.retry, r.hasRet = time.Duration(ms)*time.Millisecond, true
+		}
+	}
+	r.newLine()
+	return ev, ok
+}
+
+// newLine readies the reader for the next line.
+func (r *sseReader) newLine() {
+	r.kind, r.nameLen, r.lineLen, r.strip = lineName, 0, 0, false
+	r.field = r.field[:0]
+}
+
+// startData begins a data line's value: after a line break, if the event
+// has data already.
+func (r *sseReader) startData() {
+	if r.hasData {
+		r.appendData([]byte{'\n'})
+	}
+	r.valStart = len(r.data) + r.partsLen // where it will be once joined
+}
+
+// endData ends a data line, replacing invalid UTF-8 in its value.
+func (r *sseReader) endData() {
+	if r.err != nil {
+		return
+	}
+	if !r.validFrom(r.valStart) {
+		r.join()
+		fixed := validUTF8(r.data[r.valStart:])
+		r.data = r.data[:r.valStart]
+		r.appendData(fixed)
+	}
+	r.hasData = true
+}
+
+// appendData adds p to the event's data, within the limit.
+func (r *sseReader) appendData(p []byte) {
+	if r.err != nil || len(p) == 0 {
+		return
+	}
+	need := len(r.data) + r.partsLen + len(p)
+	if need > r.max {
+		r.err = fmt.Errorf("%w: data over the %d-byte limit", ErrEventTooLarge, r.max)
+		return
+	}
+	if r.partsLen == 0 && need <= cap(r.data) {
+		r.data = append(r.data, p...)
+		return
+	}
+	if r.partsLen == 0 && (cap(r.data) == 0 || need <= dataPart) {
+		r.grow(need)
+		r.data = append(r.data, p...)
+		return
+	}
+	r.appendPart(p)
+}
+
+// grow gives the data buffer room for need bytes (need <= r.max):
+// exactly need for a first piece, which is often the whole event; then
+// powers of two up to dataPart.
+func (r *sseReader) grow(need int) {
+	c := need
+	if cap(r.data) > 0 {
+		c = 1 << bits.Len(uint(max(2*cap(r.data), need, 64)-1)) // a power of two, at least twice the last
+	}
+	c = min(c, r.max)
+	b := make([]byte, len(r.data), c)
+	copy(b, r.data)
+	r.data = b
+}
+
+// dispatch ends the event at a blank line; ok is false when there was no
+// data line and nothing is dispatched. The data stays in r.data.
+func (r *sseReader) dispatch() (ev event, ok bool) {
+	r.lastID = r.idBuf
+	if r.hasData {
+		r.join()
+		ev, ok = event{Type: r.typ, HasID: r.hasID}, true
+		if r.hasID {
+			ev.ID = r.idBuf
+		}
+	}
+	r.typ, r.hasID, r.hasData = "", false, false
+	return ev, ok
+}
+
+// endOfStream discards the event and the line the end of the stream cut
+// off.
+func (r *sseReader) endOfStream() {
+	r.newLine()
+	r.parts, r.partsLen = nil, 0
+	r.typ, r.hasID, r.hasData = "", false, false
+	if cap(r.data) > keepBuf {
+		r.data = nil
+	} else {
+		r.data = r.data[:0]
+	}
+}
+
+// The data of a large event, gathered in parts: a buffer that doubles
+// each time it fills costs three times the data on average (four at
+// worst) before it is handed over; parts joined once when the event is
+// dispatched cost twice, plus what the last part has room for. Parts of
+// one fixed size would waste nothing, but a large event would take many
+// (32 for 1 MiB), each an allocation; a part of a quarter of the data so
+// far wastes at most a quarter, in a number of parts that grows with the
+// logarithm of the size (13 for 1 MiB, 25 for 16 MiB).
+
+// dataPart is the size past which an event's data grows in parts, rather
+// than in one buffer that doubles, and the least size of a part.
+const dataPart = 32 << 10
+
+// partSize is the size of the next part: a quarter of the data so far,
+// at least dataPart, and never past the limit.
+func (r *sseReader) partSize() int {
+	have := len(r.data) + r.partsLen
+	return min(max(dataPart, have/4), r.max-have)
+}
+
+// appendPart adds p to the parts of a large event's data, which
+// appendData checked fits within the limit.
+func (r *sseReader) appendPart(p []byte) {
+	for len(p) > 0 {
+		n := len(r.parts)
+		if n == 0 || len(r.parts[n-1]) == cap(r.parts[n-1]) {
+			r.parts = append(r.parts, make([]byte, 0, r.partSize()))
+			n++
+		}
+		last := &r.parts[n-1]
+		k := min(len(p), cap(*last)-len(*last))
+		*last = append(*last, p[:k]...)
+		r.partsLen += k
+		p = p[k:]
+	}
+}
+
+// join makes the data one buffer again, of exactly its size, and lets
+// the parts go.
+func (r *sseReader) join() {
+	if r.partsLen == 0 {
+		return
+	}
+	b := make([]byte, len(r.data), len(r.data)+r.partsLen)
+	copy(b, r.data)
+	for i, p := range r.parts {
+		b = append(b, p...)
+		r.parts[i] = nil // the collector may take it now
+	}
+	r.data, r.parts, r.partsLen = b, r.parts[:0], 0
+}
+
+// validFrom reports whether the data from offset start on is valid UTF-8,
+// the parts included, without joining them.
+func (r *sseReader) validFrom(start int) bool {
+	if r.partsLen == 0 {
+		return utf8.Valid(r.data[start:])
+	}
+	var c utf8Check
+	if start < len(r.data) {
+		c.add(r.data[start:])
+		start = 0
+	} else {
+		start -= len(r.data)
+	}
+	for _, p := range r.parts {
+		if start >= len(p) {
+			start -= len(p)
+			continue
+		}
+		c.add(p[start:])
+		start = 0
+	}
+	return c.valid()
+}
+
+// utf8Check validates UTF-8 that comes in pieces: a character may be
+// split between two.
+type utf8Check struct {
+	tail    [utf8.UTFMax]byte // the start of a character the last piece cut off
+	n       int
+	invalid bool
+}
+
+func (c *utf8Check) add(p []byte) {
+	for c.n > 0 && len(p) > 0 && !c.invalid {
+		c.tail[c.n], c.n, p = p[0], c.n+1, p[1:]
+		if utf8.FullRune(c.tail[:c.n]) {
+			r, size := utf8.DecodeRune(c.tail[:c.n])
+			c.invalid = r == utf8.RuneError && size <= 1 || size != c.n
+			c.n = 0
+		}
+	}
+	if c.invalid || len(p) == 0 {
+		return
+	}
+	cut := len(p)
+	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	c.invalid = !utf8.Valid(p[:cut])
+	c.n = copy(c.tail[:], p[cut:])
+}
+
+// valid reports whether every piece so far made valid UTF-8, with no
+// character left unfinished.
+func (c *utf8Check) valid() bool { return !c.invalid && c.n == 0 }
+
+// The reader's byte-level helpers: where a line ends,
+// a retry field's digits, and the replacement of invalid UTF-8.
+
+// indexLineEnd returns the index of the first CR or LF in b, or -1.
+func indexLineEnd(b []byte) int {
+	n := bytes.IndexByte(b, '\n')
+	if n < 0 {
+		n = len(b)
+	}
+	if cr := bytes.IndexByte(b[:n], '\r'); cr >= 0 {
+		return cr
+	}
+	if n == len(b) {
+		return -1
+	}
+	return n
+}
+
+// parseDigits parses a non-empty string of ASCII digits.
+func parseDigits(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	return n, err == nil
+}
+
+// validUTF8 returns b, or a copy with each maximal invalid subsequence
+// replaced by U+FFFD, as the UTF-8 decoder of the Encoding standard does.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
+	for i := 0; i < len(b); {
+		if r, n := utf8.DecodeRune(b[i:]); r != utf8.RuneError || n > 1 {
+			out = append(out, b[i:i+n]...)
+			i += n
+			continue
+		}
+		out = append(out, "\uFFFD"...)
+		i += invalidPrefix(b[i:])
+	}
+	return out
+}
+
+// invalidPrefix returns the length of the maximal subpart of an invalid
+// sequence at the start of b: a lead byte and the continuation bytes that
+// could still have completed it.
+func invalidPrefix(b []byte) int {
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch c := b[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c >= 0xE0 && c <= 0xEF:
+		need = 2
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		need = 3
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	n := 1
+	for n <= need && n < len(b) && b[n] >= lo && b[n] <= hi {
+		lo, hi = 0x80, 0xBF
+		n++
+	}
+	return n
 }

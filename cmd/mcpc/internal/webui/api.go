@@ -37,6 +37,8 @@ func (s *Server) apiMux() *http.ServeMux {
 	mux.HandleFunc("POST /loglevel", s.apiLogLevel)
 	mux.HandleFunc("POST /ping", s.apiPing)
 	mux.HandleFunc("POST /servers", s.apiAddServer)
+	mux.HandleFunc("POST /login", s.apiLogin)
+	mux.HandleFunc("GET /login", s.apiLoginState)
 	mux.HandleFunc("GET /roots", s.apiRoots)
 	mux.HandleFunc("POST /roots", s.apiSetRoots)
 	return mux
@@ -85,6 +87,11 @@ type serverJSON struct {
 	Tools        int    `json:"tools"`
 	Prompts      int    `json:"prompts"`
 	Resources    int    `json:"resources"`
+	// AuthServer is where a server that needs authorization sends the
+	// person; CanLogin says the page can log in to it (Options.Auth).
+	AuthServer string      `json:"authServer,omitempty"`
+	CanLogin   bool        `json:"canLogin,omitempty"`
+	Login      *loginState `json:"login,omitempty"` // the page's last login of it
 }
 
 func (s *Server) apiServers(w http.ResponseWriter, r *http.Request) {
@@ -95,6 +102,12 @@ func (s *Server) apiServers(w http.ResponseWriter, r *http.Request) {
 			Title: st.Title, Instructions: st.Instructions, Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources}
 		if st.Err != nil {
 			j.Error = st.Err.Error()
+		}
+		if st.State == toolreg.StateNeedsAuth {
+			j.AuthServer, j.CanLogin = st.AuthServer, s.opts.Auth != nil
+		}
+		if l, ok := s.logins.state(st.Name); ok {
+			j.Login = &l
 		}
 		out = append(out, j)
 	}

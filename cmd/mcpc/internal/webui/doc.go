@@ -15,6 +15,17 @@
 // person's answers; a request waits until it is answered or the server
 // withdraws it, and at most 32 wait at once.
 //
+// # Logins
+//
+// A server that answered 401 and needs the person to authorize mcpc
+// (toolreg.StateNeedsAuth) shows so, with a "Log in" button when the host
+// gives an Auth: the host runs its own OAuth flow and hands the page the
+// authorization URL, which the page shows as a link that only the
+// person's click opens (https, or http on loopback, checked by safeurl
+// first); the redirect goes to the host's listener, not to the page, and
+// the page lists the server anew once the flow ends. The page never
+// holds a token.
+//
 // # Two origins
 //
 // Start listens on two loopback ports. The page and its JSON API live on

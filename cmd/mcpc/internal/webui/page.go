@@ -51,7 +51,7 @@ func (s *Server) pageHandler() http.Handler {
 		switch p {
 		case "/", "/index.html":
 			serveAsset(w, "assets/index.html")
-		case "/app.js", "/host.js", "/form.js", "/view.js", "/template.js", "/call.js", "/roots.js", "/inbox.js", "/style.css":
+		case "/app.js", "/host.js", "/form.js", "/view.js", "/template.js", "/call.js", "/roots.js", "/inbox.js", "/auth.js", "/style.css":
 			serveAsset(w, "assets"+p)
 		default:
 			http.NotFound(w, r)

@@ -40,6 +40,9 @@ type Options struct {
 	// runs without asking too. Nil believes no server's: annotations are
 	// a server's word about its own tools.
 	TrustAnnotations func(server string) bool
+	// Auth logs the person in to a server that needs authorization: the
+	// page shows such a server's "Log in" button only when it is set.
+	Auth Auth
 	// Logger receives what the page's apps log and the CSP sources the
 	// page refused. Nil is silent.
 	Logger *slog.Logger
@@ -57,6 +60,7 @@ type Server struct {
 	page    *http.Server
 	sandbox *http.Server
 	running runningCalls // the person's calls in flight
+	logins  *logins      // the person's logins under way
 
 	closeOnce sync.Once
 	closeErr  error
@@ -70,7 +74,7 @@ var ErrNotLoopback = errors.New("webui: the address is not a loopback IP")
 // Start listens on the page's address and on a second loopback port for
 // the sandbox origin, and serves both until Close.
 func Start(opts *Options) (*Server, error) {
-	s := &Server{opts: *opts, log: opts.Logger}
+	s := &Server{opts: *opts, log: opts.Logger, logins: newLogins()}
 	if s.log == nil {
 		s.log = slog.New(discard{})
 	}
@@ -109,9 +113,11 @@ func (s *Server) URL() string { return "http://" + s.host + "/t/" + s.token + "/
 // SandboxOrigin is the origin apps run on, apart from the page's.
 func (s *Server) SandboxOrigin() string { return "http://" + s.shost }
 
-// Close stops both listeners and the requests in flight. It is idempotent.
+// Close ends the logins under way and stops both listeners and the
+// requests in flight. It is idempotent.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		s.logins.close()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		s.closeErr = errors.Join(s.page.Shutdown(ctx), s.sandbox.Shutdown(ctx))

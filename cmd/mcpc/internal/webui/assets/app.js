@@ -84,7 +84,8 @@
     fill($("server-list"), (Array.isArray(servers) ? servers : []).map((s) => el("li", {},
       el("span", { class: "name", text: s.name }), el("span", { class: "badge state-" + s.state, text: s.state }),
       el("div", { class: "desc", text: [s.title, s.transport, s.protocol, s.tools + " tools"].filter(Boolean).join(" · ") }),
-      s.error ? el("div", { class: "error", text: s.error }) : null,
+      s.error && s.state !== "needs-auth" ? el("div", { class: "error", text: s.error }) : null, // auth.js says what a login needs
+      window.McpAuth ? window.McpAuth.controls(s) : null,
       el("button", { type: "button", class: "small", "aria-label": "Ping " + s.name, text: "Ping", on: { click: () => ping(s.name) } }))));
     const logServer = $("log-server");
     if (logServer) { fill(logServer, [el("option", { value: "", text: "all servers" }), ...(Array.isArray(servers) ? servers : []).map((s) => el("option", { value: s.name, text: s.name }))]); }
