@@ -141,11 +141,6 @@ func (s *Session) Done() <-chan struct{} { return s.conn.Done() }
 // jsonrpc.ErrDisconnected), or nil while it runs.
 func (s *Session) Err() error { return s.conn.Err() }
 
-// Stream returns the transport the session runs over, as Connect got it
-// (before Options.WrapStream): a *transport.Stdio, a *streamhttp.Stream or
-// the caller's own. The session owns it: do not read, write or close it.
-func (s *Session) Stream() jsonrpc.Stream { return s.stream }
-
 // Close ends the session: calls in flight fail with ErrClosed and the
 // stream is closed (for stdio, the server process is shut down). The
 // notifications that came before are handed to their callbacks before it
