@@ -239,7 +239,7 @@ func (f *floorClient) open(era Era) error {
 	var init struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	params := map[string]any{"protocolVersion": LatestHandshakeVersion, "capabilities": map[string]any{}, "clientInfo": floorInfo{Name: "floor", Version: "0"}}
+	params := map[string]any{"protocolVersion": latestHandshakeVersion, "capabilities": map[string]any{}, "clientInfo": floorInfo{Name: "floor", Version: "0"}}
 	if err := f.call("initialize", params, &init); err != nil {
 		return err
 	}

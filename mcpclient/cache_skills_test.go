@@ -24,7 +24,7 @@ func TestResourcesListChangedForgetsCachedSkills(t *testing.T) {
 		var page struct {
 			Skills []any `json:"skills"`
 		}
-		if err := s.ListPage(ctx5s(t), "skills/list", "", &page); err != nil {
+		if err := (extSession{s}).ListPage(ctx5s(t), "skills/list", "", &page); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -68,13 +68,13 @@ func TestListChangedAheadOfAResponseEmptiesTheCache(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	s := connect(t, f, &Options{OnLog: func(LogMessage) { <-release }})
-	if got, err := s.ListTools(ctx5s(t), ""); err != nil || got.Tools[0].Name != "old" {
+	if got, err := s.listTools(ctx5s(t), ""); err != nil || got.Tools[0].Name != "old" {
 		t.Fatalf("first list: %v %v", got, err)
 	}
 	if _, err := s.CallTool(ctx5s(t), "change", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.ListTools(ctx5s(t), ""); err != nil || got.Tools[0].Name != "new" {
+	if got, err := s.listTools(ctx5s(t), ""); err != nil || got.Tools[0].Name != "new" {
 		t.Errorf("list after the change: %v %v, want the new tool", got, err)
 	}
 }

@@ -4,7 +4,7 @@ import "context"
 
 // A request travels one path, whatever its method and the era:
 //
-//	methods.go    CallTool, ListTools, Call …  build a request (request.go):
+//	methods.go    CallTool, Tools, Call …  build a request (request.go):
 //	                                          params encoded once
 //	call.go       send                        progress for the whole call
 //	wire.go       handshakeWire.roundTrip     the era's rules: a new session, or

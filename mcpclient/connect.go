@@ -74,8 +74,8 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 func (o *Options) plannedEra() (Era, error) {
 	v := o.ProtocolVersion
 	switch {
-	case v != "" && !slices.Contains(SupportedVersions, v):
-		return 0, fmt.Errorf("%w: cannot pin %q; plainmcp speaks %s", ErrUnsupportedVersion, v, strings.Join(SupportedVersions, ", "))
+	case v != "" && !slices.Contains(supportedVersions, v):
+		return 0, fmt.Errorf("%w: cannot pin %q; plainmcp speaks %s", ErrUnsupportedVersion, v, strings.Join(supportedVersions, ", "))
 	case v != "" && o.Era != 0 && eraOf(v) != o.Era:
 		return 0, fmt.Errorf("mcpclient: version %s is not of the %s era", v, o.Era)
 	case v != "":
@@ -114,7 +114,7 @@ func (s *Session) handshakeVersion() string {
 	if v := s.opts.ProtocolVersion; v != "" {
 		return v
 	}
-	return LatestHandshakeVersion
+	return latestHandshakeVersion
 }
 
 // errNotModern is wrapped when server/discover got an answer a modern
@@ -165,7 +165,7 @@ func (s *Session) discover(ctx context.Context, version string) error {
 			if slices.ContainsFunc(res.SupportedVersions, func(v string) bool { return slices.Contains(handshakeVersions, v) }) {
 				return fmt.Errorf("%w: it supports only %s", errNotModern, quoteVersions(res.SupportedVersions))
 			}
-			return fmt.Errorf("%w: the server speaks %s; plainmcp speaks %s", ErrUnsupportedVersion, quoteVersions(res.SupportedVersions), strings.Join(SupportedVersions, ", "))
+			return fmt.Errorf("%w: the server speaks %s; plainmcp speaks %s", ErrUnsupportedVersion, quoteVersions(res.SupportedVersions), strings.Join(supportedVersions, ", "))
 		}
 		s.setStateless(v)
 	}
@@ -219,7 +219,7 @@ func (s *Session) setProtocol(p transport.Protocol) {
 // isModernError reports whether code is one only a modern server sends.
 func isModernError(code jsonrpc.Code) bool {
 	switch code {
-	case CodeUnsupportedVersion, CodeHeaderMismatch, CodeMissingCapability:
+	case codeUnsupportedVersion, codeHeaderMismatch, codeMissingCapability:
 		return true
 	}
 	return false
@@ -266,7 +266,7 @@ func (s *Session) initialize(ctx context.Context, want string) error {
 	}
 	if !acceptable {
 		return fmt.Errorf("%w: asked for %s, server answered %q (plainmcp speaks %s)",
-			ErrUnsupportedVersion, want, got, strings.Join(SupportedVersions, ", "))
+			ErrUnsupportedVersion, want, got, strings.Join(supportedVersions, ", "))
 	}
 	s.sessionGen.Add(1)
 	s.stateMu.Lock()

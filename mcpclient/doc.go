@@ -68,9 +68,11 @@
 // # Lists and pagination
 //
 // Tools, prompts, resources and resource templates come in pages. Each kind
-// has a one-page call taking a cursor ([Session.ListTools]) and an iterator
-// over all pages ([Session.Tools]); [Collect] gathers an iterator into a
-// slice. A server that repeats a cursor or never stops paginating ends the
+// has an iterator over all pages ([Session.Tools]) that fetches the next
+// page, with the cursor the last one gave, only when the loop reaches it;
+// [Collect] gathers an iterator into a slice. A host that pages by hand
+// (keeping a cursor between a user's clicks) sends the list method with
+// its cursor through [Session.Call]. A server that repeats a cursor or never stops paginating ends the
 // iteration with [ErrPagination] ([Options].MaxPages).
 //
 // # Tool results
@@ -88,7 +90,7 @@
 // A server may run a tool call as a task: it answers with a handle at
 // once and the client polls for the outcome. Package mcpclient/task
 // follows tasks in both generations (2025-11-25's experimental tasks and
-// the stateless era's extension, [TasksExtension]); set [Options].Tasks to
+// the stateless era's extension, io.modelcontextprotocol/tasks); set [Options].Tasks to
 // its runner and [Session.CallTool] drives a task to its final result as
 // if it were one call. The session itself only declares tasks, asks for
 // one where the runner says ([TaskRunner]) and hands over the task a
@@ -104,12 +106,12 @@
 // # Skills
 //
 // A server that declares the skills extension (SEP-2640,
-// [SkillsExtension] in [ServerCapabilities].Extensions) serves Agent
+// io.modelcontextprotocol/skills in [ServerCapabilities].Extensions) serves Agent
 // Skills: a SKILL.md whose YAML frontmatter names and describes the skill,
 // and supporting files, each a resource. [Options].Skills declares the
 // extension on the client's side; package mcpclient/skill lists the
-// skills (skills/list, through [Session.ListPage] and [Paginate] like any
-// extension's list), checks each entry and loads a skill only when it is
+// skills (skills/list, paged and bounded as the session's own lists are,
+// through a package internal to mcpclient), checks each entry and loads a skill only when it is
 // used, every byte verified against its entry. It is a package of its own:
 // a learner reading one call need not read it, and a program that never
 // loads a skill does not carry it.
@@ -117,7 +119,7 @@
 // # MCP Apps
 //
 // A tool may come with an interactive interface (SEP-1865, the
-// [UIExtension]). [Options].UI declares the extension; package
+// io.modelcontextprotocol/ui). [Options].UI declares the extension; package
 // mcpclient/apps decodes a tool's _meta.ui (its ui:// interface and whom
 // the tool is visible to), reads the interface and builds the
 // Content-Security-Policy to run it under.

@@ -29,8 +29,14 @@ var ErrUnsupportedVersion = errors.New("mcpclient: unsupported protocol version"
 const (
 	CodeUserRejected           jsonrpc.Code = -1     // the user declined a sampling request
 	CodeResourceNotFound       jsonrpc.Code = -32002 // resources/read of an unknown URI
-	CodeHeaderMismatch         jsonrpc.Code = -32020 // an HTTP header disagrees with the body (2026-07-28)
-	CodeMissingCapability      jsonrpc.Code = -32021 // the request needs a client capability that was not declared (2026-07-28)
-	CodeUnsupportedVersion     jsonrpc.Code = -32022 // the protocol version is not spoken; data.supported lists those that are (2026-07-28)
-	CodeURLElicitationRequired jsonrpc.Code = -32042 // the server needs the user to visit a URL first (2025-11-25)
+	CodeURLElicitationRequired jsonrpc.Code = -32042 // the server needs the user to visit a URL first (2025-11-25); see URLElicitations
+)
+
+// The stateless era's codes that the session answers itself (it retries,
+// or falls back to the handshake era) rather than a host. One that still
+// reaches a caller is a *jsonrpc.Error with its code, like any other.
+const (
+	codeHeaderMismatch     jsonrpc.Code = -32020 // an HTTP header disagrees with the body (2026-07-28)
+	codeMissingCapability  jsonrpc.Code = -32021 // the request needs a client capability that was not declared (2026-07-28)
+	codeUnsupportedVersion jsonrpc.Code = -32022 // the protocol version is not spoken; data.supported lists those that are (2026-07-28)
 )

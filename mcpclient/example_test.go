@@ -121,14 +121,15 @@ func ExampleWithProgress() {
 	// done after 3 steps
 }
 
-// Each list comes a page at a time or as an iterator over all pages.
+// Each list is an iterator over all its pages, each fetched as the loop
+// reaches it; Collect gathers one into a slice.
 func ExampleSession_Tools() {
 	s, done := startDemo(nil)
 	defer done()
 	ctx := context.Background()
 
-	page, _ := s.ListTools(ctx, "") // the first page only
-	fmt.Println("first page:", len(page.Tools), "tools, more:", page.NextCursor != "")
+	tools, _ := mcpclient.Collect(s.Tools(ctx)) // every page
+	fmt.Println("all:", len(tools), "tools")
 
 	n := 0
 	for tool, err := range s.Tools(ctx) { // every page, fetched as needed
@@ -142,7 +143,7 @@ func ExampleSession_Tools() {
 		n++
 	}
 	// Output:
-	// first page: 13 tools, more: false
+	// all: 13 tools
 	// found fail after 7 others
 }
 

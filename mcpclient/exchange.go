@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // exchange sends r once, under a new id, and decodes its response into
@@ -23,7 +23,7 @@ import (
 func (s *Session) exchange(ctx context.Context, r *request, meta []byte, result any) (json.RawMessage, resultEnvelope, error) {
 	r.meta = meta // for AppendJSON: the params go straight into the frame
 	if r.info != nil {
-		ctx = transport.WithRequest(ctx, r.info)
+		ctx = reqinfo.With(ctx, r.info)
 	}
 	var err error
 	switch timeout := s.defaultTimeout(ctx, r.method); {

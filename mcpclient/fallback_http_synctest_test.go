@@ -137,7 +137,7 @@ func probeFallsBack(t *testing.T, refuse func(http.ResponseWriter, *http.Request
 	if took := time.Since(start); s.Era() != EraHandshake || s.ProtocolVersion() != "2025-06-18" || took != wait {
 		t.Errorf("era %v, version %s after %v; want the handshake era, 2025-06-18, after %v", s.Era(), s.ProtocolVersion(), took, wait)
 	}
-	if _, err := s.ListTools(ctx, ""); err != nil {
+	if _, err := s.listTools(ctx, ""); err != nil {
 		t.Errorf("ListTools: %v", err)
 	}
 }

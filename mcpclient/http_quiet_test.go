@@ -68,7 +68,7 @@ func TestHTTPGETStreamOnlyWhereSomethingMayCome(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if _, err := s.ListTools(ctx5s(t), ""); err != nil {
+			if _, err := s.listTools(ctx5s(t), ""); err != nil {
 				t.Fatal(err)
 			}
 			if n := gets.Load(); n != tc.gets {

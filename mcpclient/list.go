@@ -13,53 +13,54 @@ import (
 
 // Every list method (tools, prompts, resources, resource templates) is
 // paginated the same way: the request carries an opaque cursor, the result
-// an optional nextCursor. Each kind has a one-page call (ListTools …) and
-// an iterator over every page (Tools …); Collect gathers an iterator into a
-// slice.
+// an optional nextCursor. Each kind has an iterator over every page
+// (Tools …), fetching pages as it goes, over a one-page call of its own
+// (listTools …); Collect gathers an iterator into a slice. A host that
+// keeps a cursor itself sends the list method through Session.Call.
 
 type pageParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }
 
-// ListToolsResult is one page of tools/list.
-type ListToolsResult struct {
+// listToolsResult is one page of tools/list.
+type listToolsResult struct {
 	Tools      []*Tool         `json:"tools"`
 	NextCursor string          `json:"nextCursor,omitempty"`
 	Meta       json.RawMessage `json:"_meta,omitempty"`
 }
 
-// ListPromptsResult is one page of prompts/list.
-type ListPromptsResult struct {
+// listPromptsResult is one page of prompts/list.
+type listPromptsResult struct {
 	Prompts    []*Prompt       `json:"prompts"`
 	NextCursor string          `json:"nextCursor,omitempty"`
 	Meta       json.RawMessage `json:"_meta,omitempty"`
 }
 
-// ListResourcesResult is one page of resources/list.
-type ListResourcesResult struct {
+// listResourcesResult is one page of resources/list.
+type listResourcesResult struct {
 	Resources  []*Resource     `json:"resources"`
 	NextCursor string          `json:"nextCursor,omitempty"`
 	Meta       json.RawMessage `json:"_meta,omitempty"`
 }
 
-// ListResourceTemplatesResult is one page of resources/templates/list.
-type ListResourceTemplatesResult struct {
+// listResourceTemplatesResult is one page of resources/templates/list.
+type listResourceTemplatesResult struct {
 	ResourceTemplates []*ResourceTemplate `json:"resourceTemplates"`
 	NextCursor        string              `json:"nextCursor,omitempty"`
 	Meta              json.RawMessage     `json:"_meta,omitempty"`
 }
 
-// ListTools fetches one page of tools; cursor "" asks for the first.
+// listTools fetches one page of tools; cursor "" asks for the first.
 //
 // In the stateless era a tool whose x-mcp-header annotations break the
 // rules is left out (and reported to the logger): a client must not call
 // it. For the others, CallTool sends the Mcp-Param headers they ask for.
-func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResult, error) {
+func (s *Session) listTools(ctx context.Context, cursor string) (*listToolsResult, error) {
 	var page toolsPage
 	if err := s.listPage(ctx, methodToolsList, cursor, &page); err != nil {
 		return nil, err
 	}
-	res := ListToolsResult{Tools: pointers(page.Tools), NextCursor: page.NextCursor, Meta: page.Meta}
+	res := listToolsResult{Tools: pointers(page.Tools), NextCursor: page.NextCursor, Meta: page.Meta}
 	if err := checkItems(res.Tools, methodToolsList, func(t *Tool) string { return t.Name }); err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func (s *Session) ListTools(ctx context.Context, cursor string) (*ListToolsResul
 }
 
 // toolsPage decodes a page into one array of tools rather than one
-// allocation per tool; ListTools hands out pointers into it.
+// allocation per tool; listTools hands out pointers into it.
 type toolsPage struct {
 	Tools      []Tool          `json:"tools"`
 	NextCursor string          `json:"nextCursor,omitempty"`
@@ -111,47 +112,47 @@ func (s *Session) keepValidTools(tools []*Tool) []*Tool {
 	return kept
 }
 
-// ListPrompts fetches one page of prompts.
-func (s *Session) ListPrompts(ctx context.Context, cursor string) (*ListPromptsResult, error) {
+// listPrompts fetches one page of prompts.
+func (s *Session) listPrompts(ctx context.Context, cursor string) (*listPromptsResult, error) {
 	var page struct {
-		ListPromptsResult
+		listPromptsResult
 		resultEnvelope
 	}
 	if err := s.listPage(ctx, methodPromptsList, cursor, &page); err != nil {
 		return nil, err
 	}
-	res := &page.ListPromptsResult
+	res := &page.listPromptsResult
 	return res, checkItems(res.Prompts, methodPromptsList, func(p *Prompt) string { return p.Name })
 }
 
-// ListResources fetches one page of resources.
-func (s *Session) ListResources(ctx context.Context, cursor string) (*ListResourcesResult, error) {
+// listResources fetches one page of resources.
+func (s *Session) listResources(ctx context.Context, cursor string) (*listResourcesResult, error) {
 	var page struct {
-		ListResourcesResult
+		listResourcesResult
 		resultEnvelope
 	}
 	if err := s.listPage(ctx, methodResourcesList, cursor, &page); err != nil {
 		return nil, err
 	}
-	res := &page.ListResourcesResult
+	res := &page.listResourcesResult
 	return res, checkItems(res.Resources, methodResourcesList, func(r *Resource) string { return r.URI })
 }
 
-// ListResourceTemplates fetches one page of resource templates. A server
+// listResourceTemplates fetches one page of resource templates. A server
 // that answers method-not-found simply has none: the result is empty.
-func (s *Session) ListResourceTemplates(ctx context.Context, cursor string) (*ListResourceTemplatesResult, error) {
+func (s *Session) listResourceTemplates(ctx context.Context, cursor string) (*listResourceTemplatesResult, error) {
 	var page struct {
-		ListResourceTemplatesResult
+		listResourceTemplatesResult
 		resultEnvelope
 	}
 	err := s.listPage(ctx, methodResourceTemplatesList, cursor, &page)
 	if errors.Is(err, jsonrpc.ErrMethodNotFound) {
-		return &ListResourceTemplatesResult{}, nil
+		return &listResourceTemplatesResult{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	res := &page.ListResourceTemplatesResult
+	res := &page.listResourceTemplatesResult
 	return res, checkItems(res.ResourceTemplates, methodResourceTemplatesList, func(t *ResourceTemplate) string { return t.URITemplate })
 }
 
@@ -171,7 +172,7 @@ func checkItems[T any](items []*T, method string, key func(*T) string) error {
 // the iteration as its last pair.
 func (s *Session) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
 	return paginate(s, methodToolsList, func(c string) ([]*Tool, string, error) {
-		r, err := s.ListTools(ctx, c)
+		r, err := s.listTools(ctx, c)
 		if err != nil {
 			return nil, "", err
 		}
@@ -182,7 +183,7 @@ func (s *Session) Tools(ctx context.Context) iter.Seq2[*Tool, error] {
 // Prompts iterates over every prompt.
 func (s *Session) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
 	return paginate(s, methodPromptsList, func(c string) ([]*Prompt, string, error) {
-		r, err := s.ListPrompts(ctx, c)
+		r, err := s.listPrompts(ctx, c)
 		if err != nil {
 			return nil, "", err
 		}
@@ -193,7 +194,7 @@ func (s *Session) Prompts(ctx context.Context) iter.Seq2[*Prompt, error] {
 // Resources iterates over every resource.
 func (s *Session) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
 	return paginate(s, methodResourcesList, func(c string) ([]*Resource, string, error) {
-		r, err := s.ListResources(ctx, c)
+		r, err := s.listResources(ctx, c)
 		if err != nil {
 			return nil, "", err
 		}
@@ -204,7 +205,7 @@ func (s *Session) Resources(ctx context.Context) iter.Seq2[*Resource, error] {
 // ResourceTemplates iterates over every resource template.
 func (s *Session) ResourceTemplates(ctx context.Context) iter.Seq2[*ResourceTemplate, error] {
 	return paginate(s, methodResourceTemplatesList, func(c string) ([]*ResourceTemplate, string, error) {
-		r, err := s.ListResourceTemplates(ctx, c)
+		r, err := s.listResourceTemplates(ctx, c)
 		if err != nil {
 			return nil, "", err
 		}

@@ -39,7 +39,7 @@ func TestPagination(t *testing.T) {
 	f := fakemcp.New(t)
 	f.Handle("tools/list", pagedTools(250, 100))
 	s := connect(t, f, nil)
-	page, err := s.ListTools(ctx5s(t), "")
+	page, err := s.listTools(ctx5s(t), "")
 	if err != nil || len(page.Tools) != 100 || page.NextCursor != "c100" {
 		t.Fatalf("first page: %d tools, cursor %q, %v", len(page.Tools), page.NextCursor, err)
 	}
@@ -120,13 +120,13 @@ func TestMalformedListItems(t *testing.T) {
 	f.Result("prompts/list", `{"prompts":[{"description":"no name"}]}`)
 	f.Result("resources/list", `{"resources":"nope"}`)
 	s := connect(t, f, nil)
-	if _, err := s.ListTools(ctx5s(t), ""); !errors.Is(err, ErrMalformedResult) {
+	if _, err := s.listTools(ctx5s(t), ""); !errors.Is(err, ErrMalformedResult) {
 		t.Errorf("null tool: %v", err)
 	}
-	if _, err := s.ListPrompts(ctx5s(t), ""); !errors.Is(err, ErrMalformedResult) {
+	if _, err := s.listPrompts(ctx5s(t), ""); !errors.Is(err, ErrMalformedResult) {
 		t.Errorf("nameless prompt: %v", err)
 	}
-	if _, err := s.ListResources(ctx5s(t), ""); err == nil || !strings.Contains(err.Error(), "resources/list") {
+	if _, err := s.listResources(ctx5s(t), ""); err == nil || !strings.Contains(err.Error(), "resources/list") {
 		t.Errorf("resources not an array: %v", err)
 	}
 }
@@ -139,7 +139,7 @@ func TestSchemasKeptByteForByte(t *testing.T) {
 	f := fakemcp.New(t)
 	f.Result("tools/list", `{"tools":[{"name":"s","inputSchema":`+schema+`,"outputSchema":`+out+`,"annotations":{"readOnlyHint":true},"_meta":{"k":1}}]}`)
 	s := connect(t, f, nil)
-	page, err := s.ListTools(ctx5s(t), "")
+	page, err := s.listTools(ctx5s(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestListenAsksOnlyForDeclaredLists(t *testing.T) {
 			}
 			// Nothing declared: a round trip later, still no listen request;
 			// a subscription opens one with the resource alone.
-			if _, err := s.ListTools(ctx5s(t), ""); err != nil {
+			if _, err := s.listTools(ctx5s(t), ""); err != nil {
 				t.Fatal(err)
 			}
 			if n := f.Count("subscriptions/listen"); n != 0 {

@@ -127,7 +127,7 @@ func TestTimeoutBounds(t *testing.T) {
 				if tc.method == "tools/call" {
 					_, err = s.CallTool(context.Background(), "t", nil)
 				} else {
-					_, err = s.ListTools(context.Background(), "")
+					_, err = s.listTools(context.Background(), "")
 				}
 				var te *TimeoutError
 				if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {

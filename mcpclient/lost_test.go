@@ -90,7 +90,7 @@ func TestLostResponseReissuedOnlyWhenSafe(t *testing.T) {
 		method string
 		sent   int // times the request goes out; 2 means re-issued once
 	}{
-		{"list", false, func(s *Session) error { _, err := s.ListTools(ctx5s(t), ""); return err }, "tools/list", 2},
+		{"list", false, func(s *Session) error { _, err := s.listTools(ctx5s(t), ""); return err }, "tools/list", 2},
 		{"plain tool", true, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "plain", nil); return err }, "tools/call", 1},
 		{"read-only tool, not allowed", false, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "ro", nil); return err }, "tools/call", 1},
 		{"read-only tool, allowed", true, func(s *Session) error { _, err := s.CallTool(ctx5s(t), "ro", nil); return err }, "tools/call", 2},
@@ -112,7 +112,7 @@ func TestLostResponseReissuedOnlyWhenSafe(t *testing.T) {
 				return lossy
 			}})
 			if tc.method == "tools/call" {
-				if _, err := s.ListTools(ctx5s(t), ""); err != nil {
+				if _, err := s.listTools(ctx5s(t), ""); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -142,7 +142,7 @@ func TestLostResponseBoundIsReported(t *testing.T) {
 				lossy = newLossy(func(m *rpcwire.Message) bool { return m.Method == "prompts/list" })(st).(*lossyStream)
 				return lossy
 			}})
-			_, err := s.ListPrompts(ctx5s(t), "")
+			_, err := s.listPrompts(ctx5s(t), "")
 			var lost *rpcwire.ResponseLostError
 			if !errors.Is(err, jsonrpc.ErrResponseLost) || !errors.As(err, &lost) {
 				t.Fatalf("err = %v, want a lost response", err)

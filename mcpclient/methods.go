@@ -53,7 +53,7 @@ func putToolWire(w *callToolWire) {
 }
 
 // errHeaderMismatch matches a -32020 answer.
-var errHeaderMismatch = &jsonrpc.Error{Code: CodeHeaderMismatch}
+var errHeaderMismatch = &jsonrpc.Error{Code: codeHeaderMismatch}
 
 // CallTool runs a tool. args is any JSON object value (a map, a struct, a
 // json.RawMessage) or nil (sent as {}). A tool that ran and failed returns
@@ -167,15 +167,11 @@ func (s *Session) callTool(ctx context.Context, name string, args any, task any,
 	return r.raw, err
 }
 
-// CallNamed is Call for a request that names its target, which the
+// callNamed is Call for a request that names its target, which the
 // stateless HTTP wire mirrors into the Mcp-Name header so that
 // intermediaries can route it: prompts/get's name, resources/read's uri,
-// an extension's tasks/get's task id.
-func (s *Session) CallNamed(ctx context.Context, method, name string, params, result any) error {
-	return s.callNamed(ctx, method, name, params, result, false)
-}
-
-// callNamed is CallNamed; known says params is one of this package's own
+// an extension's tasks/get's task id (ext.Session.CallNamed). known says
+// params is one of this package's own
 // types (see newRequest).
 func (s *Session) callNamed(ctx context.Context, method, name string, params, result any, known bool) error {
 	r, err := newRequest(method, params, known)

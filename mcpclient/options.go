@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -20,15 +21,6 @@ type ElicitationHandler func(ctx context.Context, req *ElicitParams) (*ElicitRes
 
 // RootsHandler lists the roots the host lets servers see (roots/list).
 type RootsHandler func(ctx context.Context) ([]Root, error)
-
-// UIExtension is the MCP Apps extension's identifier, the key under which
-// a client declares it in capabilities.extensions (see [Options].UI);
-// package apps holds the rest of the extension.
-const UIExtension = "io.modelcontextprotocol/ui"
-
-// UIMimeType is the MIME type of an MCP App's HTML: the only content type
-// the extension defines, and the one [Options].UI declares.
-const UIMimeType = "text/html;profile=mcp-app"
 
 // Options configures a Session. A nil *Options is valid: it connects as
 // "plainmcp", declares no client capabilities, ignores notifications, logs
@@ -50,8 +42,9 @@ type Options struct {
 	// server/discover and falls back to initialize.
 	Era Era
 
-	// ProtocolVersion pins the version (and with it the era); the server
-	// must speak exactly it. Empty means the newest the server speaks.
+	// ProtocolVersion pins the version (and with it the era), such as
+	// "2025-11-25" or LatestVersion; the server must speak exactly it.
+	// Empty means the newest the server speaks.
 	ProtocolVersion string
 
 	// DiscoverTimeout bounds the server/discover probe when the era is
@@ -73,7 +66,7 @@ type Options struct {
 
 	Roots RootsHandler
 
-	// Skills declares the skills extension (SkillsExtension) in the
+	// Skills declares the skills extension (io.modelcontextprotocol/skills) in the
 	// client's capabilities.extensions. Listing and loading skills work
 	// without it, but a server may tailor what it offers to clients that
 	// declare it.
@@ -89,7 +82,8 @@ type Options struct {
 	// nil *task.Options is off too.
 	Tasks TaskRunner
 
-	// UI declares the MCP Apps extension (UIExtension, with UIMimeType):
+	// UI declares the MCP Apps extension (io.modelcontextprotocol/ui, with
+	// the MIME type text/html;profile=mcp-app):
 	// the host renders tools' interfaces. Servers may offer interfaces
 	// only to hosts that declare it; package apps decodes a tool's
 	// _meta.ui and reads its interface, with or without it.
@@ -225,18 +219,18 @@ func (o *Options) capabilities(era Era) map[string]any {
 	}
 	ext := map[string]any{}
 	if o.Skills {
-		ext[SkillsExtension] = map[string]any{}
+		ext[mcpext.Skills] = map[string]any{}
 	}
 	switch {
 	case o.Tasks != nil && era == EraStateless:
-		ext[TasksExtension] = map[string]any{}
+		ext[mcpext.Tasks] = map[string]any{}
 	case o.Tasks != nil:
 		// The client hosts no tasks of its own (no requests, list or
 		// cancel): the capability says it takes part in tasks.
 		caps["tasks"] = map[string]any{}
 	}
 	if o.UI {
-		ext[UIExtension] = map[string]any{"mimeTypes": []string{UIMimeType}}
+		ext[mcpext.UI] = map[string]any{"mimeTypes": []string{mcpext.UIMimeType}}
 	}
 	if len(ext) > 0 {
 		caps["extensions"] = ext

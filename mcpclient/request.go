@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // request is one request as the session sends it. The method that makes
@@ -29,8 +29,8 @@ type request struct {
 
 	// info is what the HTTP wire mirrors into headers (Mcp-Name,
 	// Mcp-Param-*), nil when there is nothing to mirror (see named).
-	info     *transport.RequestInfo
-	infoData transport.RequestInfo
+	info     *reqinfo.Info
+	infoData reqinfo.Info
 
 	// Set per exchange by the wire, spliced in by appendParams.
 	progress int64           // _meta.progressToken, 0 for none
@@ -148,7 +148,7 @@ func (r *request) named(s *Session, name string, headers map[string]string) {
 	if !s.shapesRequests || s.Era() != EraStateless {
 		return
 	}
-	r.infoData = transport.RequestInfo{Method: r.method, Name: name, Headers: headers}
+	r.infoData = reqinfo.Info{Method: r.method, Name: name, Headers: headers}
 	r.info = &r.infoData
 }
 

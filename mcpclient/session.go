@@ -44,7 +44,7 @@ type Session struct {
 
 	wire wire // how requests travel in the era agreed; set by Connect
 	// shapesRequests: the stream takes the agreed protocol (an HTTP
-	// transport), and with it each request's RequestInfo.
+	// transport), and with it each request's reqinfo.Info.
 	shapesRequests bool
 
 	log *slog.Logger
@@ -141,11 +141,6 @@ func (s *Session) Done() <-chan struct{} { return s.conn.Done() }
 // jsonrpc.ErrDisconnected), or nil while it runs.
 func (s *Session) Err() error { return s.conn.Err() }
 
-// Stream returns the transport the session runs over, as Connect got it
-// (before Options.WrapStream): a *transport.Stdio, a *streamhttp.Stream or
-// the caller's own. The session owns it: do not read, write or close it.
-func (s *Session) Stream() jsonrpc.Stream { return s.stream }
-
 // Close ends the session: calls in flight fail with ErrClosed and the
 // stream is closed (for stdio, the server process is shut down). The
 // notifications that came before are handed to their callbacks before it
@@ -220,13 +215,13 @@ func (s *Session) abandoned(id jsonrpc.ID, method string) {
 // extension's cancellation of work at the server (tasks/cancel), say —
 // detached from any caller's context and bounded on its own, as the
 // session's cancellation notices are; Close gives it the same moment to
-// go out. name is mirrored as CallNamed mirrors it; a failure is only
+// go out. name is mirrored as callNamed mirrors it; a failure is only
 // logged.
 func (s *Session) callDetached(method, name string, params any) {
 	s.inBackground(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelNoticeTimeout)
 		defer cancel()
-		if err := s.CallNamed(ctx, method, name, params, nil); err != nil {
+		if err := s.callNamed(ctx, method, name, params, nil, false); err != nil {
 			s.log.Debug("mcpclient: a detached request failed", "method", method, "error", err)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -29,7 +30,7 @@ const (
 )
 
 // errUnsupportedVersion matches a -32022 answer.
-var errUnsupportedVersion = &jsonrpc.Error{Code: CodeUnsupportedVersion}
+var errUnsupportedVersion = &jsonrpc.Error{Code: codeUnsupportedVersion}
 
 // maxLostRetries bounds re-issuing a request whose response was lost.
 const maxLostRetries = 2
@@ -138,7 +139,7 @@ func (s *Session) resultKind(r *request, resultType string) (done bool, err erro
 		if r.method == methodToolsCall && s.opts.Tasks != nil {
 			return true, nil
 		}
-		return false, fmt.Errorf("%w: %s answered with a task, which only tools/call may, and only when the client declared %s", ErrMalformedResult, r.method, TasksExtension)
+		return false, fmt.Errorf("%w: %s answered with a task, which only tools/call may, and only when the client declared %s", ErrMalformedResult, r.method, mcpext.Tasks)
 	}
 	return false, fmt.Errorf("%w: %s answered with resultType %q, which plainmcp does not know", ErrMalformedResult, r.method, resultType)
 }

@@ -110,7 +110,7 @@ func firstFails() jsonrpc.Handler {
 		mu.Lock()
 		defer mu.Unlock()
 		if n++; n == 1 {
-			return nil, &jsonrpc.Error{Code: CodeUnsupportedVersion, Message: "Unsupported protocol version",
+			return nil, &jsonrpc.Error{Code: codeUnsupportedVersion, Message: "Unsupported protocol version",
 				Data: json.RawMessage(`{"supported":["2026-07-28"],"requested":"2026-07-28"}`)}
 		}
 		return json.RawMessage(discoverOK), nil
@@ -251,7 +251,7 @@ func TestInputRequiredRounds(t *testing.T) {
 	}
 	// Nothing leaks into the next, unrelated call.
 	f.Result("tools/list", `{"tools":[]}`)
-	s.ListTools(ctx5s(t), "")
+	s.listTools(ctx5s(t), "")
 	if l := f.ParamsOf("tools/list")[0]; l["inputResponses"] != nil || l["requestState"] != nil {
 		t.Errorf("round data leaked into tools/list: %v", l)
 	}
@@ -276,7 +276,7 @@ func TestInputRequiredFailures(t *testing.T) {
 			if tc.method == "tools/call" {
 				_, err = s.CallTool(ctx5s(t), "t", nil)
 			} else {
-				_, err = s.ListTools(ctx5s(t), "")
+				_, err = s.listTools(ctx5s(t), "")
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want it to mention %q", err, tc.want)

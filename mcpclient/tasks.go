@@ -1,6 +1,10 @@
 package mcpclient
 
-import "github.com/plainmcp/plainmcp/mcpclient/internal/ext"
+import (
+	"context"
+
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
+)
 
 // Tasks let a server answer a long tool call with a handle that the client
 // polls instead of one response that must arrive before a timeout. Package
@@ -9,11 +13,6 @@ import "github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 // runner says, and hands over the task a server answered a call with. A
 // program that never sets Options.Tasks neither reads nor links any of
 // the driving.
-
-// TasksExtension is the identifier of the stateless era's tasks extension
-// (SEP-2663), declared in capabilities.extensions when Options.Tasks is
-// set.
-const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // TaskRunner runs tool calls as tasks: see Options.Tasks. Package
 // mcpclient/task provides the one there is (*task.Options); its method
@@ -41,6 +40,10 @@ func init() {
 
 func (e extSession) CallDetached(method, name string, params any) {
 	e.s.callDetached(method, name, params)
+}
+
+func (e extSession) CallNamed(ctx context.Context, method, name string, params, result any) error {
+	return e.s.callNamed(ctx, method, name, params, result, false)
 }
 
 // Tasks returns what Options.Tasks attached to the session, nil without

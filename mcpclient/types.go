@@ -37,7 +37,7 @@ type ServerCapabilities struct {
 	Tasks        json.RawMessage        `json:"tasks,omitempty"`
 	Experimental json.RawMessage        `json:"experimental,omitempty"`
 	// Extensions holds the extensions the server declared, by identifier
-	// (SkillsExtension, say), each with its settings as sent.
+	// ("io.modelcontextprotocol/skills", say), each with its settings as sent.
 	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
 }
 

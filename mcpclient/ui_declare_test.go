@@ -42,7 +42,7 @@ func TestUIDeclaredOnTheWire(t *testing.T) {
 	if err := json.Unmarshal(f.Request("initialize").Params, &p); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Capabilities.Extensions[UIExtension].MimeTypes; !cmp.Equal(got, []string{UIMimeType}) {
+	if got := p.Capabilities.Extensions["io.modelcontextprotocol/ui"].MimeTypes; !cmp.Equal(got, []string{"text/html;profile=mcp-app"}) {
 		t.Errorf("initialize declared mimeTypes %v", got)
 	}
 }

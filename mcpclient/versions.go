@@ -6,24 +6,17 @@ import (
 	"github.com/plainmcp/plainmcp/internal/mcpversion"
 )
 
-// Protocol versions plainmcp speaks.
-const (
-	Version20241105 = mcpversion.V20241105 // handshake era
-	Version20250326 = mcpversion.V20250326 // handshake era
-	Version20250618 = mcpversion.V20250618 // handshake era
-	Version20251125 = mcpversion.V20251125 // handshake era, the last
-	Version20260728 = mcpversion.V20260728 // stateless era
-)
+// LatestVersion is the newest version plainmcp speaks: the stateless era's
+// 2026-07-28. The others, oldest first: 2024-11-05, 2025-03-26, 2025-06-18
+// and 2025-11-25 (the handshake era's last); Options.ProtocolVersion pins
+// any of them by that string.
+const LatestVersion = mcpversion.V20260728
 
-// LatestVersion is the newest version plainmcp speaks: the stateless era.
-const LatestVersion = Version20260728
+// latestHandshakeVersion is the version initialize asks for unless pinned.
+const latestHandshakeVersion = mcpversion.V20251125
 
-// LatestHandshakeVersion is the version initialize asks for unless pinned.
-const LatestHandshakeVersion = Version20251125
-
-// SupportedVersions lists the versions plainmcp speaks, oldest first.
-// The session reads lists of its own: changing this one changes nothing.
-var SupportedVersions = mcpversion.Supported()
+// supportedVersions lists the versions plainmcp speaks, oldest first.
+var supportedVersions = mcpversion.Supported()
 
 // handshakeVersions are the versions negotiated by initialize.
 var handshakeVersions = mcpversion.Supported()[:4]

@@ -37,7 +37,7 @@ func TestNullResultIsAnError(t *testing.T) {
 			if res, err := s.CallTool(ctx5s(t), "t", nil); !errors.Is(err, ErrMalformedResult) || res != nil {
 				t.Errorf("CallTool: %v, %v; want ErrMalformedResult", res, err)
 			}
-			if _, err := s.ListTools(ctx5s(t), ""); !errors.Is(err, ErrMalformedResult) {
+			if _, err := s.listTools(ctx5s(t), ""); !errors.Is(err, ErrMalformedResult) {
 				t.Errorf("ListTools: %v", err)
 			}
 			var raw json.RawMessage

@@ -9,7 +9,7 @@ import (
 // toolHeaders remembers, per tool, the headers its calls carry. On the
 // 2026-07-28 HTTP wire a tool's input schema may ask for its arguments to
 // be mirrored into Mcp-Param headers (package paramheader reads the
-// annotations); ListTools records each listed tool's, and CallTool sends
+// annotations); tools/list records each listed tool's, and CallTool sends
 // them.
 type toolHeaders struct {
 	mu    sync.Mutex

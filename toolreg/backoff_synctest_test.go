@@ -138,7 +138,7 @@ func testRegistryReconnectsAfterKill(t *testing.T) {
 	var dials atomic.Int64
 	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 		if dials.Add(1) == 1 {
-			return DialStdio(ctx, sc, opts)
+			return dialStdio(ctx, sc, opts)
 		}
 		return m.dial(ctx, memConfig(sc.Name), opts)
 	}

@@ -122,7 +122,7 @@
 // # Transports
 //
 // The registry opens each server's session through Options.Dial. Left
-// nil, that is [DialStdio]: stdio servers only, so that a host of local
+// nil, the registry starts stdio servers only, so that a host of local
 // servers links no HTTP or TLS. Package toolreg/remote's Dialer (and
 // remote.New, toolreg.New with it) dials http and sse servers too, with
 // their headers, headersHelper and OAuth. A Dial that fails with a

@@ -17,7 +17,7 @@ import (
 // server over an in-memory pipe, with as many extra tools as extra says
 // and the skills skills says (by server name; the demo skills if none),
 // counting the requests the registry sends (and its dials, as method
-// "dial"). A server of another type than "memory" is dialed by DialStdio.
+// "dial"). A server of another type than "memory" is dialed by dialStdio.
 type inMemory struct {
 	extra    map[string]int
 	skills   map[string][]demoserver.Skill
@@ -30,7 +30,7 @@ type inMemory struct {
 
 func (m *inMemory) dial(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 	if sc.Type != "memory" {
-		return DialStdio(ctx, sc, opts)
+		return dialStdio(ctx, sc, opts)
 	}
 	m.count(sc.Name, "dial")
 	client, server := transport.Pipe()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
 )
@@ -105,7 +106,7 @@ func (s *server) relistTools(ctx context.Context) {
 }
 
 func offersSkills(c mcpclient.ServerCapabilities) bool {
-	return c.HasExtension(mcpclient.SkillsExtension)
+	return c.HasExtension(mcpext.Skills)
 }
 
 // listSkills returns the server's skills; none if it does not declare the

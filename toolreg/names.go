@@ -10,15 +10,15 @@ import (
 	"strings"
 )
 
-// MaxNameLen is the longest exposed tool name, in bytes, all ASCII: model
+// maxNameLen is the longest exposed tool name, in bytes, all ASCII: model
 // APIs commonly accept tool names matching ^[A-Za-z0-9_-]{1,64}$.
-const MaxNameLen = 64
+const maxNameLen = 64
 
 const (
 	namePrefix = "mcp__"
 	nameSep    = "__"
 	hashLen    = 8                        // hex digits of the name hash: 32 bits
-	keepLen    = MaxNameLen - 1 - hashLen // the readable part before "_<hash>"
+	keepLen    = maxNameLen - 1 - hashLen // the readable part before "_<hash>"
 )
 
 // A Ref is what an exposed name routes to: a server, by its configured name,
@@ -35,7 +35,7 @@ type Ref struct {
 // hosts that replace UTF-16 code units write two for the emoji), and each
 // byte that is not valid UTF-8 becomes one '_'.
 //
-// A name longer than [MaxNameLen] keeps its first 55 characters and ends in
+// A name longer than 64 bytes keeps its first 55 characters and ends in
 // '_' and 8 hex digits of a SHA-256 hash of the original server and tool
 // names, so the same tool gets the same name in every listing and every
 // release, and long names that share a prefix still differ.
@@ -47,17 +47,17 @@ func Qualify(server, tool string) string {
 	ref := Ref{server, tool}
 	var buf fullBuf
 	b := fullName(buf[:0], ref)
-	if len(b) <= MaxNameLen {
+	if len(b) <= maxNameLen {
 		return string(b)
 	}
 	return hashedName(b, ref, 0)
 }
 
 // A fullBuf holds what fullName writes.
-type fullBuf [MaxNameLen + 1 + len(nameSep)]byte
+type fullBuf [maxNameLen + 1 + len(nameSep)]byte
 
 // fullName appends the normalized name of ref to b: the whole name if it
-// fits in MaxNameLen bytes, else at least its first MaxNameLen+1.
+// fits in maxNameLen bytes, else at least its first maxNameLen+1.
 func fullName(b []byte, ref Ref) []byte {
 	b = append(b, namePrefix...)
 	b = appendNormalized(b, ref.Server)
@@ -66,11 +66,11 @@ func fullName(b []byte, ref Ref) []byte {
 }
 
 // appendNormalized appends s to b with each rune outside [A-Za-z0-9_-]
-// replaced by '_'. It stops once b is longer than MaxNameLen: the caller then
+// replaced by '_'. It stops once b is longer than maxNameLen: the caller then
 // shortens the name, and need not see the rest.
 func appendNormalized(b []byte, s string) []byte {
 	for _, r := range s { // an invalid byte comes as utf8.RuneError, one byte wide
-		if len(b) > MaxNameLen {
+		if len(b) > maxNameLen {
 			break
 		}
 		if !isNameChar(r) {
@@ -91,7 +91,7 @@ func isNameChar(r rune) bool {
 // is itself taken.
 func hashedName(full []byte, ref Ref, salt int) string {
 	keep := full[:min(len(full), keepLen)]
-	var buf [MaxNameLen]byte
+	var buf [maxNameLen]byte
 	b := append(buf[:0], keep...)
 	b = append(b, '_')
 	b = appendHash(b, ref, salt)

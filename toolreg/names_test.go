@@ -64,7 +64,7 @@ func TestQualifyLongNamesStableAndDistinct(t *testing.T) {
 	seen := map[string]string{}
 	for _, tool := range []string{base + "1", base + "2", base + ".", base + "_", "é" + base, "e" + base} {
 		got := Qualify("srv", tool)
-		if len(got) != MaxNameLen || !hashedForm.MatchString(got) {
+		if len(got) != maxNameLen || !hashedForm.MatchString(got) {
 			t.Errorf("Qualify(srv, %.10q…) = %q, want 64 characters ending in a hash", tool, got)
 		}
 		if again := Qualify("srv", tool); again != got {

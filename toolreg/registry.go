@@ -74,11 +74,13 @@ type Options struct {
 	OnDisconnect func(server string, err error)
 	OnToolCall   func(call Call, d time.Duration, err error)
 
-	// Dial opens the session of every server; nil means DialStdio, which
-	// starts stdio servers and no other kind. Package toolreg/remote's
-	// Dialer dials http and sse servers too (OAuth, headersHelper), so
-	// that only a host that wants the network links it. A Dial of the
-	// host's own serves in-process servers or custom transports. opts are
+	// Dial opens the session of every server; nil starts stdio servers
+	// (their command, never through a shell) and no other kind. Package
+	// toolreg/remote's Dialer dials http and sse servers too (OAuth,
+	// headersHelper), so that only a host that wants the network links
+	// it. A Dial of the host's own serves in-process servers or custom
+	// transports, and may leave the others to a remote.Dialer's Dial,
+	// which starts stdio servers as nil does. opts are
 	// the session options the registry made for this server; pass them
 	// on to mcpclient.Connect. An error that is (or wraps) a
 	// *NeedsAuthError puts the server in StateNeedsAuth.

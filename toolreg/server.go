@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
@@ -133,21 +134,54 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	defer context.AfterFunc(s.life, cancel)()
 	dialer := s.r.opts.Dial
 	if dialer == nil {
-		dialer = DialStdio
+		dialer = dialStdio
 	}
-	session, err := dialer(ctx, s.cfg, s.sessionOptions())
+	opts := s.sessionOptions()
+	var dialed dialedStream
+	opts.WrapStream = dialed.wrap(opts.WrapStream)
+	session, err := dialer(ctx, s.cfg, opts)
 	if session == nil && err == nil {
 		err = fmt.Errorf("the Dial option returned no session")
 	}
-	return s.commit(session, err)
+	return s.commit(session, dialed.get(), err)
 }
 
-// commit records the outcome of a connection attempt, then tells the
-// hooks of it (in their turn, not now).
-func (s *server) commit(session *mcpclient.Session, err error) error {
+// dialedStream remembers the stream a session runs over, as Connect hands
+// it to Options.WrapStream: it tells the status which transport the
+// session took (an http server may turn out to be a legacy one). A Dial
+// of the host's own may connect on another goroutine, hence the lock.
+type dialedStream struct {
+	mu sync.Mutex
+	st jsonrpc.Stream
+}
+
+// wrap returns a WrapStream that remembers its stream, then wraps it as
+// next does (nil: not at all).
+func (d *dialedStream) wrap(next func(jsonrpc.Stream) jsonrpc.Stream) func(jsonrpc.Stream) jsonrpc.Stream {
+	return func(st jsonrpc.Stream) jsonrpc.Stream {
+		d.mu.Lock()
+		d.st = st
+		d.mu.Unlock()
+		if next != nil {
+			return next(st)
+		}
+		return st
+	}
+}
+
+// get returns the stream remembered last, nil if none.
+func (d *dialedStream) get() jsonrpc.Stream {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.st
+}
+
+// commit records the outcome of a connection attempt over stream (nil if
+// none was made), then tells the hooks of it (in their turn, not now).
+func (s *server) commit(session *mcpclient.Session, stream jsonrpc.Stream, err error) error {
 	transport := s.cfg.Transport()
 	if session != nil {
-		transport = transportName(session.Stream(), transport)
+		transport = transportName(stream, transport)
 	}
 	s.mu.Lock()
 	if s.closed {

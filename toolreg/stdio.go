@@ -1,12 +1,9 @@
 package toolreg
 
 import (
-	"context"
-	"fmt"
-	"sort"
-
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg/internal/stdiodial"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -18,32 +15,9 @@ type (
 	ServerConfig = mcpjson.ServerConfig
 )
 
-// DialStdio starts the stdio server sc describes (its command, never
-// through a shell) and opens a session over its standard input and output:
-// what the registry does for every server when Options.Dial is nil. Any
-// other type of server is an error that names the package that dials it.
-// A Dial of a host's own calls it for the stdio servers it leaves to the
-// registry.
-func DialStdio(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
-	if t := sc.Transport(); t != "stdio" {
-		return nil, fmt.Errorf("a %s server needs a Dial option that speaks HTTP, such as package toolreg/remote's", t)
-	}
-	env := make([]string, 0, len(sc.Env))
-	for k, v := range sc.Env {
-		env = append(env, k+"="+v.Reveal())
-	}
-	sort.Strings(env)
-	// Unlike StartStdio's own default, a server inherits our whole
-	// environment unless its config says otherwise, as under Claude
-	// Code, whose configs these are.
-	st, err := transport.StartStdio(transport.StdioConfig{
-		Command: sc.Command, Args: sc.Args, Env: env, InheritEnv: !sc.SafeEnv, Dir: sc.Cwd, Logger: opts.Logger,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return mcpclient.Connect(ctx, st, opts)
-}
+// dialStdio opens a stdio server's session: the Dial of a registry whose
+// Options.Dial is nil.
+var dialStdio = stdiodial.Dial
 
 // transportName names the transport a session runs over, for the status:
 // "sse" too when a Streamable HTTP server turned out to be a legacy one

@@ -1,9 +1,6 @@
 package transport
 
-import (
-	"context"
-	"errors"
-)
+import "errors"
 
 // This file is the part of the stream contract that goes beyond moving
 // frames: the few things an MCP session must learn from a transport, or
@@ -29,9 +26,10 @@ import (
 // What a session tells a transport:
 //
 //   - [Protocol], through [ProtocolSetter]: the version agreed and the era.
-//   - [RequestInfo], through the context of a Write ([WithRequest]): what
-//     the HTTP wire of 2026-07-28 mirrors into headers (Mcp-Name,
-//     Mcp-Param-{Name}), so the transport need not decode the params.
+//   - what each request names, through the context of a Write (package
+//     internal/reqinfo, out of the public API): what the HTTP wire of
+//     2026-07-28 mirrors into headers (Mcp-Name, Mcp-Param-{Name}), so the
+//     transport need not decode the params.
 
 // ErrSessionExpired is wrapped by a Write's error when the server ended
 // the session: the request was not processed, and the client must start a
@@ -70,39 +68,4 @@ type Protocol struct {
 // for concurrent use.
 type ProtocolSetter interface {
 	SetProtocol(Protocol)
-}
-
-// RequestInfo describes one request beyond its frame, for transports that
-// carry metadata outside the message (HTTP headers). Method must equal the
-// frame's method, or the transport ignores the info: a context passed down
-// to a nested request must not lend it another request's name. A session
-// attaches it only for streams that implement ProtocolSetter, the ones
-// that shape messages by the protocol; others never see it.
-type RequestInfo struct {
-	Method string
-	// Name is what identifies the target: params.name of tools/call and
-	// prompts/get, params.uri of resources/read (HTTP: Mcp-Name).
-	Name string
-	// Headers are extra name → value pairs, such as the Mcp-Param-Region
-	// header a tool's input schema asks for. Values are plain text; the
-	// transport encodes what its wire cannot carry as is.
-	Headers map[string]string
-}
-
-type requestInfoKey struct{}
-
-// WithRequest returns a context whose Write of the request info.Method
-// carries info.
-func WithRequest(ctx context.Context, info *RequestInfo) context.Context {
-	return context.WithValue(ctx, requestInfoKey{}, info)
-}
-
-// RequestInfoFrom returns the info a Write's context carries for method,
-// or nil.
-func RequestInfoFrom(ctx context.Context, method string) *RequestInfo {
-	info, _ := ctx.Value(requestInfoKey{}).(*RequestInfo)
-	if info == nil || info.Method != method {
-		return nil
-	}
-	return info
 }

@@ -87,8 +87,9 @@
 // will never come (rpcwire.ResponseLostError, returned by Read beside the
 // frames, so no server frame can forge it); and it tells the transport
 // the protocol it agreed ([Protocol], through [ProtocolSetter]) and what
-// each request names ([RequestInfo]). They are plain values here, in the
-// net-free core, so the session never depends on a network transport.
+// each request names (through a Write's context, by a package internal to
+// the module). They are plain values in the net-free core, so the session
+// never depends on a network transport.
 //
 // # No network here
 //

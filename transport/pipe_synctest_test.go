@@ -39,8 +39,8 @@ func pipeCloseUnblocks(t *testing.T) {
 			t.Errorf("Close did not unblock %s", what)
 		}
 	}
-	read := func(e *PipeEnd) func() error { return func() error { _, err := e.Read(); return err } }
-	fill := func(e *PipeEnd) func() error {
+	read := func(e jsonrpc.Stream) func() error { return func() error { _, err := e.Read(); return err } }
+	fill := func(e jsonrpc.Stream) func() error {
 		return func() error {
 			for {
 				if err := e.Write(context.Background(), []byte(`{}`)); err != nil {

@@ -55,8 +55,8 @@ type StdioConfig struct {
 	// MaxLine is the longest accepted stdout line in bytes; zero means
 	// DefaultMaxLine.
 	MaxLine int
-	// StderrTail is how many bytes of the end of stderr are kept for
-	// StderrTail and ExitError; zero means 16 KiB.
+	// StderrTail is how many bytes of the end of stderr an ExitError
+	// quotes; zero means 16 KiB.
 	StderrTail int
 	// CloseDelay is how long Close waits at each step of the shutdown: for
 	// the server to exit after its stdin is closed, then after SIGTERM.
@@ -240,14 +240,6 @@ func (s *Stdio) Write(ctx context.Context, frame []byte) error {
 
 // Pid returns the server's process id.
 func (s *Stdio) Pid() int { return s.cmd.Process.Pid }
-
-// Exited returns a channel that is closed once the server has exited and
-// its exit status is known.
-func (s *Stdio) Exited() <-chan struct{} { return s.exited }
-
-// StderrTail returns the last bytes the server wrote to stderr, up to
-// StdioConfig.StderrTail.
-func (s *Stdio) StderrTail() string { return s.tail.String() }
 
 // Stats returns the counts of stdout lines read, skipped and dropped.
 func (s *Stdio) Stats() LineStats { return s.lines.Stats() }

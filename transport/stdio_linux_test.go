@@ -88,7 +88,7 @@ func TestSpawnerStopsWithTheLastServer(t *testing.T) {
 					return
 				}
 				s.Close()
-				<-s.Exited()
+				<-s.exited
 			}()
 		}
 		for i := 0; i < 8; i++ {

@@ -81,7 +81,7 @@ func TestStdioStderrFloodDoesNotDeadlock(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-	tail := s.StderrTail()
+	tail := s.tail.String()
 	if !strings.HasSuffix(tail, "flood-end\n") || len(tail) != 16<<10 {
 		t.Errorf("StderrTail: got %d bytes ending %q, want 16 KiB ending in flood-end", len(tail), tail[max(0, len(tail)-20):])
 	}
@@ -123,7 +123,7 @@ func TestStdioExitStatusQuotesStderr(t *testing.T) {
 		t.Errorf("second Read: got %v, want %v", again, err)
 	}
 	select {
-	case <-s.Exited():
+	case <-s.exited:
 	default:
 		t.Error("Exited is not closed after Read reported the exit")
 	}
@@ -145,7 +145,7 @@ func TestStdioExitBeforeReply(t *testing.T) {
 func TestStdioWriteAfterExit(t *testing.T) {
 	checkLeaks(t)
 	s := startFake(t, "exit3", StdioConfig{})
-	<-s.Exited()
+	<-s.exited
 	done := make(chan error, 1)
 	go func() { done <- s.Write(context.Background(), []byte(`{"id":1}`)) }()
 	select {

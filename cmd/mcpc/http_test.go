@@ -13,6 +13,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -71,7 +72,7 @@ func newHTTPDemo(t *testing.T) *httpDemo {
 	return d
 }
 
-func (d *httpDemo) post(w http.ResponseWriter, r *http.Request, stream *transport.PipeEnd) {
+func (d *httpDemo) post(w http.ResponseWriter, r *http.Request, stream jsonrpc.Stream) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return

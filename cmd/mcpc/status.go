@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
 )
@@ -154,7 +155,7 @@ func offered(c mcpclient.ServerCapabilities) []string {
 	if c.Completions != nil {
 		out = append(out, "completions")
 	}
-	if c.HasExtension(mcpclient.SkillsExtension) {
+	if c.HasExtension(mcpext.Skills) {
 		out = append(out, "skills")
 	}
 	if len(out) == 0 {

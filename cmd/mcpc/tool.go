@@ -71,7 +71,10 @@ func rawToolDef(ctx context.Context, reg *toolreg.Registry, t toolreg.Tool) (jso
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor string            `json:"nextCursor"`
 		}
-		if err := s.ListPage(ctx, "tools/list", cursor, &page); err != nil {
+		params := struct {
+			Cursor string `json:"cursor,omitempty"`
+		}{cursor}
+		if err := s.Call(ctx, "tools/list", params, &page); err != nil {
 			return nil, fmt.Errorf("listing the tools of %s: %w", t.Server, err)
 		}
 		for _, raw := range page.Tools {

@@ -8,6 +8,7 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/remote"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
@@ -62,12 +63,12 @@ func (e *env) hookInbox() *webui.Inbox {
 	sampling, elicitation := e.cfg.sampling == "", e.cfg.elicitation == ""
 	e.visits.page = elicitation
 	dial := e.opts.Dial
+	if dial == nil {
+		dial = (&remote.Dialer{}).Dial // stdio servers as a registry without a Dial starts them
+	}
 	e.opts.Dial = func(ctx context.Context, sc *toolreg.ServerConfig, o *mcpclient.Options) (*mcpclient.Session, error) {
 		own := *o
 		inbox.Hook(sc.Name, &own, sampling, elicitation)
-		if dial == nil {
-			return toolreg.DialStdio(ctx, sc, &own)
-		}
 		return dial(ctx, sc, &own)
 	}
 	return inbox

@@ -66,6 +66,14 @@ func connectHTTP(t *testing.T, url string, h *hostRecorder) *mcpclient.Session {
 
 func connectHTTPWith(t *testing.T, url string, opts *mcpclient.Options) *mcpclient.Session {
 	t.Helper()
+	s, _ := connectHTTPStream(t, url, opts)
+	return s
+}
+
+// connectHTTPStream is connectHTTPWith that also returns the stream the
+// session runs over.
+func connectHTTPStream(t *testing.T, url string, opts *mcpclient.Options) (*mcpclient.Session, *streamhttp.Stream) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stream, err := streamhttp.Dial(ctx, streamhttp.Config{URL: url})
@@ -77,7 +85,7 @@ func connectHTTPWith(t *testing.T, url string, opts *mcpclient.Options) *mcpclie
 		t.Fatalf("Connect %s: %v", url, err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s
+	return s, stream
 }
 
 func TestIntegrationEverythingStreamableHTTP(t *testing.T) {
@@ -90,9 +98,9 @@ func TestIntegrationEverythingStreamableHTTP(t *testing.T) {
 // back.
 func TestIntegrationEverythingSSE(t *testing.T) {
 	h := &hostRecorder{}
-	s := connectHTTP(t, serveEverything(t, "sse")+"/sse", h)
-	if st, ok := s.Stream().(*streamhttp.Stream); !ok || !st.Legacy() {
-		t.Errorf("the stream is %T, not a legacy HTTP+SSE one", s.Stream())
+	s, stream := connectHTTPStream(t, serveEverything(t, "sse")+"/sse", h.options())
+	if !stream.Legacy() {
+		t.Errorf("the stream speaks Streamable HTTP, not legacy HTTP+SSE")
 	}
 	exerciseEverything(t, s, h)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/plainmcp/plainmcp/internal/mcpversion"
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -33,7 +34,7 @@ func TestIntegrationRegistry(t *testing.T) {
 		for _, st := range reg.Servers() {
 			names = append(names, st.Name)
 			if st.State != toolreg.StateConnected || st.Err != nil || st.Transport != "stdio" ||
-				st.ProtocolVersion != mcpclient.LatestHandshakeVersion || st.Source != filepath.Join(w.dir, ".mcp.json") {
+				st.ProtocolVersion != mcpversion.V20251125 || st.Source != filepath.Join(w.dir, ".mcp.json") {
 				t.Errorf("%s: %+v", st.Name, st)
 			}
 		}

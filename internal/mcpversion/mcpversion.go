@@ -1,7 +1,7 @@
 // Package mcpversion names the MCP protocol versions plainmcp speaks. It is
 // a leaf: the config format (toolreg/mcpjson) checks a configured version
 // against it without linking the session, its transports or JSON-RPC;
-// mcpclient takes its Version constants and SupportedVersions from here.
+// mcpclient takes the versions it speaks from here.
 package mcpversion
 
 // The versions, by the date of the specification that defined each.

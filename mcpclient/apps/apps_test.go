@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -102,8 +104,8 @@ func TestReadUIRefusesOtherSchemes(t *testing.T) {
 func TestReadUISizeCap(t *testing.T) {
 	big := strings.Repeat("x", maxSize+1)
 	for _, c := range []mcpclient.ResourceContents{
-		{URI: "ui://a/app", MimeType: mcpclient.UIMimeType, Text: big},
-		{URI: "ui://a/app", MimeType: mcpclient.UIMimeType, Blob: base64.StdEncoding.EncodeToString([]byte(big)), IsBlob: true},
+		{URI: "ui://a/app", MimeType: mcpext.UIMimeType, Text: big},
+		{URI: "ui://a/app", MimeType: mcpext.UIMimeType, Blob: base64.StdEncoding.EncodeToString([]byte(big)), IsBlob: true},
 	} {
 		if _, err := fromContents("ui://a/app", []mcpclient.ResourceContents{c}, nil); !errors.Is(err, ErrNotUI) {
 			t.Errorf("blob %v: err = %v, want ErrNotUI for an interface over the cap", c.IsBlob, err)
@@ -188,8 +190,8 @@ func TestRefusalQuotesTheURIPrintably(t *testing.T) {
 	for _, contents := range [][]mcpclient.ResourceContents{
 		nil,
 		{{URI: uri, MimeType: "text/plain", Text: "x"}},
-		{{URI: uri, MimeType: mcpclient.UIMimeType, Blob: "!!", IsBlob: true}},
-		{{URI: uri, MimeType: mcpclient.UIMimeType, Text: strings.Repeat("x", maxSize+1)}},
+		{{URI: uri, MimeType: mcpext.UIMimeType, Blob: "!!", IsBlob: true}},
+		{{URI: uri, MimeType: mcpext.UIMimeType, Text: strings.Repeat("x", maxSize+1)}},
 	} {
 		_, err := fromContents(uri, contents, nil)
 		if !errors.Is(err, ErrNotUI) {

@@ -5,8 +5,8 @@
 // The protocol, in three steps:
 //
 //  1. The client declares the extension in its capabilities
-//     ([mcpclient.Options].UI, which sends [mcpclient.UIExtension] with
-//     the one MIME type the extension defines, [mcpclient.UIMimeType]).
+//     ([mcpclient.Options].UI, which sends io.modelcontextprotocol/ui with
+//     the one MIME type the extension defines, text/html;profile=mcp-app).
 //  2. A tool names its interface in _meta.ui.resourceUri, a ui://
 //     resource, and says in _meta.ui.visibility whether the model, the
 //     app, or both may call it. [ToolUIOf] decodes this; a tool whose

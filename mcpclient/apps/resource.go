@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -17,7 +18,7 @@ import (
 const maxSize = 16 << 20
 
 // ErrNotUI is returned by [Read] for a URI that is not ui://
-// and for contents whose MIME type is not [mcpclient.UIMimeType]: the extension
+// and for contents whose MIME type is not text/html;profile=mcp-app: the extension
 // defines no other kind of interface, and a host must not render one.
 var ErrNotUI = errors.New("apps: not an MCP App interface")
 
@@ -141,7 +142,7 @@ func (p Permissions) Allow() string {
 
 // Read reads the interface at uri (a ui:// URI, see [ToolUIOf]) with
 // resources/read and checks it: the contents for uri (the first, if none
-// names it) must have the MIME type [mcpclient.UIMimeType] and hold at most
+// names it) must have the MIME type text/html;profile=mcp-app and hold at most
 // 16 MiB of HTML, as text or base64 blob. listed is the
 // resource's _meta from resources/list, if the host has it (nil
 // otherwise): its _meta.ui fills in what the read's leaves out. A URI or
@@ -172,7 +173,7 @@ func fromContents(uri string, contents []mcpclient.ResourceContents, listed json
 		}
 	}
 	if !isMimeType(c.MimeType) {
-		return nil, fmt.Errorf("%w: %s: MIME type %q, not %s", ErrNotUI, quoted, c.MimeType, mcpclient.UIMimeType)
+		return nil, fmt.Errorf("%w: %s: MIME type %q, not %s", ErrNotUI, quoted, c.MimeType, mcpext.UIMimeType)
 	}
 	html := c.Text
 	if c.IsBlob {

@@ -7,7 +7,9 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // The skills extension (SEP-2640, io.modelcontextprotocol/skills): a server
@@ -92,7 +94,7 @@ type skillsPage struct {
 
 // offered reports whether the server declared the skills extension.
 func offered(s *mcpclient.Session) bool {
-	return s.Capabilities().HasExtension(mcpclient.SkillsExtension)
+	return s.Capabilities().HasExtension(mcpext.Skills)
 }
 
 // listPage fetches one page of the server's skills; cursor "" asks for
@@ -102,7 +104,7 @@ func listPage(ctx context.Context, s *mcpclient.Session, cursor string) ([]*Skil
 		return nil, "", ErrNotOffered
 	}
 	var page skillsPage
-	if err := s.ListPage(ctx, "skills/list", cursor, &page); err != nil {
+	if err := ext.SessionOf(s).ListPage(ctx, "skills/list", cursor, &page); err != nil {
 		return nil, "", err
 	}
 	skills := make([]*Skill, len(page.Skills))
@@ -121,7 +123,7 @@ func listPage(ctx context.Context, s *mcpclient.Session, cursor string) ([]*Skil
 // is wrong is listed all the same, so a host can show it; its Check says
 // why it cannot be loaded. An error ends the iteration as its last pair.
 func All(ctx context.Context, s *mcpclient.Session) iter.Seq2[*Skill, error] {
-	return mcpclient.Paginate(s, "skills/list", func(c string) ([]*Skill, string, error) {
+	return ext.Paginate(ext.SessionOf(s), "skills/list", func(c string) ([]*Skill, string, error) {
 		return listPage(ctx, s, c)
 	})
 }

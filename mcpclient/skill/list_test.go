@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/internal/testkit/fakemcp"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -18,7 +19,7 @@ import (
 // of skills reads none of their files.
 func TestSkillsListingReadsNoFile(t *testing.T) {
 	s, w := skillServer(t, nil, &mcpclient.Options{Skills: true})
-	if !s.Capabilities().HasExtension(mcpclient.SkillsExtension) {
+	if !s.Capabilities().HasExtension(mcpext.Skills) {
 		t.Fatalf("the demo server's extension was not detected: %+v", s.Capabilities().Extensions)
 	}
 	skills, err := mcpclient.Collect(All(ctx5s(t), s))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // The handle API, for hosts that return to the user while a task runs:
@@ -65,5 +66,5 @@ func Cancel(ctx context.Context, s *mcpclient.Session, id string) error {
 		return err
 	}
 	st.forget(id)
-	return s.CallNamed(ctx, methodTasksCancel, id, idParams{id}, nil)
+	return ext.SessionOf(s).CallNamed(ctx, methodTasksCancel, id, idParams{id}, nil)
 }

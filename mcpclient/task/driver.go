@@ -11,6 +11,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // What bounds a task the server controls: its id's length, the input
@@ -88,7 +89,7 @@ func millis(a, b *float64) time.Duration {
 // getTask sends one tasks/get, its Mcp-Name the task id.
 func getTask(ctx context.Context, s *mcpclient.Session, id string) (*detailedTask, error) {
 	var w taskWire
-	if err := s.CallNamed(ctx, methodTasksGet, id, idParams{id}, &w); err != nil {
+	if err := ext.SessionOf(s).CallNamed(ctx, methodTasksGet, id, idParams{id}, &w); err != nil {
 		return nil, err
 	}
 	d, err := parseTask(methodTasksGet, &w)

@@ -11,6 +11,7 @@ import (
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // The handshake era's tasks (2025-11-25): the client asks for a task, the
@@ -121,7 +122,7 @@ func (d *taskDriver) legacyResult(ctx context.Context) (json.RawMessage, error) 
 	rctx, cancel := d.boundedContext(ctx)
 	defer cancel()
 	var raw json.RawMessage
-	err := d.st.s.CallNamed(rctx, methodTasksResult, d.task.ID, idParams{d.task.ID}, &raw)
+	err := ext.SessionOf(d.st.s).CallNamed(rctx, methodTasksResult, d.task.ID, idParams{d.task.ID}, &raw)
 	t := d.task
 	var rpcErr *jsonrpc.Error
 	switch {
@@ -187,7 +188,7 @@ func list(ctx context.Context, s *mcpclient.Session, cursor string) (*listPage, 
 // and All then yields an error before sending anything, as it does
 // (ErrNotEnabled) on a session without mcpclient.Options.Tasks.
 func All(ctx context.Context, s *mcpclient.Session) iter.Seq2[*Task, error] {
-	return mcpclient.Paginate(s, methodTasksList, func(c string) ([]*Task, string, error) {
+	return ext.Paginate(ext.SessionOf(s), methodTasksList, func(c string) ([]*Task, string, error) {
 		r, err := list(ctx, s, c)
 		if err != nil {
 			return nil, "", err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/internal/ext"
 )
 
 // The stateless era's tasks (SEP-2663, io.modelcontextprotocol/tasks): the
@@ -94,7 +95,7 @@ func (d *taskDriver) answerInputs(ctx context.Context, raw json.RawMessage) erro
 	if err != nil {
 		return err
 	}
-	if err := st.s.CallNamed(ctx, methodTasksUpdate, id, taskUpdateParams{id, inputs}, nil); err != nil {
+	if err := ext.SessionOf(st.s).CallNamed(ctx, methodTasksUpdate, id, taskUpdateParams{id, inputs}, nil); err != nil {
 		return err
 	}
 	return st.markAnswered(id, keys)

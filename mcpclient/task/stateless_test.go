@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -52,7 +54,7 @@ func TestStatelessTaskOrResult(t *testing.T) {
 	}
 	meta := f.ParamsOf("tools/call")[0]["_meta"].(map[string]any)
 	caps := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
-	if diff := cmp.Diff(map[string]any{mcpclient.TasksExtension: map[string]any{}}, caps["extensions"]); diff != "" {
+	if diff := cmp.Diff(map[string]any{mcpext.Tasks: map[string]any{}}, caps["extensions"]); diff != "" {
 		t.Errorf("declared extensions (-want +got):\n%s", diff)
 	}
 	if _, legacy := caps["tasks"]; legacy {
@@ -90,7 +92,7 @@ func TestStatelessTaskWhereNoneMayCome(t *testing.T) {
 		if f.Count("tasks/get") != 0 {
 			t.Errorf("%s: polled a task it should have refused", tc.name)
 		}
-		if tc.tasks == nil && strings.Contains(string(f.Request("tools/call").Params), mcpclient.TasksExtension) {
+		if tc.tasks == nil && strings.Contains(string(f.Request("tools/call").Params), mcpext.Tasks) {
 			t.Errorf("%s: declared the extension without Options.Tasks", tc.name)
 		}
 	}

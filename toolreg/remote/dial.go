@@ -17,13 +17,14 @@ import (
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/internal/stdiodial"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 	"github.com/plainmcp/plainmcp/transport/streamhttp"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
 // Dialer opens the session of any server a .mcp.json describes: stdio
-// servers as toolreg.DialStdio does, http (Streamable HTTP, falling back
+// servers as a toolreg.Registry without a Dial option does, http (Streamable HTTP, falling back
 // to the legacy HTTP+SSE transport) and sse ones over the network, with
 // the headers of their config, the headers their headersHelper prints,
 // and OAuth for a server that asks for authorization and has no
@@ -68,7 +69,7 @@ func New(ctx context.Context, cfg *toolreg.Config, opts *toolreg.Options) (*tool
 func (d *Dialer) Dial(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 	t := sc.Transport()
 	if t != "http" && t != "sse" {
-		return toolreg.DialStdio(ctx, sc, opts)
+		return stdiodial.Dial(ctx, sc, opts)
 	}
 	hc, err := httpConfig(sc)
 	if err == nil && !sc.HeadersHelper.IsZero() {

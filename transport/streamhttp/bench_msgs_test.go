@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -116,9 +117,9 @@ type oursClient struct {
 }
 
 var (
-	echoInfo = &transport.RequestInfo{Method: "tools/call", Name: "echo"}
-	bigInfo  = &transport.RequestInfo{Method: "tools/call", Name: "big"}
-	listInfo = &transport.RequestInfo{Method: "tools/list"}
+	echoInfo = &reqinfo.Info{Method: "tools/call", Name: "echo"}
+	bigInfo  = &reqinfo.Info{Method: "tools/call", Name: "big"}
+	listInfo = &reqinfo.Info{Method: "tools/list"}
 )
 
 func (c *oursClient) callTool(ctx context.Context, name string, want int) error {
@@ -127,7 +128,7 @@ func (c *oursClient) callTool(ctx context.Context, name string, want int) error 
 		if name == "big" {
 			info = bigInfo
 		}
-		ctx = transport.WithRequest(ctx, info)
+		ctx = reqinfo.With(ctx, info)
 	}
 	var res echoResult
 	if err := c.conn.Call(ctx, "tools/call", toolParams(name, c.stateless), &res); err != nil {
@@ -138,7 +139,7 @@ func (c *oursClient) callTool(ctx context.Context, name string, want int) error 
 
 func (c *oursClient) list(ctx context.Context) (int, error) {
 	if c.stateless {
-		ctx = transport.WithRequest(ctx, listInfo)
+		ctx = reqinfo.With(ctx, listInfo)
 	}
 	n, cursor := 0, ""
 	for range 1000 {

@@ -38,8 +38,8 @@
 //     Close.
 //   - Stateless era (2026-07-28): no session and no GET stream; Mcp-Method
 //     and Mcp-Name headers on every request, and the Mcp-Param-{Name}
-//     headers a tool's schema asks for, from the request's
-//     transport.RequestInfo (values outside plain ASCII go as
+//     headers a tool's schema asks for, from what the session attached to
+//     the Write's context (values outside plain ASCII go as
 //     "=?base64?…?="); a response stream that breaks is reported, beside
 //     the frames, as a rpcwire.ResponseLostError, and the session sends the
 //     request again under a new id; closing the stream is the

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/secret"
@@ -304,10 +305,10 @@ func TestHTTPStatelessHeaders(t *testing.T) {
 	h.SetProtocol(transport.Protocol{Version: "2026-07-28", Stateless: true})
 	// The session names the request and its extra headers; a request
 	// without that info (or with another method's) is read for its name.
-	info := &transport.RequestInfo{Method: "tools/call", Name: "weather/now", Headers: map[string]string{"Mcp-Param-Region": "Zürich"}}
+	info := &reqinfo.Info{Method: "tools/call", Name: "weather/now", Headers: map[string]string{"Mcp-Param-Region": "Zürich"}}
 	calls := []struct {
 		method, params, name, region string
-		info                         *transport.RequestInfo
+		info                         *reqinfo.Info
 	}{
 		{"tools/call", `{"name":"get_weather"}`, "weather/now", "=?base64?WsO8cmljaA==?=", info},
 		{"tools/call", `{"name":"get_weather"}`, "get_weather", "", nil},
@@ -318,7 +319,7 @@ func TestHTTPStatelessHeaders(t *testing.T) {
 	for _, tc := range calls {
 		ctx := ctx5(t)
 		if tc.info != nil {
-			ctx = transport.WithRequest(ctx, tc.info)
+			ctx = reqinfo.With(ctx, tc.info)
 		}
 		if err := c.Call(ctx, tc.method, json.RawMessage(tc.params), nil); err != nil {
 			t.Fatal(err)

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/transport"
 )
 
 // This file is the POST of one message: the message on its way out, the
@@ -184,7 +184,7 @@ func (h *streamable) readJSONAnswer(ctx context.Context, resp *http.Response, m 
 // deadline: such a request was not processed. It returns the session id
 // the POST carried.
 func (h *streamable) do(xctx, ctx context.Context, m *outgoing) (*http.Response, string, error) {
-	info := transport.RequestInfoFrom(ctx, m.method)
+	info := reqinfo.From(ctx, m.method)
 	for attempt := 0; ; attempt++ {
 		req, sentSession, err := h.newPost(xctx, info, m)
 		if err != nil {
@@ -309,7 +309,7 @@ func (o *outgoing) isRequest() bool { return o.method != "" && o.id.IsValid() }
 // newPost builds the POST for message m, and returns the session id it
 // carries. info, if not nil, is what the session said about the request.
 // The frame is the body as it is: net/http writes it to the connection.
-func (h *streamable) newPost(ctx context.Context, info *transport.RequestInfo, m *outgoing) (*http.Request, string, error) {
+func (h *streamable) newPost(ctx context.Context, info *reqinfo.Info, m *outgoing) (*http.Request, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.b.endpointURL, bytes.NewReader(m.frame))
 	if err != nil {
 		return nil, "", fmt.Errorf("streamhttp: %w", err)

@@ -1,4 +1,4 @@
-// Package ext is how the extension packages under mcpclient (task today)
+// Package ext is how the extension packages under mcpclient (task, skill)
 // reach a session beyond its public API. Nothing here is a promise to
 // hosts: a host opts in to an extension through that package's own API
 // (Options.Tasks: &task.Options{}), and a program that does not links none
@@ -8,6 +8,7 @@ package ext
 import (
 	"context"
 	"encoding/json"
+	"iter"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -45,8 +46,48 @@ type Session interface {
 	// Close gives it the same moment to go out. name is mirrored as
 	// CallNamed mirrors it; a failure is only logged.
 	CallDetached(method, name string, params any)
+	// CallNamed is Session.Call for a request that names its target
+	// (tasks/get's task id), which the stateless HTTP wire mirrors into
+	// the Mcp-Name header so that intermediaries can route it.
+	CallNamed(ctx context.Context, method, name string, params, result any) error
+	// ListPage fetches the page of an extension's list method that cursor
+	// names ("" for the first) into page, a pointer to the struct its
+	// result decodes into, the way the session fetches its own lists (in
+	// the stateless era a fresh page the server marked cacheable comes
+	// from the session's cache).
+	ListPage(ctx context.Context, method, cursor string, page any) error
+	// Paginate iterates over every item of a paginated list as the
+	// session's own iterators do: it stops at a cursor returned twice and
+	// after Options.MaxPages pages, with an error wrapping
+	// mcpclient.ErrPagination. Use the typed Paginate below.
+	Paginate(method string, page func(cursor string) ([]any, string, error)) iter.Seq2[any, error]
 	// Tasks returns what the runner attached to the session, nil if none.
 	Tasks() any
+}
+
+// Paginate is Session.Paginate for items of type T: page(cursor) returns
+// a page's items and the next cursor ("" after the last); any error ends
+// the iteration as its last pair.
+func Paginate[T any](s Session, method string, page func(cursor string) ([]T, string, error)) iter.Seq2[T, error] {
+	untyped := func(cursor string) ([]any, string, error) {
+		items, next, err := page(cursor)
+		out := make([]any, len(items))
+		for i, item := range items {
+			out[i] = item
+		}
+		return out, next, err
+	}
+	return func(yield func(T, error) bool) {
+		for item, err := range s.Paginate(method, untyped) {
+			var t T
+			if err == nil {
+				t, _ = item.(T)
+			}
+			if !yield(t, err) {
+				return
+			}
+		}
+	}
 }
 
 // SessionOf returns the Session of session, a *mcpclient.Session (this

@@ -12,6 +12,7 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/remote"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -129,7 +130,7 @@ func startAsker(t *testing.T) *Server {
 		Dial: func(ctx context.Context, sc *toolreg.ServerConfig, o *mcpclient.Options) (*mcpclient.Session, error) {
 			own := *o
 			inbox.Hook(sc.Name, &own, true, true)
-			return toolreg.DialStdio(ctx, sc, &own)
+			return (&remote.Dialer{}).Dial(ctx, sc, &own)
 		},
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/remote"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -75,7 +76,7 @@ func startShowcase(t *testing.T) *Server {
 			own := *o
 			inbox.Hook(c.Name, &own, true, true)
 			if c.Command != "" {
-				return toolreg.DialStdio(ctx, c, &own)
+				return (&remote.Dialer{}).Dial(ctx, c, &own)
 			}
 			client, server := transport.Pipe()
 			var conn *jsonrpc.Conn
