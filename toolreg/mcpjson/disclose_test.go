@@ -3,6 +3,7 @@ package mcpjson
 import (
 	"encoding/json"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -180,4 +181,26 @@ func FuzzShellWord(f *testing.F) {
 			t.Fatalf("shellWord(%q) = %q: neither quoted nor as it was", s, w)
 		}
 	})
+}
+
+// An env entry's name is the file's text too: one with ESC, CR, a
+// newline, a C1 CSI, a bidirectional override or a zero-width space is
+// written quoted with escapes, in the approval display and in String, so
+// it cannot rewrite, reorder or hide what a person approves.
+func TestDisclosureEscapesNames(t *testing.T) {
+	for _, name := range []string{"A\x1b[1A\x1b[2K\rB", "LD_PRELOAD\nruns: harmless", "X\u202eY", "CSI\u009b2J", "zero\u200bwidth"} {
+		doc, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"s": map[string]any{"command": "srv", "env": map[string]string{name: "v"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := parse(t, string(doc)).Servers[0]
+		for _, got := range []string{sc.Disclosure(), sc.String()} {
+			if safe.Printable(got) != got || strings.Contains(got, "\u200b") || strings.Count(got, "\n") > 2 {
+				t.Errorf("name %q: the display holds a raw control character or a line of its own:\n%q", name, got)
+			}
+			if !strings.Contains(got, strconv.Quote(name)) {
+				t.Errorf("name %q: want %s in\n%s", name, strconv.Quote(name), got)
+			}
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // expandVars replaces the variable references in s: ${NAME} becomes the value
@@ -276,9 +278,14 @@ func redactURL(u string) string {
 	return out
 }
 
-// quoteIfNeeded quotes s if it would not read as one word.
+// quoteIfNeeded quotes s if it would not read as one word, or holds what
+// a person cannot see or a terminal acts on (C1 controls such as CSI,
+// bidirectional overrides, zero-width characters, bytes not UTF-8):
+// strconv.Quote writes each of those as an escape.
 func quoteIfNeeded(s string) string {
-	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '"' || r == '\'' || r == 0x7f }) {
+	if s == "" || !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool {
+		return r <= ' ' || r == '"' || r == '\'' || !unicode.IsPrint(r)
+	}) {
 		return strconv.Quote(s)
 	}
 	return s
