@@ -14,12 +14,16 @@ import (
 )
 
 // Bounds of the inbox: the events it keeps for the page, the bytes of
-// each one's text, and the requests that may wait for the person at once
-// (more are declined: a server cannot pile up questions).
+// each one's text, the requests that may wait for the person at once
+// (more are declined: a server cannot pile up questions), and the bytes
+// of a request's parameters (a bigger one is declined: the page cannot
+// show half of one). A request's parameters are kept only while it
+// waits, so at most inboxWaiting×inboxRequest bytes are held for them.
 const (
 	inboxEvents  = 1000
 	inboxText    = 4 << 10
 	inboxWaiting = 32
+	inboxRequest = 1 << 20
 )
 
 // Inbox is what servers say and ask on their own, held for the page:
@@ -65,6 +69,7 @@ type Answer struct {
 
 var (
 	errTooManyAsks = errors.New("too many requests wait for the person")
+	errAskTooLarge = errors.New("the request is too large to show the person")
 	errNoSuchAsk   = errors.New("no request with this id waits for an answer")
 )
 
@@ -116,6 +121,10 @@ func (in *Inbox) Since(seq int64) []Event {
 // ask records a request and waits for the person's answer, or for ctx
 // (the server cancelled, the session ended).
 func (in *Inbox) ask(ctx context.Context, e Event) (Answer, error) {
+	if len(e.Request) > inboxRequest {
+		in.add(Event{Server: e.Server, Kind: "log", Level: "warning", Text: "declined a " + e.Kind + " request of over 1 MiB"})
+		return Answer{}, errAskTooLarge
+	}
 	a := &asking{answer: make(chan Answer, 1)}
 	in.mu.Lock()
 	if len(in.waiting) >= inboxWaiting {
@@ -128,11 +137,7 @@ func (in *Inbox) ask(ctx context.Context, e Event) (Answer, error) {
 	id := in.addLocked(e)
 	in.waiting[id] = a
 	in.mu.Unlock()
-	defer func() {
-		in.mu.Lock()
-		delete(in.waiting, id)
-		in.mu.Unlock()
-	}()
+	defer in.settle(id)
 	select {
 	case ans := <-a.answer:
 		in.add(Event{Server: e.Server, Kind: "answered", Of: id, Text: ans.Action})
@@ -140,6 +145,19 @@ func (in *Inbox) ask(ctx context.Context, e Event) (Answer, error) {
 	case <-ctx.Done():
 		in.add(Event{Server: e.Server, Kind: "answered", Of: id, Text: "withdrawn"})
 		return Answer{}, ctx.Err()
+	}
+}
+
+// settle forgets the request id once it is answered or withdrawn: it no
+// longer waits, and the events keep no more than its kind.
+func (in *Inbox) settle(id int64) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	delete(in.waiting, id)
+	for i := range in.events {
+		if in.events[i].Seq == id {
+			in.events[i].Request = nil
+		}
 	}
 }
 
@@ -241,47 +259,4 @@ func (in *Inbox) elicitor(server string) mcpclient.ElicitationHandler {
 		}
 		return &mcpclient.ElicitResult{Action: "cancel"}, nil
 	}
-}
-
-// stderrLines is a slog.Handler that takes the stdio transport's
-// "server stderr" records (one a line, at Debug) for the page, and passes
-// every other record on.
-type stderrLines struct {
-	in     *Inbox
-	server string
-	next   *slog.Logger
-}
-
-func (h *stderrLines) Enabled(ctx context.Context, l slog.Level) bool {
-	return l == slog.LevelDebug || h.next != nil && h.next.Enabled(ctx, l)
-}
-
-func (h *stderrLines) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == "transport: server stderr" {
-		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == "line" {
-				h.in.add(Event{Server: h.server, Kind: "stderr", Text: a.Value.String()})
-			}
-			return true
-		})
-		return nil
-	}
-	if h.next != nil && h.next.Enabled(ctx, r.Level) {
-		return h.next.Handler().Handle(ctx, r)
-	}
-	return nil
-}
-
-func (h *stderrLines) WithAttrs(as []slog.Attr) slog.Handler {
-	if h.next == nil {
-		return h
-	}
-	return &stderrLines{in: h.in, server: h.server, next: slog.New(h.next.Handler().WithAttrs(as))}
-}
-
-func (h *stderrLines) WithGroup(name string) slog.Handler {
-	if h.next == nil {
-		return h
-	}
-	return &stderrLines{in: h.in, server: h.server, next: slog.New(h.next.Handler().WithGroup(name))}
 }

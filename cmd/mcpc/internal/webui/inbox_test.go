@@ -88,3 +88,47 @@ func TestCheckRoots(t *testing.T) {
 		}
 	}
 }
+
+// A request's parameters are bounded, and kept only while it waits: a
+// server that asks and withdraws over and over cannot fill the inbox's
+// events with megabytes each.
+func TestInboxRequestBytes(t *testing.T) {
+	leakcheck.Check(t)
+	var in Inbox
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // each request below but the last is withdrawn at once
+	big := []byte(`"` + strings.Repeat("x", inboxRequest) + `"`)
+	if _, err := in.ask(ctx, Event{Kind: "sampling", Request: big}); !errors.Is(err, errAskTooLarge) {
+		t.Errorf("a request of %d bytes: %v, want errAskTooLarge", len(big), err)
+	}
+	for range 3 {
+		if _, err := in.ask(ctx, Event{Kind: "elicitation", Request: []byte(`{"message":"m"}`)}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("withdrawn request: %v", err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := in.ask(context.Background(), Event{Kind: "sampling", Request: []byte(`{"maxTokens":1}`)})
+		done <- err
+	}()
+	var waiting int64
+	for waiting == 0 {
+		for _, e := range in.Since(0) {
+			if e.Kind == "sampling" && e.Request != nil {
+				waiting = e.Seq
+			}
+		}
+		runtime.Gosched()
+	}
+	if err := in.answer(Answer{ID: waiting, Action: "decline"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range in.Since(0) {
+		if e.Request != nil {
+			t.Errorf("event %d (%s) still holds its request after it ended: %s", e.Seq, e.Kind, e.Request)
+		}
+	}
+}

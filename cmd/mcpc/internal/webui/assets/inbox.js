@@ -85,6 +85,9 @@
   }
 
   function take(e) {
+    // A request answered or withdrawn before the page saw it comes
+    // without its parameters (the inbox keeps them only while it waits).
+    if (["sampling", "elicitation", "url"].includes(e.kind) && !e.request) { return; }
     switch (e.kind) {
       case "sampling": sampling(e); break;
       case "elicitation": elicitation(e); break;
