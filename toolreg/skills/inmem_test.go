@@ -21,12 +21,19 @@ type inMemory struct {
 	skills map[string][]demoserver.Skill
 
 	mu       sync.Mutex
-	requests map[string]int64 // by server name and method
+	requests map[string]int64          // by server name and method
+	ends     map[string]jsonrpc.Stream // each server's end of its pipe
 	wg       sync.WaitGroup
 }
 
 func (m *inMemory) dial(ctx context.Context, sc *toolreg.ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 	client, server := transport.Pipe()
+	m.mu.Lock()
+	if m.ends == nil {
+		m.ends = map[string]jsonrpc.Stream{}
+	}
+	m.ends[sc.Name] = server
+	m.mu.Unlock()
 	srv := demoserver.New(&demoserver.Options{Name: sc.Name, Skills: m.skills[sc.Name]})
 	m.wg.Add(1)
 	go func() {
@@ -50,6 +57,18 @@ func (m *inMemory) sent(server, method string) int64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.requests[server+" "+method]
+}
+
+// notify sends the client of server a notification of method, as if the
+// server had (the pipe takes writes from any goroutine).
+func (m *inMemory) notify(tb testing.TB, server, method string) {
+	tb.Helper()
+	m.mu.Lock()
+	end := m.ends[server]
+	m.mu.Unlock()
+	if err := end.Write(context.Background(), []byte(`{"jsonrpc":"2.0","method":"`+method+`"}`)); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // newInMemory returns a registry of in-memory demo servers, closed (and
