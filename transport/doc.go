@@ -49,6 +49,19 @@
 // returns an error wrapping [jsonrpc.ErrClosed]: a clean end, not a failure
 // to report.
 //
+// [Stdio.Shutdown] is the same shutdown for a host that cannot wait as
+// long, as http.Server pairs Close with Shutdown(ctx): the wait for the
+// server to exit by itself ends when ctx is done, and then SIGTERM comes at
+// once and the kill a moment later. Given a context that is already done
+// (the user pressed Ctrl-C), it waits for nothing. There is one shutdown
+// per Stdio: a Close or Shutdown already waiting when a Shutdown's context
+// ends stops waiting too, and every call returns the first one's result.
+// That lets a host hurry a Close it does not make itself — the one a
+// session makes, after the notifications/cancelled of the calls it gave up
+// on went out — by wrapping the stream (mcpclient.Options.WrapStream) in
+// one whose Close is Shutdown(ctx), ctx ending with the host's patience;
+// this is what mcpc does on Ctrl-C.
+//
 // A host that dies without Close (killed, crashed, exited) takes its
 // servers with it where the system allows: on Linux each is started with
 // a parent-death signal (SIGKILL), from one goroutine locked to its OS

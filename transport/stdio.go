@@ -93,7 +93,7 @@ type Stdio struct {
 
 	closing   chan struct{} // closed when Close begins
 	closeOnce sync.Once
-	hurry     chan struct{} // closed by Terminate: Close waits for nothing
+	hurried   chan struct{} // closed when a Shutdown's ctx ends: stop waiting
 	hurryOnce sync.Once
 	closeErr  error
 
@@ -140,7 +140,7 @@ func StartStdio(cfg StdioConfig) (*Stdio, error) {
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 		closing: make(chan struct{}),
-		hurry:   make(chan struct{}),
+		hurried: make(chan struct{}),
 	}
 	s.deadlines = s.stdout.SetReadDeadline(time.Time{}) == nil
 	go s.drain(cfg.Stderr)

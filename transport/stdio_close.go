@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -22,34 +23,41 @@ const pollInterval = 20 * time.Millisecond
 // Close unblocks a Read or Write in progress, and later ones return an
 // error wrapping jsonrpc.ErrClosed. It returns within about twice
 // CloseDelay, and nil unless the server could not be stopped. It is
-// idempotent and safe from any goroutine; every call returns the first
-// call's result.
+// idempotent and safe from any goroutine; every call, and every
+// Shutdown, returns the first call's result.
 func (s *Stdio) Close() error {
 	s.closeOnce.Do(func() { s.closeErr = s.shutdown() })
 	return s.closeErr
 }
 
-// Terminate is Close for a host in a hurry — its user pressed Ctrl-C: the
-// server is not given CloseDelay to exit on its own once its stdin closes,
-// but sent SIGTERM at once, and killed hurriedGrace later if it is still
-// there. A Close already waiting hurries too. Like Close, it is idempotent
-// and safe from any goroutine, and returns Close's result.
-func (s *Stdio) Terminate() error {
-	s.Hurry()
+// Shutdown shuts the server down as Close does, but stops waiting for it
+// when ctx is done: a server that has not exited by itself by then is sent
+// SIGTERM at once, and killed if it is still there 250ms later (or
+// CloseDelay later, if that is shorter). Given a context that is already
+// done — the user pressed Ctrl-C — it waits for nothing; given one that
+// does not end, it is Close.
+//
+// There is one shutdown per Stdio: a Close or Shutdown already waiting
+// when ctx ends is hurried the same way, and every call waits for the one
+// shutdown and returns its result. So a host can cut short a Close it
+// does not make itself, such as a session's. Shutdown does not return
+// ctx.Err(): a server stopped by a signal is stopped, and nil says so.
+// It is idempotent and safe from any goroutine.
+func (s *Stdio) Shutdown(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, s.hurry)
+	defer stop()
+	if ctx.Err() != nil {
+		s.hurry() // now, not in AfterFunc's goroutine: Close must see it
+	}
 	return s.Close()
 }
 
-// Hurry makes the Close to come (or one already waiting) Terminate's: no
-// CloseDelay for the server to exit on its own. Unlike Terminate it
-// leaves the stream open, so that a host can still send what it must
-// before closing it — the cancellation of the request its user gave up
-// on. Idempotent and safe from any goroutine.
-func (s *Stdio) Hurry() {
-	s.hurryOnce.Do(func() { close(s.hurry) })
-}
+// hurry makes the shutdown, to come or under way, stop waiting for the
+// server to exit by itself.
+func (s *Stdio) hurry() { s.hurryOnce.Do(func() { close(s.hurried) }) }
 
-// hurriedGrace is how long a terminated server has to exit after SIGTERM
-// before it is killed.
+// hurriedGrace is how long a server has to exit after SIGTERM once a
+// Shutdown's context ended.
 const hurriedGrace = 250 * time.Millisecond
 
 func (s *Stdio) shutdown() error {
@@ -75,16 +83,12 @@ func (s *Stdio) shutdown() error {
 // stop escalates until the server, and on systems with process groups
 // every process in its group, is gone.
 func (s *Stdio) stop() error {
-	if s.await(s.delay, s.hurry) {
+	if s.await(s.delay, s.hurried) {
 		return nil
 	}
 	s.logInfo("transport: server still running after its stdin was closed; terminating it")
 	terminate(s.cmd.Process)
-	grace := s.delay
-	if isDone(s.hurry) {
-		grace = min(grace, hurriedGrace)
-	}
-	if s.await(grace, nil) {
+	if s.awaitTerminated() {
 		return nil
 	}
 	s.logInfo("transport: server still running after it was terminated; killing it")
@@ -99,35 +103,52 @@ func (s *Stdio) stop() error {
 	}
 }
 
+// awaitTerminated waits for a server sent SIGTERM: CloseDelay, or what is
+// left of hurriedGrace since the signal once the shutdown is hurried —
+// before the signal or while it waits.
+func (s *Stdio) awaitTerminated() bool {
+	sent := time.Now()
+	if s.await(s.delay, s.hurried) {
+		return true
+	}
+	left := min(s.delay, hurriedGrace) - time.Since(sent)
+	return left > 0 && s.await(left, nil)
+}
+
 // await waits up to d for the server to exit and its process group, where
-// there is one, to empty; it gives up early when hurry is closed. A server that exited may have left children
-// holding its pipes; they are stopped with it.
+// there is one, to empty; it gives up early when hurry is closed. A server
+// that exited may have left children holding its pipes; they are stopped
+// with it. Giving up, it looks once more, so that a server that is gone is
+// never signalled.
 func (s *Stdio) await(d time.Duration, hurry <-chan struct{}) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-s.gone:
 	case <-t.C:
-		return false
+		return s.ended()
 	case <-hurry:
-		return false
+		return s.ended()
 	}
 	tick := time.NewTicker(pollInterval)
 	defer tick.Stop()
 	for groupAlive(s.cmd.Process) {
 		select {
 		case <-t.C:
-			return false
+			return s.ended()
 		case <-hurry:
-			return false
+			return s.ended()
 		case <-tick.C:
 		}
 	}
 	return true
 }
 
+// ended says whether the server has exited and left no process in its group.
+func (s *Stdio) ended() bool { return isDone(s.gone) && !groupAlive(s.cmd.Process) }
+
 func (s *Stdio) logInfo(msg string) {
 	if s.log != nil {
-		s.log.Info(msg, "waited", s.delay)
+		s.log.Info(msg, "waited", s.delay, "hurried", isDone(s.hurried))
 	}
 }

@@ -100,47 +100,88 @@ func TestStdioKilledBySignal(t *testing.T) {
 	}
 }
 
-// TestStdioTerminateHurries: a server that ignores its stdin's end is
-// sent SIGTERM at once, not after CloseDelay (a minute here).
-func TestStdioTerminateHurries(t *testing.T) {
-	checkLeaks(t)
-	s := startFake(t, "sleep", StdioConfig{CloseDelay: time.Minute})
-	done := make(chan error, 1)
-	go func() { done <- s.Terminate() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Terminate: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Terminate waited for the server as Close does")
-	}
-	waitGone(t, s.Pid(), time.Second)
-	if err := s.Close(); err != nil {
-		t.Errorf("Close after Terminate: %v", err)
+// TestStdioShutdownWithADoneContext: Shutdown with a context already done
+// does not wait CloseDelay (a minute here) for a server that ignores its
+// stdin's end: it sends SIGTERM at once, and SIGKILL after hurriedGrace
+// to a server that ignores SIGTERM too. The exit's signal says which
+// stopped it.
+func TestStdioShutdownWithADoneContext(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want syscall.Signal
+	}{{"sleep", syscall.SIGTERM}, {"stubborn", syscall.SIGKILL}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			checkLeaks(t)
+			s := startFake(t, tc.mode, StdioConfig{CloseDelay: time.Minute})
+			if tc.mode == "stubborn" { // ignoring SIGTERM once it says it is ready
+				if _, err := readWithin(t, s, 5*time.Second); err != nil {
+					t.Fatalf("Read: %v", err)
+				}
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if err := within(t, 30*time.Second, func() error { return s.Shutdown(ctx) }); err != nil {
+				t.Errorf("Shutdown: %v", err)
+			}
+			if got := syscall.Signal(s.exitErr.Signal); got != tc.want {
+				t.Errorf("the server ended by %v, want %v", got, tc.want)
+			}
+			if err := s.Close(); err != nil {
+				t.Errorf("Close after Shutdown: %v", err)
+			}
+		})
 	}
 }
 
-// TestStdioHurryKeepsTheStreamOpen: after Hurry the stream still carries
-// frames (a host's last notices), and the Close that follows is
-// Terminate's, with no CloseDelay (a minute here) for a server that
-// ignores its stdin's end.
-func TestStdioHurryKeepsTheStreamOpen(t *testing.T) {
+// TestStdioShutdownWaitsForTheServer: with a context that does not end,
+// Shutdown is Close: the server, which exits when its stdin ends, is
+// given the time to, and is sent no signal.
+func TestStdioShutdownWaitsForTheServer(t *testing.T) {
+	checkLeaks(t)
+	s := startFake(t, "echo", StdioConfig{CloseDelay: time.Minute})
+	if err := within(t, 30*time.Second, func() error { return s.Shutdown(context.Background()) }); err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+	if s.exitErr.Signal != 0 || s.exitErr.Code != 0 {
+		t.Errorf("the server ended with %v, want a clean exit", s.exitErr)
+	}
+}
+
+// TestStdioShutdownHurriesAWaitingClose: a Close waiting CloseDelay (a
+// minute) for a server that ignores its stdin's end stops waiting when a
+// Shutdown's context ends: the server is sent SIGTERM, both return, and
+// with the same result.
+func TestStdioShutdownHurriesAWaitingClose(t *testing.T) {
 	checkLeaks(t)
 	s := startFake(t, "sleep", StdioConfig{CloseDelay: time.Minute})
-	s.Hurry()
-	if err := s.Write(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)); err != nil {
-		t.Fatalf("Write after Hurry: %v", err)
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	<-s.closing // Close is under way: stdin closed, waiting for the exit
+	ctx, cancel := context.WithCancel(context.Background())
+	shut := make(chan error, 1)
+	go func() { shut <- s.Shutdown(ctx) }()
+	cancel()
+	for name, c := range map[string]chan error{"Close": closed, "Shutdown": shut} {
+		if err := within(t, 30*time.Second, func() error { return <-c }); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
+	if got := syscall.Signal(s.exitErr.Signal); got != syscall.SIGTERM {
+		t.Errorf("the server ended by %v, want SIGTERM", got)
+	}
+}
+
+// within returns f's result, failing the test if f takes longer than d:
+// a bound far beyond what f needs, not a timing to assert.
+func within(t *testing.T, d time.Duration, f func() error) error {
+	t.Helper()
 	done := make(chan error, 1)
-	go func() { done <- s.Close() }()
+	go func() { done <- f() }()
 	select {
 	case err := <-done:
-		if err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Close after Hurry waited for the server as a plain Close does")
+		return err
+	case <-time.After(d):
+		t.Fatalf("still waiting after %v", d)
+		return nil
 	}
-	waitGone(t, s.Pid(), time.Second)
 }

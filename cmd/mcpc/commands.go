@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -23,7 +22,6 @@ type env struct {
 	opts   *toolreg.Options
 	dialer *remote.Dialer // opts.Dial's: it keeps the tokens and authorizes
 	reg    *toolreg.Registry
-	stdio  *stdioServers // the stdio servers started, to hurry on an interrupt
 	out    *printer
 	cfg    *config
 	stdin  io.Reader
@@ -117,7 +115,8 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 	eras := loadEraCache(eraCacheFile())
 	eras.pin(conf, cfg.protocol)
 	opts.Dial = eras.dial(opts.Dial)
-	e := &env{visits: v, conf: conf, opts: opts, dialer: dialer, stdio: trackStdio(opts), out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
+	shutdownStdioWith(ctx, opts)
+	e := &env{visits: v, conf: conf, opts: opts, dialer: dialer, out: &printer{w: c.stdout, json: cfg.json}, cfg: cfg, stdin: c.stdin, stderr: c.stderr, ask: ask, interactive: c.interactive}
 	defer func() {
 		if e.reg != nil {
 			eras.record(e.reg, conf)
@@ -143,7 +142,8 @@ func (e *env) connect(ctx context.Context) (*toolreg.Registry, error) {
 	return reg, nil
 }
 
-// close shuts the servers down, without waiting long after an interrupt.
+// close shuts the servers down, without waiting long after an interrupt
+// (see shutdownStdioWith for the stdio servers).
 func (e *env) close(ctx context.Context) {
 	if e.reg == nil {
 		return
@@ -152,13 +152,6 @@ func (e *env) close(ctx context.Context) {
 		e.reg.Close()
 		return
 	}
-	// The user is waiting: a server that ignores its stdin's end is sent
-	// SIGTERM as soon as its stream closes, not after its close delay.
-	// The stream closes only after the session's cancellation notices
-	// went out (Session.Close waits a moment for them): terminating it
-	// now would race them, and the server might never hear of the
-	// request the user gave up on.
-	e.stdio.hurry()
 	done := make(chan struct{})
 	go func() { e.reg.Close(); close(done) }()
 	t := time.NewTimer(interruptedCloseWait)
@@ -169,39 +162,34 @@ func (e *env) close(ctx context.Context) {
 	}
 }
 
-// stdioServers are the stdio servers a registry started.
-type stdioServers struct {
-	mu      sync.Mutex
-	streams []*transport.Stdio
-}
-
-// trackStdio makes opts note every stdio server the registry starts.
-func trackStdio(opts *toolreg.Options) *stdioServers {
-	set := &stdioServers{}
+// shutdownStdioWith makes the stdio servers the registry starts shut down
+// with Shutdown(ctx) where their sessions close them, ctx being the run's:
+// once the user interrupted mcpc, a server that ignores its stdin's end
+// is sent SIGTERM as soon as its stream closes, not after its close
+// delay, and a close already waiting stops waiting. Not sooner: a session
+// closes its stream only after the notifications/cancelled of the calls
+// the interrupt abandoned went out (Session.Close waits a moment for
+// them), so the server hears of the request the user gave up on.
+func shutdownStdioWith(ctx context.Context, opts *toolreg.Options) {
 	wrap := opts.WrapStream
 	opts.WrapStream = func(server string, s jsonrpc.Stream) jsonrpc.Stream {
 		if st, ok := s.(*transport.Stdio); ok {
-			set.mu.Lock()
-			set.streams = append(set.streams, st)
-			set.mu.Unlock()
+			s = stdioShutdown{st, ctx}
 		}
 		if wrap != nil {
 			return wrap(server, s)
 		}
 		return s
 	}
-	return set
 }
 
-// hurry hurries every server's shutdown to come (see transport.Stdio.Hurry).
-func (set *stdioServers) hurry() {
-	set.mu.Lock()
-	streams := set.streams
-	set.mu.Unlock()
-	for _, st := range streams {
-		st.Hurry()
-	}
+// stdioShutdown is a stdio server's stream whose Close is Shutdown(ctx).
+type stdioShutdown struct {
+	*transport.Stdio
+	ctx context.Context // the run's, which an interrupt ends
 }
+
+func (s stdioShutdown) Close() error { return s.Shutdown(s.ctx) }
 
 // single returns the one selected server's name, or "" if there are several.
 func (e *env) single() string {

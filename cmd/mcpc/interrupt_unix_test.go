@@ -19,9 +19,13 @@ import (
 	"github.com/plainmcp/plainmcp/internal/testkit/procwait"
 )
 
-// TestInterruptTerminatesAStubbornServer: a server that ignores its stdin's
-// end is sent SIGTERM as soon as the user interrupts mcpc, rather than left
-// running after mcpc gave up waiting for it.
+// TestInterruptTerminatesAStubbornServer: a stdio server that ignores its
+// stdin's end is sent SIGTERM as soon as the user interrupts mcpc, rather
+// than left running after mcpc gave up waiting for it — but only after
+// it was told of the call the user gave up on: the notifications/cancelled
+// went into its stdin (the trace prints a frame before it writes it, and
+// "(not sent: …)" after a write that failed, as one to a closed stdin
+// does).
 func TestInterruptTerminatesAStubbornServer(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
@@ -33,7 +37,7 @@ func TestInterruptTerminatesAStubbornServer(t *testing.T) {
 	c := &cli{dir: dir, serve: demoInProcess(t), stdin: strings.NewReader(""), stdout: &strings.Builder{}, stderr: stderr}
 	done := make(chan int, 1)
 	go func() {
-		done <- c.run(ctx, []string{"--progress", "call", "mcp__demo__slow", `{"steps":50,"delayMs":100}`})
+		done <- c.run(ctx, []string{"--trace", "--progress", "call", "mcp__demo__slow", `{"steps":50,"delayMs":100}`})
 	}()
 	select {
 	case <-seen:
@@ -49,6 +53,13 @@ func TestInterruptTerminatesAStubbornServer(t *testing.T) {
 	// and leave it running.
 	if d := time.Since(start); d >= interruptedCloseWait {
 		t.Errorf("mcpc took %v to exit: it waited for the server", d)
+	}
+	got := stderr.String()
+	notice := strings.Index(got, `[demo] -> {"jsonrpc":"2.0","method":"notifications/cancelled"`)
+	if notice < 0 {
+		t.Errorf("the server was not told of the cancellation:\n%s", got)
+	} else if strings.Contains(got[notice:], "(not sent") {
+		t.Errorf("the cancellation did not reach the server's stdin:\n%s", got)
 	}
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
