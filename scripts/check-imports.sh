@@ -59,8 +59,9 @@ check internal/demoserver mcpclient toolreg bridge cmd
 check internal/testkit/appserver mcpclient toolreg bridge cmd
 check internal/testkit/fakemcp mcpclient toolreg bridge cmd
 check examples/stdio toolreg bridge cmd mcpclient/task mcpclient/skill mcpclient/apps
-# A host on the registry links tasks only if it asks for them (mcpc does).
-check examples/stdiohost bridge cmd mcpclient/task
+# A host on the registry links an extension only if it asks for it (mcpc
+# asks for all).
+check examples/stdiohost bridge cmd mcpclient/task mcpclient/skill mcpclient/apps toolreg/skills toolreg/ui
 # mcpc web's page lives in cmd/mcpc/internal/webui: Go's internal rule
 # keeps it to mcpc, so no check is needed here.
 
@@ -93,7 +94,11 @@ checkone() {
 checkone toolreg/mcpjson toolreg toolreg/remote mcpclient/... transport/... jsonrpc/... internal/rpcwire bridge/... cmd/...
 checkone internal/mcpversion jsonrpc/... transport/... mcpclient/... toolreg/...
 checkone internal/mcpext jsonrpc/... transport/... mcpclient/... toolreg/...
-checkone toolreg toolreg/remote transport/streamhttp/...
+# The registry's core opts in to no extension: tasks come with the host's
+# Options.Session.Tasks, skills and MCP Apps with toolreg/skills and
+# toolreg/ui, which a host calls. Neither the core nor a stdio-only host
+# on it may reach them.
+checkone toolreg toolreg/remote transport/streamhttp/... mcpclient/task mcpclient/apps mcpclient/skill toolreg/skills toolreg/ui
 
 [ $fail -eq 0 ] && echo "imports: ok"
 exit $fail

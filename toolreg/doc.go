@@ -45,12 +45,13 @@
 // and URI ([Registry.ReadResource]), since two servers may offer the same
 // URI.
 //
-// Skills (the skills extension, SEP-2640) are named like prompts too
-// ([Registry.Skills]): a host shows its model their names and
-// descriptions, and nothing of a skill is read until [Registry.LoadSkill]
-// loads one by name, from the server that listed it, verified against its
+// Skills (the skills extension, SEP-2640) are named like prompts too, by
+// package toolreg/skills: a host shows its model their names and
+// descriptions, and nothing of a skill is read until skills.Load loads
+// one by name, from the server that listed it, verified against its
 // listing (see package mcpclient/skill). Each server's skills keep to
 // their own namespace, so no server's skill can stand in for another's.
+// A host that never calls toolreg/skills links none of it.
 //
 // A session that dies (a crashed stdio server, a lost HTTP session) is
 // reported through Options.OnDisconnect and reopened by the next call or
@@ -113,11 +114,12 @@
 // A tool may come with an interface (the io.modelcontextprotocol/ui
 // extension; set Options.Session.UI to declare it). [Registry.ModelTools]
 // is [Registry.Tools] without the tools whose visibility leaves out the
-// model: the list to offer one. [Registry.Interface] reads a tool's ui://
-// interface, checked, once per server until the server's resources change
-// or it reconnects. [Registry.CallForApp] is the call an app makes
-// through its host: only its own server's tools, only those visible to
-// apps ([ErrNotForApp] otherwise).
+// model: the list to offer one, for every host. The rest is package
+// toolreg/ui, which only a host that renders interfaces calls (and
+// links): ui.Read reads a tool's ui:// interface, checked, once per
+// server until the server's resources change or it reconnects;
+// ui.CallForApp is the call an app makes through its host: only its own
+// server's tools, only those visible to apps.
 //
 // # Transports
 //

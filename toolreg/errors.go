@@ -33,14 +33,6 @@ var (
 // (the transport's ErrCallRefused is a server's refusal of a message).
 var ErrCallRefused = errors.New("toolreg: call refused")
 
-// ErrNoInterface is returned by Interface for a tool that names no
-// ui:// interface.
-var ErrNoInterface = errors.New("toolreg: the tool has no interface")
-
-// ErrNotForApp is returned by CallForApp for a tool the app may not call:
-// one its server does not offer, or whose visibility leaves out "app".
-var ErrNotForApp = errors.New("toolreg: the tool is not visible to apps")
-
 // ErrNeedsAuth matches (errors.Is) the error of a server in
 // StateNeedsAuth, a *NeedsAuthError.
 var ErrNeedsAuth = errors.New("needs authorization")

@@ -2,11 +2,8 @@ package toolreg
 
 import (
 	"context"
-	"iter"
 
-	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/mcpclient/skill"
 )
 
 // markStale makes the next listing of kind ("tools", "prompts" or
@@ -19,9 +16,10 @@ func (s *server) markStale(kind string) {
 		s.tools.stale = true
 	case "prompts":
 		s.prompts.stale = true
-	case "resources": // templates and skills, all resources, have no notification of their own
-		s.resources.stale, s.templates.stale, s.skills.stale = true, true, true
-		s.forgetUIs()
+	case "resources": // templates and extensions' lists (skills), all resources, have no notification of their own
+		s.resources.stale, s.templates.stale = true, true
+		s.staleExtLists()
+		s.forgetReads()
 	}
 }
 
@@ -103,18 +101,4 @@ func (s *server) relistTools(ctx context.Context) {
 	}
 	s.mu.Unlock()
 	s.listTools(ctx)
-}
-
-func offersSkills(c mcpclient.ServerCapabilities) bool {
-	return c.HasExtension(mcpext.Skills)
-}
-
-// listSkills returns the server's skills; none if it does not declare the
-// skills extension.
-func (s *server) listSkills(ctx context.Context) ([]*skill.Skill, error) {
-	// collect takes the session first, as a method expression would.
-	all := func(session *mcpclient.Session, ctx context.Context) iter.Seq2[*skill.Skill, error] {
-		return skill.All(ctx, session)
-	}
-	return cachedList(ctx, s, &s.skills, collect(s, "skills", offersSkills, all))
 }

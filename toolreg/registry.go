@@ -106,7 +106,7 @@ type Registry struct {
 	order       []string
 	names       *nameTable     // tools, from the last listing
 	promptNames *nameTable     // prompts, from the last listing
-	skillNames  *skillTable    // skills, from the last listing
+	kept        map[string]any // what an extension package keeps until the servers change
 	named       *namedTools    // the last naming of tools
 	search      toolIndex      // its own lock: searches of the named tools
 	renamed     map[Ref]string // renames already logged
@@ -194,7 +194,7 @@ func (r *Registry) Add(ctx context.Context, sc *ServerConfig) error {
 	}
 	r.servers[sc.Name] = srv
 	r.order = append(r.order, sc.Name)
-	r.names, r.promptNames, r.skillNames, r.named = nil, nil, nil, nil
+	r.names, r.promptNames, r.kept, r.named = nil, nil, nil, nil
 	r.mu.Unlock()
 	r.hooks.await(srv.publish()...)
 	return nil
@@ -212,7 +212,7 @@ func (r *Registry) Remove(name string) error {
 				break
 			}
 		}
-		r.names, r.promptNames, r.skillNames, r.named = nil, nil, nil, nil
+		r.names, r.promptNames, r.kept, r.named = nil, nil, nil, nil
 	}
 	r.mu.Unlock()
 	if !ok {

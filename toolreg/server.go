@@ -9,7 +9,6 @@ import (
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
-	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
 )
 
@@ -65,8 +64,8 @@ type server struct {
 	prompts   catalog[*mcpclient.Prompt]
 	resources catalog[*mcpclient.Resource]
 	templates catalog[*mcpclient.ResourceTemplate]
-	skills    catalog[*skill.Skill]
-	uis       uiCache // interfaces read (ui.go)
+	extLists  map[string]*catalog[any] // an extension's listings by kind (extension.go)
+	reads     readCache                // what an extension read of the resources (extension.go)
 }
 
 // off reports whether the server of sc is never to start: disabled, or a
@@ -209,7 +208,8 @@ func (s *server) commit(session *mcpclient.Session, stream jsonrpc.Stream, err e
 	s.session, s.state, s.lastErr = session, StateConnected, nil
 	s.streak, s.failures = s.failures, 0
 	s.connectedAt = time.Now()
-	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale, s.skills.stale = true, true, true, true, true
+	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale = true, true, true, true
+	s.staleExtLists()
 	s.mu.Unlock()
 	go s.watch(session)
 	s.connected()

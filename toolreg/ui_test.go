@@ -2,7 +2,6 @@ package toolreg
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"testing"
 
@@ -66,32 +65,6 @@ func TestModelToolsLeaveOutAppOnly(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"mcp__apps__clock", "mcp__apps__legacy", "mcp__apps__note"}, toolNames(model)); d != "" {
 		t.Errorf("ModelTools (-want +got)\n%s", d)
-	}
-}
-
-// Host MUST reject tools/call requests from apps for tools that don't
-// include "app" in visibility; app-only tools stay callable by apps; an
-// app reaches no other server's tools.
-func TestCallForApp(t *testing.T) {
-	r, _ := appRegistry(t, nil)
-	ctx := context.Background()
-	for _, tc := range []struct {
-		server, tool string
-		wantErr      error
-	}{
-		{"apps", "clock", nil},
-		{"apps", "tick", nil},
-		{"apps", "note", ErrNotForApp},
-		{"apps", "missing", ErrNotForApp},
-		{"other", "clock", ErrNotForApp},
-	} {
-		res, err := r.CallForApp(ctx, tc.server, tc.tool, map[string]any{})
-		if !errors.Is(err, tc.wantErr) {
-			t.Errorf("%s/%s: err = %v, want %v", tc.server, tc.tool, err, tc.wantErr)
-		}
-		if err == nil && (res.IsError || len(res.Structured) == 0) {
-			t.Errorf("%s/%s: result %+v", tc.server, tc.tool, res)
-		}
 	}
 }
 

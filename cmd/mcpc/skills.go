@@ -9,6 +9,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/skills"
 )
 
 // skillFileJSON is one file of a skill in `skills --json` and `skill --json`.
@@ -43,9 +44,14 @@ func skillFiles(sk *skill.Skill) []skillFileJSON {
 	return files
 }
 
+// listSkills is skills.List in the shape listCommand takes.
+func listSkills(r *toolreg.Registry, ctx context.Context) ([]skills.Skill, error) {
+	return skills.List(ctx, r)
+}
+
 // cmdSkills lists the skills of every server, reading none of their files.
 func cmdSkills(ctx context.Context, e *env, _ []string) error {
-	return listCommand(ctx, e, "skill", (*toolreg.Registry).Skills, func(sk toolreg.Skill) skillJSON {
+	return listCommand(ctx, e, "skill", listSkills, func(sk skills.Skill) skillJSON {
 		out := skillJSON{Name: sk.Name, Server: sk.Server, Skill: sk.Def.Name, URI: sk.Def.URI,
 			Description: sk.Def.Description, Frontmatter: sk.Def.Frontmatter, Dynamic: sk.Def.Dynamic, Files: skillFiles(sk.Def)}
 		if err := sk.Def.Check(); err != nil {
@@ -87,15 +93,15 @@ func cmdSkill(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	skills, err := reg.Skills(ctx)
+	listed, err := skills.List(ctx, reg)
 	if err != nil {
 		return err
 	}
-	sk, err := e.resolveSkill(skills, args[0])
+	sk, err := e.resolveSkill(listed, args[0])
 	if err != nil {
 		return err
 	}
-	loaded, err := reg.LoadSkill(ctx, sk.Name)
+	loaded, err := skills.Load(ctx, reg, sk.Name)
 	if err != nil {
 		return err
 	}
@@ -131,19 +137,19 @@ func cmdSkill(ctx context.Context, e *env, args []string) error {
 }
 
 // resolveSkill finds the skill the user named, as resolveTool finds a tool.
-func (e *env) resolveSkill(skills []toolreg.Skill, name string) (toolreg.Skill, error) {
-	for _, sk := range skills {
+func (e *env) resolveSkill(listed []skills.Skill, name string) (skills.Skill, error) {
+	for _, sk := range listed {
 		if sk.Name == name {
 			return sk, nil
 		}
 	}
 	if server := e.single(); server != "" {
 		q := toolreg.Qualify(server, name)
-		for _, sk := range skills {
+		for _, sk := range listed {
 			if sk.Name == q || (sk.Server == server && sk.Def.Name == name) {
 				return sk, nil
 			}
 		}
 	}
-	return toolreg.Skill{}, unknownName(e, "skill", name)
+	return skills.Skill{}, unknownName(e, "skill", name)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/mcpclient/apps"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/ui"
 )
 
 // appsServer returns the stdio config of the MCP Apps extension's basic
@@ -50,11 +51,11 @@ func TestIntegrationApps(t *testing.T) {
 	if tool == nil {
 		t.Fatalf("no get-time among %d model tools", len(tools))
 	}
-	ui := apps.ToolUIOf(tool.Def)
-	if !strings.HasPrefix(ui.ResourceURI, "ui://") || !ui.ModelVisible() || !ui.AppVisible() {
-		t.Fatalf("get-time's _meta.ui: %+v (meta %s)", ui, tool.Def.Meta)
+	toolUI := apps.ToolUIOf(tool.Def)
+	if !strings.HasPrefix(toolUI.ResourceURI, "ui://") || !toolUI.ModelVisible() || !toolUI.AppVisible() {
+		t.Fatalf("get-time's _meta.ui: %+v (meta %s)", toolUI, tool.Def.Meta)
 	}
-	it, err := reg.Interface(ctx, tool.Name)
+	it, err := ui.Read(ctx, reg, tool.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestIntegrationApps(t *testing.T) {
 	if p := it.UI.Meta.CSP.Policy(); !strings.Contains(p, "default-src 'none'") {
 		t.Errorf("policy %q", p)
 	}
-	res, err := reg.CallForApp(ctx, "basic", "get-time", map[string]any{})
+	res, err := ui.CallForApp(ctx, reg, "basic", "get-time", map[string]any{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestIntegrationApps(t *testing.T) {
 		Tool string          `json:"tool"`
 		Meta json.RawMessage `json:"_meta"`
 	}
-	if decode(t, r, &listed) && (len(listed) != 1 || apps.ToolUIOf(&mcpclient.Tool{Meta: listed[0].Meta}).ResourceURI != ui.ResourceURI) {
+	if decode(t, r, &listed) && (len(listed) != 1 || apps.ToolUIOf(&mcpclient.Tool{Meta: listed[0].Meta}).ResourceURI != toolUI.ResourceURI) {
 		t.Errorf("mcpc tools --json: %s", r.stdout)
 	}
 }

@@ -5,17 +5,12 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
 
 // This file decodes what a tool says of its interface; resource.go reads
 // and checks the interface itself.
-
-// Who may see and call a tool, as _meta.ui.visibility names them.
-const (
-	visibleToModel = "model"
-	visibleToApp   = "app"
-)
 
 // ToolUI is what a tool's _meta says about its interface. The zero value
 // is a tool with no interface, visible to model and app alike.
@@ -42,12 +37,12 @@ func ToolUIOf(t *mcpclient.Tool) ToolUI { return decodeToolUI(t.Meta) }
 // ModelVisible reports whether the tool may be offered to, and called by,
 // the host's model. A host must leave out of the model's tool list every
 // tool for which it is false.
-func (u ToolUI) ModelVisible() bool { return u.visibleTo(visibleToModel) }
+func (u ToolUI) ModelVisible() bool { return u.visibleTo(mcpext.VisibleToModel) }
 
 // AppVisible reports whether an app (from the same server) may call the
 // tool through the host. A host must refuse an app's tools/call for every
 // tool for which it is false.
-func (u ToolUI) AppVisible() bool { return u.visibleTo(visibleToApp) }
+func (u ToolUI) AppVisible() bool { return u.visibleTo(mcpext.VisibleToApp) }
 
 func (u ToolUI) visibleTo(who string) bool {
 	if u.BadVisibility {
@@ -72,7 +67,6 @@ type toolMetaWire struct {
 
 type toolUIWire struct {
 	ResourceURI json.RawMessage `json:"resourceUri"`
-	Visibility  json.RawMessage `json:"visibility"`
 }
 
 func decodeToolUI(meta json.RawMessage) ToolUI {
@@ -84,15 +78,10 @@ func decodeToolUI(meta json.RawMessage) ToolUI {
 	var w toolUIWire
 	if isObject(m.UI) && json.Unmarshal(m.UI, &w) == nil {
 		out.ResourceURI = uiURI(w.ResourceURI)
-		if len(w.Visibility) > 0 && !bytes.Equal(w.Visibility, []byte("null")) {
-			vis := []string{}
-			if json.Unmarshal(w.Visibility, &vis) != nil {
-				out.BadVisibility = true
-			} else {
-				out.Visibility = vis
-			}
-		}
 	}
+	// One decoding of the visibility, shared with the registry's model
+	// filter, which links none of this package.
+	out.Visibility, out.BadVisibility = mcpext.UIVisibility(meta)
 	if out.ResourceURI == "" {
 		out.ResourceURI = uiURI(m.FlatURI)
 	}

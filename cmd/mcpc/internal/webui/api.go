@@ -9,6 +9,7 @@ import (
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/mcpclient/apps"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/skills"
 )
 
 // maxBody caps what the page may post: tool arguments, a URI.
@@ -194,7 +195,7 @@ func (s *Server) apiPrompts(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiSkills(w http.ResponseWriter, r *http.Request) {
-	sk, err := s.opts.Registry.Skills(r.Context())
+	sk, err := skills.List(r.Context(), s.opts.Registry)
 	if err != nil {
 		writeErr(w, http.StatusBadGateway, err)
 		return

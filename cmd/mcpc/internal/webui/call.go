@@ -9,6 +9,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/mcpclient/apps"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/ui"
 )
 
 // A tool's interface and the calls of the page's API: the person's, a
@@ -32,10 +33,10 @@ type uiJSON struct {
 }
 
 func (s *Server) apiUI(w http.ResponseWriter, r *http.Request) {
-	it, err := s.opts.Registry.Interface(r.Context(), r.URL.Query().Get("name"))
+	it, err := ui.Read(r.Context(), s.opts.Registry, r.URL.Query().Get("name"))
 	if err != nil {
 		code := http.StatusBadGateway
-		if errors.Is(err, toolreg.ErrUnknownTool) || errors.Is(err, toolreg.ErrNoInterface) {
+		if errors.Is(err, toolreg.ErrUnknownTool) || errors.Is(err, ui.ErrNoInterface) {
 			code = http.StatusNotFound
 		}
 		writeErr(w, code, err)
@@ -131,7 +132,7 @@ func (s *Server) call(ctx context.Context, r *http.Request, req *callRequest) (*
 		if name, ok := s.exposed(r, req.Server, req.Tool); ok && !s.allowed(r, name, req.Consent) {
 			return nil, http.StatusForbidden, errNoConsent
 		}
-		res, err := reg.CallForApp(ctx, req.Server, req.Tool, req.Args)
+		res, err := ui.CallForApp(ctx, reg, req.Server, req.Tool, req.Args)
 		return res, http.StatusOK, err
 	}
 	return nil, http.StatusBadRequest, errors.New(`"from" is person, app or link`)

@@ -1,4 +1,4 @@
-package toolreg
+package skills_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
+	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/skills"
 )
 
 // TestSkillsAcrossServers: each server's skills are named in its own
@@ -18,15 +20,15 @@ import (
 func TestSkillsAcrossServers(t *testing.T) {
 	leakcheck.Check(t)
 	m := &inMemory{}
-	r := newInMemory(t, m, nil, "demo", "pages")
+	r := newInMemory(t, m, "demo", "pages")
 	ctx := context.Background()
 	for range 2 {
-		skills, err := r.Skills(ctx)
+		listed, err := skills.List(ctx, r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, sk := range skills {
+		for _, sk := range listed {
 			got = append(got, sk.Name+" "+sk.Server+" "+sk.Def.URI)
 		}
 		want := []string{
@@ -48,7 +50,7 @@ func TestSkillsAcrossServers(t *testing.T) {
 		}
 	}
 
-	l, err := r.LoadSkill(ctx, "mcp__pages__haiku")
+	l, err := skills.Load(ctx, r, "mcp__pages__haiku")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestSkillsAcrossServers(t *testing.T) {
 	if d, p := m.sent("demo", "resources/read"), m.sent("pages", "resources/read"); d != 0 || p != 2 {
 		t.Errorf("reads: demo %d, pages %d; want 0 and 2 (SKILL.md, then the example)", d, p)
 	}
-	if _, err := r.LoadSkill(ctx, "mcp__pages__nope"); !errors.Is(err, ErrUnknownTool) {
+	if _, err := skills.Load(ctx, r, "mcp__pages__nope"); !errors.Is(err, toolreg.ErrUnknownTool) {
 		t.Errorf("unknown skill: %v", err)
 	}
 }
@@ -79,21 +81,21 @@ func TestSkillNamesCollide(t *testing.T) {
 		"acme":  {refunds("acme/billing/refunds"), refunds("acme/support/refunds")},
 		"other": {refunds("refunds")},
 	}}
-	r := newInMemory(t, m, nil, "acme", "other")
+	r := newInMemory(t, m, "acme", "other")
 	ctx := context.Background()
-	skills, err := r.Skills(ctx)
+	listed, err := skills.List(ctx, r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, sk := range skills {
+	for _, sk := range listed {
 		names = append(names, sk.Name)
 	}
 	want := []string{"mcp__acme__acme_billing_refunds", "mcp__acme__acme_support_refunds", "mcp__other__refunds"}
 	if d := cmp.Diff(want, names); d != "" {
 		t.Fatalf("names (-want +got):\n%s", d)
 	}
-	l, err := r.LoadSkill(ctx, "mcp__acme__acme_support_refunds")
+	l, err := skills.Load(ctx, r, "mcp__acme__acme_support_refunds")
 	if err != nil || l.Skill.URI != "skill://acme/support/refunds/SKILL.md" {
 		t.Errorf("LoadSkill = %v, %v", l, err)
 	}
@@ -103,11 +105,11 @@ func TestSkillNamesCollide(t *testing.T) {
 // refused with the server named, and none of its other files is read.
 func TestLoadSkillRefusedByRegistry(t *testing.T) {
 	leakcheck.Check(t)
-	skills := demoserver.DemoSkills()
-	skills[0].Served = map[string]string{"SKILL.md": strings.Replace(skills[0].Files["SKILL.md"], "echo", "ECHO", 1)}
-	m := &inMemory{skills: map[string][]demoserver.Skill{"demo": skills}}
-	r := newInMemory(t, m, nil, "demo")
-	_, err := r.LoadSkill(context.Background(), "mcp__demo__demo-tour") // lists first
+	demo := demoserver.DemoSkills()
+	demo[0].Served = map[string]string{"SKILL.md": strings.Replace(demo[0].Files["SKILL.md"], "echo", "ECHO", 1)}
+	m := &inMemory{skills: map[string][]demoserver.Skill{"demo": demo}}
+	r := newInMemory(t, m, "demo")
+	_, err := skills.Load(context.Background(), r, "mcp__demo__demo-tour") // lists first
 	var se *skill.Error
 	if !errors.Is(err, skill.ErrVerification) || !errors.As(err, &se) || se.Check != "digest" || !strings.Contains(err.Error(), `server "demo"`) {
 		t.Errorf("LoadSkill = %v; want a digest refusal naming the server", err)

@@ -1,4 +1,4 @@
-package toolreg_test
+package ui_test
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/ui"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
 // A host that renders MCP Apps: the model is offered only the tools
 // visible to it, a tool's interface is read (once) for rendering, and an
 // app may call its server's app-visible tools.
-func ExampleRegistry_ModelTools() {
+func Example() {
 	srv := appserver.New()
 	ctx := context.Background()
 	reg, err := toolreg.New(ctx, &toolreg.Config{Servers: []*toolreg.ServerConfig{{Name: "apps", Type: "memory"}}}, &toolreg.Options{
@@ -33,15 +34,15 @@ func ExampleRegistry_ModelTools() {
 	for _, t := range tools {
 		fmt.Println("model:", t.Name)
 	}
-	it, err := reg.Interface(ctx, "mcp__apps__clock")
+	it, err := ui.Read(ctx, reg, "mcp__apps__clock")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("interface:", it.UI.URI, it.UI.MimeType)
-	_, err = reg.CallForApp(ctx, "apps", "tick", nil)
+	_, err = ui.CallForApp(ctx, reg, "apps", "tick", nil)
 	fmt.Println("app calls tick:", err)
-	_, err = reg.CallForApp(ctx, "apps", "note", nil)
+	_, err = ui.CallForApp(ctx, reg, "apps", "note", nil)
 	fmt.Println("app calls note:", err)
 	// Output:
 	// model: mcp__apps__clock
@@ -49,5 +50,5 @@ func ExampleRegistry_ModelTools() {
 	// model: mcp__apps__legacy
 	// interface: ui://clock/app.html text/html;profile=mcp-app
 	// app calls tick: <nil>
-	// app calls note: toolreg: the tool is not visible to apps: "note" on server "apps"
+	// app calls note: toolreg/ui: the tool is not visible to apps: "note" on server "apps"
 }

@@ -1,6 +1,6 @@
 //go:build go1.25
 
-package toolreg
+package ui_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
+	"github.com/plainmcp/plainmcp/toolreg"
+	"github.com/plainmcp/plainmcp/toolreg/ui"
 )
 
 // The interface is read once and kept until the server's resource list
@@ -19,11 +21,11 @@ func TestInterfaceCached(t *testing.T) {
 }
 
 func testInterfaceCached(t *testing.T) {
-	r, srv := appRegistry(t, nil)
+	r, srv := appRegistry(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for i := 0; i < 3; i++ {
-		it, err := r.Interface(ctx, "mcp__apps__clock")
+		it, err := ui.Read(ctx, r, "mcp__apps__clock")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +36,7 @@ func testInterfaceCached(t *testing.T) {
 			t.Errorf("meta = %+v, want the read's prefersBorder (false) and the listing's domain", it.UI.Meta)
 		}
 	}
-	if _, err := r.Interface(ctx, "mcp__apps__legacy"); err != nil {
+	if _, err := ui.Read(ctx, r, "mcp__apps__legacy"); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.Reads.Load(); n != 1 {
@@ -42,16 +44,16 @@ func testInterfaceCached(t *testing.T) {
 	}
 	srv.ResourcesChanged(ctx)
 	synctest.Wait() // the notification is in and handled
-	if _, err := r.Interface(ctx, "mcp__apps__clock"); err != nil {
+	if _, err := ui.Read(ctx, r, "mcp__apps__clock"); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.Reads.Load(); n != 2 {
 		t.Errorf("after resources/list_changed: read %d times, want 2", n)
 	}
-	if _, err := r.Interface(ctx, "mcp__apps__note"); !errors.Is(err, ErrNoInterface) {
+	if _, err := ui.Read(ctx, r, "mcp__apps__note"); !errors.Is(err, ui.ErrNoInterface) {
 		t.Errorf("note: err = %v, want ErrNoInterface", err)
 	}
-	if _, err := r.Interface(ctx, "mcp__apps__nope"); !errors.Is(err, ErrUnknownTool) {
+	if _, err := ui.Read(ctx, r, "mcp__apps__nope"); !errors.Is(err, toolreg.ErrUnknownTool) {
 		t.Errorf("nope: err = %v, want ErrUnknownTool", err)
 	}
 }
