@@ -55,6 +55,7 @@ func (c *running) reportTask(t task.Task) {
 func (c *running) report(p mcpclient.Progress) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	p.Message = cut(p.Message) // the server's text, as a task's status is
 	c.progress = &p
 }
 

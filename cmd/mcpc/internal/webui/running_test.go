@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
+	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/mcpclient/task"
 )
 
 // A call's id is the page's own and checked; progress and Cancel name a
@@ -43,5 +45,20 @@ func TestRunningCallIDs(t *testing.T) {
 	}
 	if _, _, _, err := rc.start(context.Background(), "one-more"); err != errBusy {
 		t.Errorf("call %d: err %v, want errBusy", maxRunning+1, err)
+	}
+}
+
+// What a server reports of a call in flight is its text, bounded as the
+// inbox's: a progress message or a task status of megabytes is cut.
+func TestRunningReportsAreBounded(t *testing.T) {
+	var c running
+	long := strings.Repeat("é", inboxText)
+	c.report(mcpclient.Progress{Progress: 1, Message: long})
+	c.reportTask(task.Task{ID: "t", Status: "working", StatusMessage: long})
+	if n := len(c.progress.Message); n > inboxText+len("…") {
+		t.Errorf("progress message kept: %d bytes", n)
+	}
+	if n := len(c.task.StatusMessage); n > inboxText+len("…") {
+		t.Errorf("task status message kept: %d bytes", n)
 	}
 }
