@@ -36,6 +36,8 @@
     return j;
   }
   function status(s) { $("status").textContent = s; }
+  // toolCount says "1 tool", "12 tools", and nothing for a count a server did not give.
+  function toolCount(n) { return typeof n === "number" ? n + (n === 1 ? " tool" : " tools") : ""; }
   function theme() { return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"; }
   function pretty(v) { try { return JSON.stringify(v, null, 2); } catch (e) { return String(v); } }
 
@@ -83,7 +85,7 @@
     const servers = await api("servers");
     fill($("server-list"), (Array.isArray(servers) ? servers : []).map((s) => el("li", {},
       el("span", { class: "name", text: s.name }), el("span", { class: "badge state-" + s.state, text: s.state }),
-      el("div", { class: "desc", text: [s.title, s.transport, s.protocol, s.tools + " tools"].filter(Boolean).join(" · ") }),
+      el("div", { class: "desc", text: [s.title, s.transport, s.protocol, toolCount(s.tools)].filter(Boolean).join(" · ") }),
       s.error && s.state !== "needs-auth" ? el("div", { class: "error", text: s.error }) : null, // auth.js says what a login needs
       window.McpAuth ? window.McpAuth.controls(s) : null,
       el("button", { type: "button", class: "small", "aria-label": "Ping " + s.name, text: "Ping", on: { click: () => ping(s.name) } }))));
@@ -116,7 +118,7 @@
     for (const p of Array.isArray(prompts) ? prompts : []) { listItem($("prompt-list"), p.name, p.prompt.description, () => showPrompt(p)); }
     const skills = await api("skills");
     fill($("skill-list"), (Array.isArray(skills) ? skills : []).map((k) => el("li", {}, el("span", { class: "name", text: k.name }), el("div", { class: "desc", text: k.description }))));
-    status(tools.length + " tools");
+    status(toolCount(tools.length));
   }
 
   async function ping(server) {
@@ -227,7 +229,7 @@
       li.hidden = !hit;
       if (hit) { shown++; }
     }
-    $("tool-count").textContent = words.length ? shown + " of " + state.tools.length + " tools" : state.tools.length + " tools";
+    $("tool-count").textContent = words.length ? shown + " of " + toolCount(state.tools.length) : toolCount(state.tools.length);
   }
 
   // words splits a command line as a shell would at its simplest: on
