@@ -164,7 +164,7 @@ func (f formField) checkString(s string) string {
 	// A pattern Go cannot compile (JSON Schema's are ECMAScript's) is
 	// left unchecked: the server checks what it receives anyway.
 	if re, err := regexp.Compile(f.Pattern); f.Pattern != "" && err == nil && !re.MatchString(s) {
-		return "this does not match the pattern " + clean(f.Pattern)
+		return "this does not match the pattern " + clip(clean(f.Pattern), 80)
 	}
 	if !formatOK(f.Format, s) {
 		return "not a valid " + clean(f.Format)

@@ -113,3 +113,16 @@ func TestFormRefusesTooManyChoices(t *testing.T) {
 		t.Errorf("a field of %d choices was read", maxChoices+1)
 	}
 }
+
+// TestPatternRefusalIsClipped: a wrong answer's reason quotes the
+// server's pattern cut short, not a line as long as the server made it.
+func TestPatternRefusalIsClipped(t *testing.T) {
+	f := formField{Pattern: "^a" + strings.Repeat("b", 5000) + "$"}
+	reason := f.checkString("c")
+	if reason == "" {
+		t.Fatal("an answer that does not match the pattern was taken")
+	}
+	if len(reason) > 200 {
+		t.Errorf("the reason is %d bytes: %.120q…", len(reason), reason)
+	}
+}
