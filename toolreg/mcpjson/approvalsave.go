@@ -196,8 +196,14 @@ func encodeJSON(v any) json.RawMessage {
 }
 
 // replaceFile writes data to a new file beside path and renames it over
-// path, keeping path's mode (0600 for a new file).
+// path, keeping path's mode (0600 for a new file). A path that is a
+// symbolic link (a ~/.claude.json kept in a dotfiles folder) is written
+// where it points, so the link stays a link and the file it names is the
+// one that changes.
 func replaceFile(path string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	mode := fs.FileMode(0o600)
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()

@@ -132,3 +132,34 @@ func TestResetApprovals(t *testing.T) {
 		t.Error("a missing file was made")
 	}
 }
+
+// A ~/.claude.json that is a symbolic link stays one: the answer is
+// written to the file it points to, in that file's mode.
+func TestSaveApprovalWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "claude.json")
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write(t, target, claudeJSON)
+	if err := os.Chmod(target, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, ".claude.json")
+	if err := os.Symlink(filepath.Join("dotfiles", "claude.json"), link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := SaveApproval(link, "/src/app", "d", true); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("%s is no longer a symbolic link (%v)", link, err)
+	}
+	a, err := ReadApprovals(target, "", "/src/app")
+	if err != nil || a.State("d") != Approved {
+		t.Errorf("the link's target: ReadApprovals: %+v, %v", a, err)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o640 {
+		t.Errorf("the target's mode %v, want 0640", st.Mode().Perm())
+	}
+}
