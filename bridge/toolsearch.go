@@ -63,24 +63,27 @@ func (o *RunOptions) selected(tools []toolreg.Tool) []toolreg.Tool {
 	return offer.Select(tools, o.Tools, o.ToolFilter)
 }
 
-func cmpOr(v, def int) int {
-	if v > 0 {
-		return v
+// searchLimit reads the limit a model asked for: JSON has one kind of
+// number, and a model may write 5 as 5.0 or 1e9, so any number is taken,
+// cut to 1 … maxSearchResults; none, or less than 1, is the default.
+func searchLimit(asked float64) int {
+	if asked < 1 {
+		return defaultSearchResults
 	}
-	return def
+	return int(min(asked, maxSearchResults))
 }
 
 // search answers a call of the search tool: the selectable tools that
 // match, a line each.
 func (o *RunOptions) search(ctx context.Context, reg *toolreg.Registry, selectable []toolreg.Tool, u mcpclient.Content) mcpclient.Content {
 	var in struct {
-		Query string `json:"query"`
-		Limit int    `json:"limit"`
+		Query string  `json:"query"`
+		Limit float64 `json:"limit"`
 	}
 	if err := json.Unmarshal(objectOrEmpty(u.Input), &in); err != nil || strings.TrimSpace(in.Query) == "" {
-		return refusal(u.ID, `search_tools wants {"query": "what you want to do"}`)
+		return refusal(u.ID, `search_tools wants {"query": "what you want to do"}, and a number "limit" if any`)
 	}
-	limit := min(cmpOr(in.Limit, defaultSearchResults), maxSearchResults)
+	limit := searchLimit(in.Limit)
 	// Tools the host does not offer may rank first: ask for as many more
 	// as there are, so that the limit is met with offered ones.
 	all, err := reg.Tools(ctx)

@@ -156,3 +156,31 @@ func TestToolSearchCallsCountAgainstTheTurnBound(t *testing.T) {
 		t.Errorf("results %q; %d calls ran", results, srv.calls.Load())
 	}
 }
+
+// TestToolSearchReadsAnyNumberAsTheLimit checks that a limit written as
+// JSON allows (5.0, 1e9, a negative) is read, cut to its bounds, rather
+// than refused as bad input.
+func TestToolSearchReadsAnyNumberAsTheLimit(t *testing.T) {
+	reg, _ := smallRegistry(t)
+	f := newFake(t,
+		toolCalls([3]string{"c1", searchToolName, `{"query":"send an email","limit":1.0}`},
+			[3]string{"c2", searchToolName, `{"query":"send an email","limit":1e9}`},
+			[3]string{"c3", searchToolName, `{"query":"send an email","limit":-2}`},
+			[3]string{"c4", searchToolName, `{"query":"send an email","limit":"x"}`}),
+		answer("done"))
+	if _, err := Run(context.Background(), newOpenAI(f), reg, "go", &RunOptions{ToolSearch: "on", Approve: approveAll}); err != nil {
+		t.Fatal(err)
+	}
+	results := toolMessages(t, f.requests()[1].body)
+	if !strings.HasPrefix(results["c1"], "1 tools found") {
+		t.Errorf("limit 1.0: %q", results["c1"])
+	}
+	for _, id := range []string{"c2", "c3"} {
+		if !strings.Contains(results[id], "tools found") {
+			t.Errorf("%s: %q", id, results[id])
+		}
+	}
+	if !strings.Contains(results["c4"], `a number "limit"`) {
+		t.Errorf("a limit that is no number: %q", results["c4"])
+	}
+}
