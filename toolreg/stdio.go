@@ -45,7 +45,6 @@ func (s *server) sessionOptions() *mcpclient.Options {
 	if base := s.r.opts.Session; base != nil {
 		opts = *base
 	}
-	opts.Skills = true // the registry lists and loads skills
 	if v := s.cfg.ProtocolVersion; v != "" {
 		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
 	}

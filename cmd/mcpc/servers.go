@@ -231,6 +231,8 @@ func registryOptions(cfg *config, stderr io.Writer, ask *asker, v *visits) (*too
 	session := &mcpclient.Options{
 		ClientInfo:        mcpclient.Implementation{Name: "mcpc", Version: "0.1.0"},
 		MaxRequestTimeout: cfg.total,
+		// mcpc lists and loads skills (toolreg/skills), so it declares them.
+		Skills: true,
 		// mcpc opts in to tasks: a tool that must run as one is called,
 		// and polled to its result, like any other.
 		Tasks: &task.Options{},

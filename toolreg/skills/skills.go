@@ -2,6 +2,11 @@
 // skills of every server that declares it, named as prompts are ([List]),
 // and loaded, verified, from the server that listed them ([Load]). A host
 // that calls neither links none of it, nor package mcpclient/skill.
+//
+// Listing and loading work without declaring the extension, but a server
+// may tailor what it offers to clients that declare it: a host that uses
+// this package sets Skills in the registry's Options.Session, as mcpc
+// does; the registry declares nothing a host did not ask for.
 package skills
 
 import (

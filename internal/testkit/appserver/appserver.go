@@ -34,6 +34,9 @@ type Server struct {
 	CSP map[string][]string
 	// HTML is the interface's page; empty means the built-in App.
 	HTML string
+	// Title and Instructions, if set, go out in the initialize result
+	// (serverInfo.title, instructions).
+	Title, Instructions string
 
 	mu    sync.Mutex
 	conns []*jsonrpc.Conn
@@ -79,11 +82,19 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc.Request) (any, error) 
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		json.Unmarshal(req.Params, &p)
-		return map[string]any{
+		info := map[string]any{"name": "appserver", "version": "1.0"}
+		if s.Title != "" {
+			info["title"] = s.Title
+		}
+		res := map[string]any{
 			"protocolVersion": p.ProtocolVersion,
 			"capabilities":    map[string]any{"tools": map[string]any{}, "resources": map[string]any{"listChanged": true}},
-			"serverInfo":      map[string]any{"name": "appserver", "version": "1.0"},
-		}, nil
+			"serverInfo":      info,
+		}
+		if s.Instructions != "" {
+			res["instructions"] = s.Instructions
+		}
+		return res, nil
 	case "ping":
 		return map[string]any{}, nil
 	case "tools/list":

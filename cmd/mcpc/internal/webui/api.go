@@ -95,12 +95,17 @@ type serverJSON struct {
 	Login      *loginState `json:"login,omitempty"` // the page's last login of it
 }
 
+// serverInstructions bounds the instructions shown for a server: they
+// are the server's text, kept by the session up to the message limit,
+// and the page polls the server list.
+const serverInstructions = 64 << 10
+
 func (s *Server) apiServers(w http.ResponseWriter, r *http.Request) {
 	s.opts.Registry.Tools(r.Context()) // the counts come from a listing
 	out := []serverJSON{}
 	for _, st := range s.opts.Registry.Servers() {
 		j := serverJSON{Name: st.Name, State: st.State, Transport: st.Transport, Protocol: st.ProtocolVersion,
-			Title: st.Title, Instructions: st.Instructions, Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources}
+			Title: cut(st.Title), Instructions: cutTo(st.Instructions, serverInstructions), Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources}
 		if st.Err != nil {
 			j.Error = st.Err.Error()
 		}

@@ -26,7 +26,12 @@ func startPage(t *testing.T, yes bool) (*Server, *appserver.Server) {
 // startPageWith is startPage with opts, but for its registry and trace.
 func startPageWith(t *testing.T, opts Options) (*Server, *appserver.Server) {
 	t.Helper()
-	app := appserver.New()
+	return startPageOver(t, opts, appserver.New())
+}
+
+// startPageOver is startPageWith over app, which the test has set up.
+func startPageOver(t *testing.T, opts Options, app *appserver.Server) (*Server, *appserver.Server) {
+	t.Helper()
 	var n atomic.Int64
 	app.Now = func() time.Time { return base.Add(time.Duration(n.Add(1)) * time.Second) }
 	trace := &Trace{}

@@ -73,9 +73,12 @@ var (
 	errNoSuchAsk   = errors.New("no request with this id waits for an answer")
 )
 
-func cut(s string) string {
-	if len(s) > inboxText {
-		return s[:runeStartBefore(s, inboxText)] + "…"
+func cut(s string) string { return cutTo(s, inboxText) }
+
+// cutTo cuts s to at most n bytes, at a character's start, marking the cut.
+func cutTo(s string, n int) string {
+	if len(s) > n {
+		return s[:runeStartBefore(s, n)] + "…"
 	}
 	return s
 }

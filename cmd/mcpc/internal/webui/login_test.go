@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/testkit/appserver"
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
@@ -128,5 +129,25 @@ func TestCloseEndsALoginUnderWay(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close waits for the person")
+	}
+}
+
+// TestServerTextIsBounded: a server's title and instructions reach the
+// page's server list cut short, not as long as the server made them
+// (the session keeps them up to the message limit, and the page polls).
+func TestServerTextIsBounded(t *testing.T) {
+	app := appserver.New()
+	app.Title = strings.Repeat("T", 1<<20)
+	app.Instructions = strings.Repeat("i", 1<<20)
+	srv, _ := startPageOver(t, Options{}, app)
+	list := servers(t, srv)
+	if len(list) != 1 {
+		t.Fatalf("%d servers, want 1", len(list))
+	}
+	if n := len(list[0].Title); n == 0 || n > inboxText+8 {
+		t.Errorf("the title is %d bytes on the page", n)
+	}
+	if n := len(list[0].Instructions); n == 0 || n > serverInstructions+8 {
+		t.Errorf("the instructions are %d bytes on the page", n)
 	}
 }
