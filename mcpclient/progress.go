@@ -131,13 +131,24 @@ func (s *Session) keepAlive(ctx context.Context, r *request) bool {
 var errExpired = errors.New("mcpclient: request timed out")
 
 // within runs one exchange under a timeout that progress restarts, never
-// past cap from the exchange's start.
+// past cap from the start of the call's first exchange: a call of the
+// stateless era may take several (input rounds, a lost response sent
+// again), and a server that answers each with input_required must not
+// get the cap afresh each time.
 func (w *progressWatch) within(ctx context.Context, timeout, cap time.Duration, method string, call func(context.Context) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w.mu.Lock()
-	w.start, w.timeout, w.cap, w.capped = time.Now(), timeout, cap, cap <= timeout
-	w.timer = time.AfterFunc(min(timeout, cap), func() { cancel(errExpired) })
+	if w.start.IsZero() { // the watch is new for each call (see watchProgress)
+		w.start = time.Now()
+	}
+	left := cap - time.Since(w.start)
+	if left <= 0 {
+		w.mu.Unlock()
+		return &TimeoutError{Method: method, After: cap, Capped: true, progress: true}
+	}
+	w.timeout, w.cap, w.capped = timeout, cap, left <= timeout
+	w.timer = time.AfterFunc(min(timeout, left), func() { cancel(errExpired) })
 	w.mu.Unlock()
 	err := call(ctx)
 	w.mu.Lock()
