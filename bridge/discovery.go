@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -17,17 +18,33 @@ type discovery struct {
 	loaded map[string]bool // the set of order
 }
 
+// maxLoadedTools bounds the definitions a conversation loads by search
+// or by call. Each search loads up to maxSearchResults, and the array's
+// prefix never changes, so without a bound a long conversation would
+// come to carry every definition search mode exists to defer. Past it,
+// a found tool is still listed and may still be called by name (it runs
+// as any offered tool does, consent and all); only its definition is not
+// sent. The always-loaded tools are loaded whatever the count.
+const maxLoadedTools = 128
+
 func newDiscovery(always []string) *discovery {
 	return &discovery{always: always, loaded: map[string]bool{}}
 }
 
-// load offers name from the next request on, if it is not offered yet.
+// load offers name from the next request on, if it is not offered yet
+// and the conversation's definitions are not full (see maxLoadedTools).
 func (d *discovery) load(name string) {
+	if d.full() && !slices.Contains(d.always, name) {
+		return
+	}
 	if !d.loaded[name] {
 		d.loaded[name] = true
 		d.order = append(d.order, name)
 	}
 }
+
+// full reports whether the conversation has loaded maxLoadedTools.
+func (d *discovery) full() bool { return len(d.order) >= maxLoadedTools }
 
 // offer returns the tools of selectable whose definitions go to the
 // model, in the order of d, after taking in the always-loaded tools

@@ -75,7 +75,7 @@ func searchLimit(asked float64) int {
 
 // search answers a call of the search tool: the selectable tools that
 // match, a line each.
-func (o *RunOptions) search(ctx context.Context, reg *toolreg.Registry, selectable []toolreg.Tool, u mcpclient.Content) mcpclient.Content {
+func (o *RunOptions) search(ctx context.Context, reg *toolreg.Registry, selectable []toolreg.Tool, u mcpclient.Content, full bool) mcpclient.Content {
 	var in struct {
 		Query string  `json:"query"`
 		Limit float64 `json:"limit"`
@@ -99,17 +99,22 @@ func (o *RunOptions) search(ctx context.Context, reg *toolreg.Registry, selectab
 		offered[t.Name] = true
 	}
 	found = slices.DeleteFunc(found, func(t toolreg.Tool) bool { return !offered[t.Name] })
-	return searchResult(u.ID, found[:min(len(found), limit)], o.MaxResultBytes)
+	return searchResult(u.ID, found[:min(len(found), limit)], o.MaxResultBytes, full)
 }
 
 // searchResult lists found tools for the model, a line each: the name
 // first (absorb reads it back), then the title and the description's
-// first line.
-func searchResult(id string, found []toolreg.Tool, limit int) mcpclient.Content {
+// first line. Once the conversation's definitions are full, it says
+// that the tools are called by name instead.
+func searchResult(id string, found []toolreg.Tool, limit int, full bool) mcpclient.Content {
 	var b strings.Builder
-	if len(found) == 0 {
+	switch {
+	case len(found) == 0:
 		b.WriteString("No tool matches. Try other words, or fewer.")
-	} else {
+	case full:
+		fmt.Fprintf(&b, "%d tools found; this conversation holds as many tool definitions as it may, so call one "+
+			"by its name with the arguments its description names:\n", len(found))
+	default:
 		fmt.Fprintf(&b, "%d tools found; their definitions are offered from your next message on:\n", len(found))
 	}
 	for _, t := range found {
@@ -183,7 +188,7 @@ func (o *RunOptions) turnCalls(ctx context.Context, reg *toolreg.Registry, searc
 		case ctx.Err() != nil:
 			results[i] = refusal(u.ID, "not run: "+ctx.Err().Error())
 		default:
-			results[i] = o.search(ctx, reg, t.selectable, u)
+			results[i] = o.search(ctx, reg, t.selectable, u, search.full())
 		}
 	}
 	for j, r := range o.callTools(ctx, reg, t.selectable, rest) {

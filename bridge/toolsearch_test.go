@@ -251,3 +251,36 @@ func toolMessagesAny(t *testing.T, body []byte, id string) string {
 	}
 	return ""
 }
+
+// A conversation loads at most maxLoadedTools definitions by search or by
+// call, however many searches it makes, so that the array search mode
+// keeps small cannot grow back to every definition; the always-loaded
+// tools still come, and a search once full says to call tools by name.
+func TestLoadedDefinitionsAreBounded(t *testing.T) {
+	var selectable []toolreg.Tool
+	for i := range 3 * maxLoadedTools {
+		selectable = append(selectable, toolreg.Tool{Name: fmt.Sprintf("mcp__s__t%d", i), Def: &mcpclient.Tool{Name: fmt.Sprintf("t%d", i)}})
+	}
+	last := selectable[len(selectable)-1].Name
+	d := newDiscovery([]string{last})
+	for start := 0; start < 2*maxLoadedTools; start += maxSearchResults {
+		var b strings.Builder
+		for _, tool := range selectable[start : start+maxSearchResults] {
+			b.WriteString("- " + tool.Name + ": a tool\n")
+		}
+		use := mcpclient.Content{Type: "tool_use", ID: "s", Name: searchToolName}
+		result := mcpclient.Content{Content: []mcpclient.Content{{Type: "text", Text: b.String()}}}
+		d.absorb([]mcpclient.Content{use}, []mcpclient.Content{result}, selectable)
+	}
+	got := d.offer(selectable)
+	if len(got) != maxLoadedTools+1 {
+		t.Errorf("%d definitions offered, want %d and the always-loaded one", len(got), maxLoadedTools)
+	}
+	if got[len(got)-1].Name != last {
+		t.Errorf("the always-loaded tool is not offered once the definitions are full")
+	}
+	text := searchResult("s", selectable[:2], 1<<16, d.full()).Content[0].Text
+	if !strings.Contains(text, "call one by its name") {
+		t.Errorf("a search once full says: %q", text)
+	}
+}
