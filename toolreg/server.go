@@ -2,10 +2,11 @@ package toolreg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -195,7 +196,7 @@ func (s *server) commit(session *mcpclient.Session, stream jsonrpc.Stream, err e
 	s.transport = transport
 	if err != nil {
 		s.state, s.lastErr = StateFailed, startFailure(s.cfg.Name, err, s.startupTimeout())
-		if need := (*NeedsAuthError)(nil); errors.As(err, &need) {
+		if need := (*NeedsAuthError)(nil); errtype.As(err, &need) {
 			s.state, s.lastErr = StateNeedsAuth, need
 		}
 		s.failures++

@@ -3,9 +3,12 @@ package mcpjson
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"slices"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/secret"
 )
@@ -44,7 +47,7 @@ func ConfigErrors(err error) []*ConfigError {
 			}
 			return
 		}
-		if ce := (*ConfigError)(nil); errors.As(err, &ce) {
+		if ce := (*ConfigError)(nil); errtype.As(err, &ce) {
 			out = append(out, ce)
 		}
 	}
@@ -205,7 +208,9 @@ type ConfigOptions struct {
 	// of a server entry that plainmcp does not read, once per file (at
 	// Warn level), and a file that holds no servers because it has no
 	// mcpServers. Nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 }
 
 // ConfigFile is a file for [LoadConfigFiles] to read, and the part of it

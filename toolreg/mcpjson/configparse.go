@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/secret"
 )
@@ -17,8 +20,8 @@ type configParser struct {
 	source  string
 	at      string // where in the file the servers are, if not at the top: projects["/src/app"].mcpServers
 	env     func(string) (string, bool)
-	safeEnv bool         // the default of SafeEnv
-	log     *slog.Logger // nil is silent
+	safeEnv bool           // the default of SafeEnv
+	log     logging.Logger // nil is silent
 }
 
 // errorf makes an ErrConfig error located at the file, the place of the
@@ -45,7 +48,7 @@ func (p *configParser) errorf(server, key, format string, args ...any) error {
 // jsonError describes a JSON syntax error by line and column.
 func jsonError(data []byte, err error) string {
 	var se *json.SyntaxError
-	if !errors.As(err, &se) {
+	if !errtype.As(err, &se) {
 		return "invalid JSON: " + err.Error()
 	}
 	// Offset counts the bytes read, the bad one included.

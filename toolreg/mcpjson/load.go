@@ -2,15 +2,15 @@ package mcpjson
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"maps"
 	"os"
 	"slices"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
 // LoadConfig reads the files at paths, in order, and merges them: a
@@ -132,7 +132,7 @@ func parseConfig(data []byte, source, project string, opts *ConfigOptions) (*Con
 		if opts.Env != nil {
 			p.env = opts.Env
 		}
-		p.safeEnv, p.log = opts.SafeEnv, opts.Logger
+		p.safeEnv, p.log = opts.SafeEnv, logging.Usable(opts.Logger)
 	}
 	servers, err := p.serverMembers(data, project)
 	if err != nil || servers == nil {
@@ -211,11 +211,11 @@ func (p *configParser) bareServers(fields []jsonMember) []jsonMember {
 		return fields
 	}
 	if p.log != nil {
-		level, msg := slog.LevelDebug, "config file has no mcpServers and no member like a server: no servers read from it"
 		if some {
-			level, msg = slog.LevelWarn, "config file has no mcpServers, and members that are not objects beside servers: no servers read from it"
+			p.log.Warn("config file has no mcpServers, and members that are not objects beside servers: no servers read from it", "source", p.source)
+		} else {
+			p.log.Debug("config file has no mcpServers and no member like a server: no servers read from it", "source", p.source)
 		}
-		p.log.Log(context.Background(), level, msg, "source", p.source)
 	}
 	return nil
 }
