@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/plainmcp/plainmcp/secret"
@@ -244,22 +243,3 @@ const (
 	ScopeProject = "project"
 	ScopeLocal   = "local"
 )
-
-// variables returns the names of the environment variables that the
-// server's fields referred to as ${NAME}, sorted, each once. Their values
-// went where the file put them (a header sent to the server, an
-// argument), so a host that asks its user to approve a server from a file
-// the user did not write (a project's .mcp.json) names them: String shows
-// a header's name, not the reference in its value.
-func (s *ServerConfig) variables() []string {
-	var names []string
-	note := func(name string) (string, bool) {
-		names = append(names, name)
-		return "", true
-	}
-	for _, t := range s.templates {
-		expandVars(t, note) // the text expanded once already: no error
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
-}
