@@ -3,13 +3,10 @@ package mcpjson
 import (
 	"encoding/json"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/errtype"
-
 	"github.com/plainmcp/plainmcp/internal/logging"
-
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -249,22 +246,3 @@ const (
 	ScopeProject = "project"
 	ScopeLocal   = "local"
 )
-
-// variables returns the names of the environment variables that the
-// server's fields referred to as ${NAME}, sorted, each once. Their values
-// went where the file put them (a header sent to the server, an
-// argument), so a host that asks its user to approve a server from a file
-// the user did not write (a project's .mcp.json) names them: String shows
-// a header's name, not the reference in its value.
-func (s *ServerConfig) variables() []string {
-	var names []string
-	note := func(name string) (string, bool) {
-		names = append(names, name)
-		return "", true
-	}
-	for _, t := range s.templates {
-		expandVars(t, note) // the text expanded once already: no error
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
-}
