@@ -2,8 +2,9 @@ package jsonrpc
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
 
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
@@ -69,11 +70,11 @@ func (c *Conn) decodeOrFail(frame []byte) *rpcwire.Message {
 // one call that leaves the stream running.
 func callFailure(err error) (ID, error, bool) {
 	var lost *rpcwire.ResponseLostError
-	if errors.As(err, &lost) {
+	if errtype.As(err, &lost) {
 		return lost.ID, lost, true
 	}
 	var bad *rpcwire.BadResponseError
-	if errors.As(err, &bad) {
+	if errtype.As(err, &bad) {
 		return bad.ID, bad, true
 	}
 	return ID{}, nil, false

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/internal/jsonscan"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
@@ -24,7 +25,7 @@ type Conn struct {
 	stream Stream
 	caller rpcwire.Caller // stream, if it can carry a request to its answer
 	opts   Options
-	log    *slog.Logger
+	log    logging.Logger
 
 	lastID atomic.Int64
 
@@ -74,10 +75,7 @@ func NewConn(s Stream, opts *Options) *Conn {
 	if opts != nil {
 		c.opts = *opts
 	}
-	c.log = c.opts.Logger
-	if c.log == nil {
-		c.log = discardLogger
-	}
+	c.log = logging.OrDiscard(c.opts.Logger)
 	c.notes.init(c.opts.MaxQueuedNotifications, c.opts.MaxQueuedNotificationBytes, c.opts.OnNotification != nil)
 	rpcwire.NotifyRead(s, c.startReading)
 	return c

@@ -511,3 +511,21 @@ func TestPeerRequestFloodIsBounded(t *testing.T) {
 		t.Errorf("at most %d handlers ran at once, want 8", most.Load())
 	}
 }
+
+// TestNilSlogLoggerIsSilent: a nil *slog.Logger in Options is no nil
+// interface, and its methods panic; the Conn treats it as no logger, as
+// it did when the field was a *slog.Logger.
+func TestNilSlogLoggerIsSilent(t *testing.T) {
+	var none *slog.Logger
+	c, peer, _ := newPair(t, &Options{Logger: none})
+	peer.send(`{"jsonrpc":"2.0","id":99999,"result":5}`) // logged: unknown id
+	peer.send(`not json at all`)                         // logged: dropped
+	done := make(chan error, 1)
+	var got int
+	go func() { done <- c.Call(context.Background(), "m", nil, &got) }()
+	req, _ := rpcwire.Decode([]byte(peer.recv()))
+	peer.send(`{"jsonrpc":"2.0","id":` + req.ID.String() + `,"result":7}`)
+	if err := <-done; err != nil || got != 7 {
+		t.Fatalf("Call = %d, %v", got, err)
+	}
+}

@@ -2,10 +2,11 @@ package jsonrpc
 
 import (
 	"context"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
 // notificationQueue delivers the peer's notifications to one goroutine in
@@ -42,7 +43,7 @@ func (q *notificationQueue) init(limit, maxBytes int, delivered bool) {
 
 // push queues r, which keeps size bytes in memory, unless that would
 // pass a bound.
-func (q *notificationQueue) push(r *Request, size int, log *slog.Logger) {
+func (q *notificationQueue) push(r *Request, size int, log logging.Logger) {
 	q.mu.Lock()
 	if len(q.items) >= q.limit || q.bytes+size > q.maxSize {
 		q.mu.Unlock()

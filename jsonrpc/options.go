@@ -2,7 +2,8 @@ package jsonrpc
 
 import (
 	"context"
-	"log/slog"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
 // Handler answers one request from the peer. Its result is marshalled to
@@ -46,7 +47,9 @@ type Options struct {
 
 	// Logger receives reports of frames that were dropped (not JSON-RPC,
 	// unknown or duplicate response ids) and of handler panics. Nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 
 	// MaxQueuedNotifications bounds the notifications waiting for
 	// OnNotification (not counting the one it is handling), by count;
@@ -71,16 +74,3 @@ func orDefault(v, def int) int {
 	}
 	return v
 }
-
-// discardLogger is the logger of a Conn given none. It holds no state:
-// every Conn may share it.
-var discardLogger = slog.New(discardHandler{})
-
-// discardHandler is a slog.Handler that drops everything (slog.DiscardHandler
-// needs Go 1.24).
-type discardHandler struct{}
-
-func (discardHandler) Enabled(context.Context, slog.Level) bool  { return false }
-func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
-func (d discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return d }
-func (d discardHandler) WithGroup(string) slog.Handler           { return d }

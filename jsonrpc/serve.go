@@ -2,8 +2,9 @@ package jsonrpc
 
 import (
 	"context"
-	"errors"
 	"runtime/debug"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
 
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 )
@@ -63,7 +64,7 @@ func (c *Conn) handle(ctx context.Context, req *Request) (frame []byte) {
 	result, err := c.opts.Handler(ctx, req)
 	if err != nil {
 		var e *Error
-		if !errors.As(err, &e) {
+		if !errtype.As(err, &e) {
 			e = &Error{Code: CodeInternalError, Message: err.Error()}
 		}
 		return rpcwire.AppendError(nil, req.ID, e)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plainmcp/plainmcp/mcpclient/internal/paramheader"
+	"github.com/plainmcp/plainmcp/internal/paramheader"
 )
 
 // The server picks the cursors and the ttls: a server that hands out a

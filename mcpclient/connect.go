@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/errtype"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -35,10 +38,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *Options) (*Sessio
 		// runner: the session declares no tasks, as without one.
 		s.opts.Tasks = nil
 	}
-	s.log = s.opts.Logger
-	if s.log == nil {
-		s.log = discardLogger
-	}
+	s.log = logging.OrDiscard(s.opts.Logger)
 	if s.opts.ClientInfo.Name == "" {
 		s.opts.ClientInfo = Implementation{Name: "plainmcp", Version: moduleVersion}
 	}
@@ -142,12 +142,12 @@ func (s *Session) discover(ctx context.Context, version string) error {
 	var rpcErr *jsonrpc.Error
 	switch {
 	case err == nil:
-	case errors.As(err, &rpcErr) && isModernError(rpcErr.Code):
+	case errtype.As(err, &rpcErr) && isModernError(rpcErr.Code):
 		return fmt.Errorf("mcpclient: server/discover: %w", err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		s.discoverUnanswered.Store(true)
 		return fmt.Errorf("%w: no answer to server/discover within %v", errNotModern, s.opts.discoverTimeout())
-	case errors.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult),
+	case errtype.As(err, &rpcErr), errors.Is(err, transport.ErrRefused), errors.Is(err, ErrMalformedResult),
 		errors.Is(err, rpcwire.ErrBadResponse), errors.Is(err, jsonrpc.ErrResponseLost):
 		// Any answer but a modern one: a refusal, an answer that cannot
 		// be used, an event stream that ended without one.

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/mcpclient/internal/paramheader"
 )
 
 // Every list method (tools, prompts, resources, resource templates) is
@@ -52,9 +52,11 @@ type listResourceTemplatesResult struct {
 
 // listTools fetches one page of tools; cursor "" asks for the first.
 //
-// In the stateless era a tool whose x-mcp-header annotations break the
-// rules is left out (and reported to the logger): a client must not call
-// it. For the others, CallTool sends the Mcp-Param headers they ask for.
+// In the stateless era over Streamable HTTP, whose wire mirrors arguments
+// into headers, a tool whose x-mcp-header annotations break the rules is
+// left out (and reported to the logger): a client must not call it. For
+// the others, CallTool sends the Mcp-Param headers they ask for. Over
+// stdio the annotations mean nothing, and no tool is left out for them.
 func (s *Session) listTools(ctx context.Context, cursor string) (*listToolsResult, error) {
 	var page toolsPage
 	if err := s.listPage(ctx, methodToolsList, cursor, &page); err != nil {
@@ -94,17 +96,25 @@ func pointers[T any](items []T) []*T {
 	return ptrs
 }
 
-// keepValidTools drops tools with invalid x-mcp-header annotations and
-// remembers the headers of the rest.
+// keepValidTools remembers whether each tool is safe to repeat and, over
+// a stream that mirrors arguments into headers (Streamable HTTP: see
+// reqinfo.ParamHeaders), drops the tools with invalid x-mcp-header
+// annotations and remembers the headers of the rest.
 func (s *Session) keepValidTools(tools []*Tool) []*Tool {
+	check := reqinfo.ParamHeaders.Of
+	if !s.shapesRequests {
+		check = nil
+	}
 	kept := tools[:0]
 	for _, t := range tools {
-		h, err := paramheader.Of(t.InputSchema)
-		if err != nil {
-			s.log.Warn("mcpclient: leaving out a tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err)
-			continue
+		if check != nil {
+			h, err := check(t.InputSchema)
+			if err != nil {
+				s.log.Warn("mcpclient: leaving out a tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err)
+				continue
+			}
+			s.headers.set(t.Name, h)
 		}
-		s.headers.set(t.Name, h)
 		a := t.Annotations
 		s.headers.setRepeatable(t.Name, a != nil && (isTrue(a.ReadOnlyHint) || isTrue(a.IdempotentHint)))
 		kept = append(kept, t)

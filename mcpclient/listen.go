@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/errtype"
+
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
@@ -94,7 +96,7 @@ func (s *Session) listenLoop(ctx context.Context, f subscriptionFilter) {
 			return
 		}
 		var rpcErr *jsonrpc.Error
-		if errors.As(err, &rpcErr) && s.refused(f.ResourceSubscriptions, err) {
+		if errtype.As(err, &rpcErr) && s.refused(f.ResourceSubscriptions, err) {
 			s.relisten() // without them; this loop's ctx ends with it
 			return
 		}

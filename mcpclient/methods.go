@@ -10,9 +10,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plainmcp/plainmcp/internal/reqinfo"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
-	"github.com/plainmcp/plainmcp/mcpclient/internal/paramheader"
 )
 
 type callToolParams struct {
@@ -158,7 +158,8 @@ func (s *Session) callTool(ctx context.Context, name string, args any, task any,
 	}
 	defer r.release()
 	if specs := s.headers.get(name); len(specs) > 0 {
-		h, _ := paramheader.Values(specs, r.params) // a value that cannot be read sends no header
+		// Set only where reqinfo.ParamHeaders is (keepValidTools).
+		h, _ := reqinfo.ParamHeaders.Values(specs, r.params) // a value that cannot be read sends no header
 		r.named(s, name, h)
 	} else {
 		r.named(s, name, nil)

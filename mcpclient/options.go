@@ -3,8 +3,9 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -155,7 +156,9 @@ type Options struct {
 
 	// Logger receives reports of dropped frames, failed cancellations and
 	// handler panics. Nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 }
 
 // Defaults of RequestTimeout and MaxRequestTimeout: see there why.

@@ -2,10 +2,12 @@ package mcpclient
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
 type progressKey struct{}
@@ -34,7 +36,7 @@ type progressWatch struct {
 	fn   func(Progress) // nil: the token only keeps the call alive
 	wake chan struct{}
 
-	log *slog.Logger
+	log logging.Logger
 
 	mu           sync.Mutex
 	pending      []Progress
@@ -148,7 +150,7 @@ func (w *progressWatch) progressed(p Progress) {
 		return
 	}
 	if len(p.Message) > maxProgressMessage {
-		p.Message = strings.ToValidUTF8(p.Message[:maxProgressMessage], "") + "…"
+		p.Message = strings.Map(dropInvalid, p.Message[:maxProgressMessage]) + "…"
 	}
 	size := len(p.Message) + progressOverhead
 	for len(w.pending) > 0 && (len(w.pending) >= maxPendingProgress || w.pendingBytes+size > maxPendingProgressBytes) {
@@ -164,4 +166,14 @@ func (w *progressWatch) progressed(p Progress) {
 	case w.wake <- struct{}{}:
 	default:
 	}
+}
+
+// dropInvalid is a strings.Map function that leaves out invalid UTF-8
+// (a rune cut in two by a limit, say), which strings.Map hands on as
+// utf8.RuneError.
+func dropInvalid(r rune) rune {
+	if r == utf8.RuneError {
+		return -1
+	}
+	return r
 }

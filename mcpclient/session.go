@@ -2,10 +2,12 @@ package mcpclient
 
 import (
 	"context"
-	"log/slog"
+
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -47,7 +49,7 @@ type Session struct {
 	// transport), and with it each request's reqinfo.Info.
 	shapesRequests bool
 
-	log *slog.Logger
+	log logging.Logger
 
 	// reinitMu serializes re-initializations, so that the many calls that
 	// notice an expired HTTP session together run one handshake, not one
@@ -246,18 +248,6 @@ func (s *Session) inBackground(fn func()) {
 		fn()
 	}()
 }
-
-// discardLogger is the logger of a Session given none. It holds no
-// state: every Session may share it.
-var discardLogger = slog.New(discard{})
-
-// discard is a slog.Handler that drops everything.
-type discard struct{}
-
-func (discard) Enabled(context.Context, slog.Level) bool  { return false }
-func (discard) Handle(context.Context, slog.Record) error { return nil }
-func (d discard) WithAttrs([]slog.Attr) slog.Handler      { return d }
-func (d discard) WithGroup(string) slog.Handler           { return d }
 
 // moduleVersion is sent as clientInfo.version.
 const moduleVersion = "0.1.0"

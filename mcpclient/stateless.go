@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
 
 	"github.com/plainmcp/plainmcp/internal/mcpext"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
@@ -95,7 +96,7 @@ type retries struct {
 func (t *retries) again(s *Session, r *request, err error) bool {
 	var rpcErr *jsonrpc.Error
 	switch {
-	case errors.Is(err, errUnsupportedVersion) && !t.version && errors.As(err, &rpcErr):
+	case errors.Is(err, errUnsupportedVersion) && !t.version && errtype.As(err, &rpcErr):
 		t.version = true
 		v := supportedFrom(rpcErr.Data)
 		if v != "" {
@@ -236,7 +237,7 @@ func (s *Session) fulfil(ctx context.Context, raw json.RawMessage) (json.RawMess
 	for k := range requests {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	sortStrings(keys) // a stable order of answers, so a test can read them
 	answers := make(map[string]any, len(requests))
 	for _, k := range keys {
 		var r inputRequest
@@ -299,3 +300,14 @@ func (s *Session) repeatable(r *request) bool {
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
+
+// sortStrings sorts a few strings (at most maxInputsPerRound) in place
+// by insertion. slices.Sort would do, but its pdqsort for strings is
+// 15 KB of every stripped binary that links mcpclient (make size).
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

@@ -2,7 +2,8 @@ package mcpclient
 
 import (
 	"encoding/json"
-	"errors"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -33,7 +34,7 @@ const maxURLElicitations = 8
 // check them before anything opens one.
 func URLElicitations(err error) []ElicitParams {
 	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != CodeURLElicitationRequired || len(je.Data) == 0 {
+	if !errtype.As(err, &je) || je.Code != CodeURLElicitationRequired || len(je.Data) == 0 {
 		return nil
 	}
 	var data struct {

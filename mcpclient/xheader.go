@@ -3,7 +3,7 @@ package mcpclient
 import (
 	"sync"
 
-	"github.com/plainmcp/plainmcp/mcpclient/internal/paramheader"
+	"github.com/plainmcp/plainmcp/internal/paramheader"
 )
 
 // toolHeaders remembers, per tool, the headers its calls carry. On the

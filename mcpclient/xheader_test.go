@@ -82,3 +82,33 @@ func TestParamHeadersOverHTTP(t *testing.T) {
 		t.Errorf("plain carried a parameter header: %v", seen["plain"])
 	}
 }
+
+// TestParamHeaderRulesOnlyWhereHeadersAre: over a stream that carries no
+// headers (the pipe here, as stdio), x-mcp-header annotations mean
+// nothing, so a tool whose annotations would be invalid over HTTP is
+// listed and called like any other.
+func TestParamHeaderRulesOnlyWhereHeadersAre(t *testing.T) {
+	f := modernServer(t)
+	f.Result("tools/list", `{"resultType":"complete","tools":[
+		{"name":"bad","inputSchema":{"type":"object","properties":{"obj":{"type":"object","x-mcp-header":"Obj"}}}},
+		{"name":"plain","inputSchema":{"type":"object"}}]}`)
+	f.Result("tools/call", `{"resultType":"complete","content":[]}`)
+	s := connect(t, f, nil)
+	if s.Era() != EraStateless {
+		t.Fatalf("era %v", s.Era())
+	}
+	tools, err := Collect(s.Tools(ctx5s(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+	}
+	if diff := cmp.Diff([]string{"bad", "plain"}, names); diff != "" {
+		t.Errorf("listed tools over a pipe (-want +got):\n%s", diff)
+	}
+	if _, err := s.CallTool(ctx5s(t), "bad", map[string]any{"obj": map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,8 +2,9 @@
 // refresh tokens, client secrets, private keys, assertions, header values.
 // Secret-ness is a property of the type, not of each printer. A
 // [Value] prints as a placeholder through every way Go has to show a
-// value — fmt's verbs (String, GoString, Format), log/slog (LogValue) and
-// encoding/json (MarshalJSON) — so a struct that holds one prints safely
+// value — fmt's verbs (String, GoString, Format) and encoding/json
+// (MarshalJSON), and so log/slog's handlers, which print through them —
+// so a struct that holds one prints safely
 // with no printer of its own, and a new field of the type is safe the day
 // it is added. The one way out is [Value.Reveal], called where the wire
 // needs the value itself.
@@ -39,7 +40,6 @@ package secret
 import (
 	"fmt"
 	"io"
-	"log/slog"
 )
 
 // Placeholder is what a set secret prints as.
@@ -111,9 +111,6 @@ func (v Value[T]) Format(f fmt.State, verb rune) {
 	}
 	fmt.Fprintf(f, fmt.FormatString(f, verb), v.String())
 }
-
-// LogValue is what log/slog records: String.
-func (v Value[T]) LogValue() slog.Value { return slog.StringValue(v.String()) }
 
 // MarshalJSON encodes String: "" or "[redacted]".
 func (v Value[T]) MarshalJSON() ([]byte, error) {

@@ -41,6 +41,8 @@ func renderings(t *testing.T, v any) map[string]string {
 	var text, js bytes.Buffer
 	slog.New(slog.NewTextHandler(&text, nil)).Info("msg", "v", v)
 	slog.New(slog.NewJSONHandler(&js, nil)).Info("msg", "v", v)
+	slog.New(slog.NewTextHandler(&text, nil)).Info("msg", slog.Group("g", "v", v), slog.Any("a", v))
+	slog.New(slog.NewJSONHandler(&js, nil)).Info("msg", slog.Group("g", "v", v), slog.Any("a", v))
 	out["slog text"], out["slog json"] = text.String(), js.String()
 	b, err := json.Marshal(v)
 	out["json"] = string(b)

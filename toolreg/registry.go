@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
+
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -92,14 +94,16 @@ type Options struct {
 	WrapStream func(server string, stream jsonrpc.Stream) jsonrpc.Stream
 
 	// Logger receives what the registry reports; nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 }
 
 // Registry holds one MCP session per configured server and exposes all
 // their tools under one namespace. All methods are safe for concurrent use.
 type Registry struct {
 	opts Options
-	log  *slog.Logger
+	log  logging.Logger
 
 	mu          sync.Mutex
 	servers     map[string]*server
@@ -130,10 +134,7 @@ func New(ctx context.Context, cfg *Config, opts *Options) (*Registry, error) {
 	if opts != nil {
 		r.opts = *opts
 	}
-	r.log = r.opts.Logger
-	if r.log == nil {
-		r.log = slog.New(discardHandler{})
-	}
+	r.log = logging.OrDiscard(r.opts.Logger)
 	var wg sync.WaitGroup
 	errs := make([]error, len(cfg.Servers))
 	starting := make(chan struct{}, maxConcurrentStarts)
@@ -267,10 +268,3 @@ func (r *Registry) hook(name string, fn func()) {
 	}()
 	fn()
 }
-
-type discardHandler struct{}
-
-func (discardHandler) Enabled(context.Context, slog.Level) bool  { return false }
-func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
-func (d discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return d }
-func (d discardHandler) WithGroup(string) slog.Handler           { return d }

@@ -2,14 +2,17 @@ package toolreg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/errtype"
+
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
+	"github.com/plainmcp/plainmcp/toolreg/internal/stdiodial"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 // Server states, as ServerStatus reports them.
@@ -145,6 +148,33 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	return s.commit(session, dialed.get(), err)
 }
 
+// sessionOptions are the options of the server's next session: the
+// host's, with the registry's own additions.
+func (s *server) sessionOptions() *mcpclient.Options {
+	var opts mcpclient.Options
+	if base := s.r.opts.Session; base != nil {
+		opts = *base
+	}
+	if v := s.cfg.ProtocolVersion; v != "" {
+		opts.ProtocolVersion, opts.Era = v, 0 // the config's pin wins over the host's
+	}
+	if wrap := s.r.opts.WrapStream; wrap != nil {
+		opts.WrapStream = func(st jsonrpc.Stream) jsonrpc.Stream { return wrap(s.cfg.Name, st) }
+	}
+	userChanged := opts.OnListChanged
+	opts.OnListChanged = func(kind string) {
+		s.markStale(kind)
+		if userChanged != nil {
+			userChanged(kind)
+		}
+	}
+	return &opts
+}
+
+// dialStdio opens a stdio server's session: the Dial of a registry whose
+// Options.Dial is nil.
+var dialStdio = stdiodial.Dial
+
 // dialedStream remembers the stream a session runs over, as Connect hands
 // it to Options.WrapStream: it tells the status which transport the
 // session took (an http server may turn out to be a legacy one). A Dial
@@ -195,7 +225,7 @@ func (s *server) commit(session *mcpclient.Session, stream jsonrpc.Stream, err e
 	s.transport = transport
 	if err != nil {
 		s.state, s.lastErr = StateFailed, startFailure(s.cfg.Name, err, s.startupTimeout())
-		if need := (*NeedsAuthError)(nil); errors.As(err, &need) {
+		if need := (*NeedsAuthError)(nil); errtype.As(err, &need) {
 			s.state, s.lastErr = StateNeedsAuth, need
 		}
 		s.failures++
@@ -214,6 +244,25 @@ func (s *server) commit(session *mcpclient.Session, stream jsonrpc.Stream, err e
 	go s.watch(session)
 	s.connected()
 	return nil
+}
+
+// transportName names the transport a session runs over, for the status:
+// "sse" too when a Streamable HTTP server turned out to be a legacy one
+// (a stream that has a Legacy method, as the HTTP transport's has, says).
+func transportName(stream jsonrpc.Stream, configured string) string {
+	switch st := stream.(type) {
+	case *transport.Stdio:
+		return "stdio"
+	case interface{ Legacy() bool }:
+		if st.Legacy() {
+			return "sse"
+		}
+		return "http"
+	}
+	if configured == "" {
+		return "stdio"
+	}
+	return configured
 }
 
 // watch notices a session that ends without Close: a crashed stdio server,

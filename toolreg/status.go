@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/errtype"
+
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/transport"
 )
@@ -85,7 +87,7 @@ func (s *server) status() ServerStatus {
 	if s.state != StateConnected && s.failures > 0 {
 		st.NextRetry = s.nextTry
 	}
-	if need := (*NeedsAuthError)(nil); s.state == StateNeedsAuth && errors.As(s.lastErr, &need) {
+	if need := (*NeedsAuthError)(nil); s.state == StateNeedsAuth && errtype.As(s.lastErr, &need) {
 		st.AuthServer = need.AuthServer
 	}
 	session := s.session
@@ -120,7 +122,7 @@ func unavailable(name string, err error) error {
 func startFailure(name string, err error, timeout time.Duration) error {
 	var exit *transport.ExitError
 	switch {
-	case errors.As(err, &exit):
+	case errtype.As(err, &exit):
 		// "server exited with status 2: <stderr>" becomes
 		// `server "x" exited with status 2: <stderr>`.
 		return &stateError{fmt.Sprintf("server %q %s", name, strings.TrimPrefix(exit.Error(), "server ")), ErrUnavailable, err}

@@ -77,7 +77,7 @@
 // Lines are limited to [DefaultMaxLine] bytes unless configured otherwise; a
 // longer line is read past without being kept, reported, and reading goes
 // on. The stderr tail is bounded too. Nothing here logs unless it is given
-// a *slog.Logger.
+// a logger (a *slog.Logger, say).
 //
 // # What a session learns from a stream, and tells it
 //

@@ -1,10 +1,12 @@
 package transport
 
 import (
-	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/plainmcp/plainmcp/internal/errtype"
 
 	"github.com/plainmcp/plainmcp/internal/safe"
 )
@@ -29,7 +31,7 @@ func newExitError(waitErr error, stderr string) *ExitError {
 	e := &ExitError{Stderr: stderr}
 	var ee *exec.ExitError
 	switch {
-	case errors.As(waitErr, &ee):
+	case errtype.As(waitErr, &ee):
 		e.Code = ee.ExitCode()
 		e.Signal = signalOf(ee.ProcessState)
 	case waitErr != nil:
@@ -73,5 +75,10 @@ func lastLines(s string, n int) string {
 		}
 		s = "…" + s
 	}
-	return strings.ToValidUTF8(s, "?")
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError { // an invalid byte, as strings.Map hands it on
+			return '?'
+		}
+		return r
+	}, s)
 }

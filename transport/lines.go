@@ -2,12 +2,14 @@ package transport
 
 import (
 	"bufio"
-	"context"
 	"io"
-	"log/slog"
+	"unicode/utf8"
+
 	"strings"
 	"sync/atomic"
 	"unicode"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
 // DefaultMaxLine is the longest line, in bytes, a lineReader accepts when
@@ -34,7 +36,9 @@ type LineOptions struct {
 
 	// Logger receives a report for every dropped line. Nil means silent;
 	// the counts in LineStats are kept either way.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 }
 
 // LineStats counts what a lineReader has seen so far.
@@ -56,7 +60,7 @@ type LineStats struct {
 type lineReader struct {
 	br  *bufio.Reader
 	max int
-	log *slog.Logger
+	log logging.Logger
 
 	// The line in progress when it spans more than one buffer. It lives
 	// here, not in Next's frame, so that a read error (a deadline, say)
@@ -81,7 +85,7 @@ func newLineReader(r io.Reader, opts *LineOptions, bufSize int) *lineReader {
 		if opts.MaxLine > 0 {
 			lr.max = opts.MaxLine
 		}
-		lr.log = opts.Logger
+		lr.log = logging.Usable(opts.Logger)
 	}
 	return lr
 }
@@ -228,8 +232,7 @@ func (lr *lineReader) reportSkipped(line, trimmed []byte) {
 func (lr *lineReader) reportOversized(n int, preview string) {
 	lr.oversized.Add(1)
 	if lr.log != nil {
-		lr.log.LogAttrs(context.Background(), slog.LevelWarn, "transport: dropped a line over the size limit",
-			slog.Int("bytes", n), slog.Int("limit", lr.max), slog.String("preview", preview))
+		lr.log.Warn("transport: dropped a line over the size limit", "bytes", n, "limit", lr.max, "preview", preview)
 	}
 }
 
@@ -249,11 +252,13 @@ func trimSpace(b []byte) []byte {
 // preview returns at most previewLen bytes of the start of b, safe to put
 // in a log line: invalid UTF-8 becomes '?' and control characters '.'.
 func preview(b []byte) string {
-	s := strings.ToValidUTF8(string(b[:min(len(b), previewLen)]), "?")
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		switch {
+		case r == utf8.RuneError: // strings.Map hands each invalid byte on as this
+			return '?'
+		case unicode.IsControl(r):
 			return '.'
 		}
 		return r
-	}, s)
+	}, string(b[:min(len(b), previewLen)]))
 }

@@ -244,7 +244,7 @@ func TestPreviewIsValidText(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"plain", "plain"},
 		{"tab\there\r", "tab.here."},
-		{"bad \xff\xfe utf8", "bad ? utf8"},
+		{"bad \xff\xfe utf8", "bad ?? utf8"},
 		{strings.Repeat("é", 50), strings.Repeat("é", 40)},
 		{strings.Repeat("é", 40) + "x", strings.Repeat("é", 40)},
 		{"a" + strings.Repeat("é", 50), "a" + strings.Repeat("é", 39) + "?"},

@@ -2,13 +2,14 @@ package transport
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
-	"log/slog"
+
 	"os"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
 // stderrLineMax bounds one stderr line in the log; the rest of a longer
@@ -22,7 +23,7 @@ const stderrLineMax = 1 << 10
 func (s *Stdio) drain(w io.Writer) {
 	defer close(s.drained)
 	var lines *lineLogger
-	if s.log != nil && s.log.Enabled(context.Background(), slog.LevelDebug) {
+	if s.log != nil {
 		lines = &lineLogger{log: s.log}
 	}
 	buf := make([]byte, 32<<10)
@@ -83,7 +84,7 @@ func (t *tail) String() string {
 
 // lineLogger logs each line written to it at Debug level.
 type lineLogger struct {
-	log     *slog.Logger
+	log     logging.Logger
 	partial []byte // the current line so far, at most stderrLineMax bytes
 }
 

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -51,7 +52,9 @@ type StdioConfig struct {
 	Stderr io.Writer
 	// Logger receives dropped stdout lines, stderr lines (at Debug level)
 	// and shutdown steps. Nil means silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 	// MaxLine is the longest accepted stdout line in bytes; zero means
 	// DefaultMaxLine.
 	MaxLine int
@@ -79,7 +82,7 @@ type Stdio struct {
 	stdin  *os.File
 	stderr *os.File
 	tail   *tail
-	log    *slog.Logger // nil means silent
+	log    logging.Logger // nil means silent
 	delay  time.Duration
 
 	// deadlines tells whether stdout takes read deadlines (os.Pipe on
@@ -123,10 +126,7 @@ func StartStdio(cfg StdioConfig) (*Stdio, error) {
 	if err != nil {
 		return nil, err
 	}
-	var log *slog.Logger
-	if cfg.Logger != nil {
-		log = cfg.Logger.With("pid", cmd.Process.Pid)
-	}
+	log := logging.With(cfg.Logger, "pid", cmd.Process.Pid) // nil when silent
 	s := &Stdio{
 		cmd:     cmd,
 		lines:   NewLineStream(ends.stdout, ends.stdin, &LineOptions{MaxLine: cfg.MaxLine, Logger: log}),

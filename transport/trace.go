@@ -7,6 +7,8 @@ import (
 	"io"
 	"sync"
 
+	"github.com/plainmcp/plainmcp/internal/errtype"
+
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
@@ -41,7 +43,7 @@ func (t *traced) Read() ([]byte, error) {
 	switch {
 	case err == nil:
 		t.print("<- ", frame)
-	case errors.As(err, &lost):
+	case errtype.As(err, &lost):
 		t.print("<- ", []byte("(lost: "+lost.Error()+")"))
 	}
 	return frame, err
@@ -74,7 +76,7 @@ func (t *traced) Call(ctx context.Context, id jsonrpc.ID, method string, frame [
 	switch {
 	case answer != nil:
 		t.print("<- ", answer)
-	case errors.As(err, &lost):
+	case errtype.As(err, &lost):
 		t.print("<- ", []byte("(lost: "+lost.Error()+")"))
 	case err != nil && !errors.Is(err, rpcwire.ErrBadResponse):
 		t.print("-> ", []byte("(no answer: "+err.Error()+")"))

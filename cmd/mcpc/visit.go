@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -270,22 +269,4 @@ func withVisits(cfg *config, dial func(context.Context, *toolreg.ServerConfig, *
 		}
 		return dial(ctx, sc, &o)
 	}
-}
-
-// visitAndRetry follows a call that answered -32042 (the server wants
-// pages visited first): once they are (see visits.required), the call is
-// made again, once.
-func (e *env) visitAndRetry(ctx context.Context, reg *toolreg.Registry, name string, params json.RawMessage, res *toolreg.Result, err error) (*toolreg.Result, error) {
-	again, verr := e.visits.required(ctx, err, e.cfg.timeout)
-	switch {
-	case verr != nil:
-		return nil, verr
-	case !again:
-		return res, err
-	}
-	res, err = callTool(ctx, e, reg, name, params)
-	if len(mcpclient.URLElicitations(err)) > 0 {
-		return nil, fmt.Errorf("the server still wants a page visited, after the visit and a second call: %w", err)
-	}
-	return res, err
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -14,6 +15,23 @@ type Baseline struct {
 	Header []string          // the comment lines before the first entry
 	IDs    []string          // the entries, in file order
 	Reason map[string]string // entry → its comment
+}
+
+// readBaseline reads the baseline file; none is named by "".
+func readBaseline(path string) (*Baseline, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := parseBaseline(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
 }
 
 // parseBaseline reads a baseline file.
@@ -93,6 +111,23 @@ func compare(results []Result, b *Baseline, known []Row, full bool) Comparison {
 	return c
 }
 
+// printComparison says how the run differs from the baseline.
+func printComparison(c Comparison, path string) {
+	if c.OK() {
+		fmt.Printf("baseline %s: matches\n", path)
+		return
+	}
+	for _, id := range c.Regressions {
+		fmt.Printf("REGRESSION  %s fails and is not in %s\n", id, path)
+	}
+	for _, id := range c.Stale {
+		fmt.Printf("STALE       %s passes: remove it from %s\n", id, path)
+	}
+	for _, id := range c.Unknown {
+		fmt.Printf("UNKNOWN     %s in %s names no scenario of the installed suites\n", id, path)
+	}
+}
+
 // update returns the baseline that this run's results call for: rows that
 // ran are listed if and only if they failed (a new entry's comment is its
 // failure reason); rows that did not run keep their entries. Entries naming
@@ -153,4 +188,21 @@ func (b *Baseline) WriteTo(w io.Writer) (int64, error) {
 	}
 	n, err := io.WriteString(w, sb.String())
 	return int64(n), err
+}
+
+// writeBaseline replaces the baseline file.
+func writeBaseline(path string, b *Baseline) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := b.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Printf("baseline %s: rewritten, %d entries\n", path, len(b.IDs))
+	return nil
 }

@@ -122,23 +122,6 @@ func allRows(ctx context.Context, node *Node, suites []Suite, spec string) ([]Ro
 	return all, nil
 }
 
-// readBaseline reads the baseline file; none is named by "".
-func readBaseline(path string) (*Baseline, error) {
-	if path == "" {
-		return nil, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := parseBaseline(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
-}
-
 // resultsDir is keep, or a temporary directory that cleanup removes.
 func resultsDir(keep string) (dir string, cleanup func(), err error) {
 	cleanup = func() {}
@@ -246,38 +229,4 @@ func selectRows(rows []Row, suite, only string) ([]Row, error) {
 		return nil, fmt.Errorf("-suite %s: no such suite", suite)
 	}
 	return out, nil
-}
-
-// printComparison says how the run differs from the baseline.
-func printComparison(c Comparison, path string) {
-	if c.OK() {
-		fmt.Printf("baseline %s: matches\n", path)
-		return
-	}
-	for _, id := range c.Regressions {
-		fmt.Printf("REGRESSION  %s fails and is not in %s\n", id, path)
-	}
-	for _, id := range c.Stale {
-		fmt.Printf("STALE       %s passes: remove it from %s\n", id, path)
-	}
-	for _, id := range c.Unknown {
-		fmt.Printf("UNKNOWN     %s in %s names no scenario of the installed suites\n", id, path)
-	}
-}
-
-// writeBaseline replaces the baseline file.
-func writeBaseline(path string, b *Baseline) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := b.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fmt.Printf("baseline %s: rewritten, %d entries\n", path, len(b.IDs))
-	return nil
 }

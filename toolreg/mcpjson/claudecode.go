@@ -1,10 +1,8 @@
 package mcpjson
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 )
 
 // ClaudeCodeFiles returns the files Claude Code reads MCP servers from
@@ -81,45 +79,6 @@ func claudeCodeUserFiles() (user, settings string) {
 func ClaudeCodeUserFile() string {
 	user, _ := claudeCodeUserFiles()
 	return user
-}
-
-// projectServers finds projects[project].mcpServers among a file's
-// top-level members, and sets p.at to that place for errors. It returns
-// nil if the file has no servers for the project.
-func (p *configParser) projectServers(fields []jsonMember, project string) (json.RawMessage, error) {
-	raw, n := findMember(fields, "projects")
-	if n == 0 || isJSONNull(raw) {
-		return nil, nil
-	}
-	if n > 1 {
-		return nil, p.errorf("", "projects", "appears twice")
-	}
-	projects, ok := objectFields(raw)
-	if !ok {
-		return nil, p.errorf("", "projects", "want an object")
-	}
-	key, ok := findProject(projects, project)
-	if !ok {
-		return nil, nil
-	}
-	p.at = "projects[" + strconv.Quote(key) + "]"
-	entry, _ := findMember(projects, key)
-	if isJSONNull(entry) {
-		return nil, nil
-	}
-	members, ok := objectFields(entry)
-	if !ok {
-		return nil, p.errorf("", "", "want an object")
-	}
-	raw, n = findMember(members, "mcpServers")
-	p.at += ".mcpServers"
-	switch {
-	case n > 1:
-		return nil, p.errorf("", "", "appears twice")
-	case n == 0 || isJSONNull(raw):
-		return nil, nil
-	}
-	return raw, nil
 }
 
 // findProject returns the key of projects that names the directory dir:

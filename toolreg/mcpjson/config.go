@@ -3,10 +3,10 @@ package mcpjson
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
-	"slices"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/errtype"
+	"github.com/plainmcp/plainmcp/internal/logging"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -44,7 +44,7 @@ func ConfigErrors(err error) []*ConfigError {
 			}
 			return
 		}
-		if ce := (*ConfigError)(nil); errors.As(err, &ce) {
+		if ce := (*ConfigError)(nil); errtype.As(err, &ce) {
 			out = append(out, ce)
 		}
 	}
@@ -205,7 +205,9 @@ type ConfigOptions struct {
 	// of a server entry that plainmcp does not read, once per file (at
 	// Warn level), and a file that holds no servers because it has no
 	// mcpServers. Nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 }
 
 // ConfigFile is a file for [LoadConfigFiles] to read, and the part of it
@@ -244,22 +246,3 @@ const (
 	ScopeProject = "project"
 	ScopeLocal   = "local"
 )
-
-// variables returns the names of the environment variables that the
-// server's fields referred to as ${NAME}, sorted, each once. Their values
-// went where the file put them (a header sent to the server, an
-// argument), so a host that asks its user to approve a server from a file
-// the user did not write (a project's .mcp.json) names them: String shows
-// a header's name, not the reference in its value.
-func (s *ServerConfig) variables() []string {
-	var names []string
-	note := func(name string) (string, bool) {
-		names = append(names, name)
-		return "", true
-	}
-	for _, t := range s.templates {
-		expandVars(t, note) // the text expanded once already: no error
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
-}

@@ -4,14 +4,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/plainmcp/plainmcp/internal/mcpversion"
 	"github.com/plainmcp/plainmcp/secret"
 )
+
+// The keys of a server entry that plainmcp reads, each with its decoder
+// (serverKeys), the decoders of the values they share (a list or an object
+// of strings, a duration), and the keys of the oauth object (oauthKeys).
 
 // knownType is the transport a server's "type" names, or "" if none.
 func knownType(t string) string {
@@ -22,22 +28,6 @@ func knownType(t string) string {
 		return "http"
 	}
 	return ""
-}
-
-// entry is one server entry in the making: what its keys gave so far.
-type entry struct {
-	p            *configParser
-	s            *ServerConfig
-	env, headers []stringMember
-	given        map[string]bool // the known keys with a value other than null
-	inherit      bool            // "inheritEnv", true unless it says false
-	transport    string          // "transport", type's synonym, as known
-	oauthRaw     json.RawMessage
-}
-
-// fail makes an error located at the entry's server and key.
-func (e *entry) fail(key, format string, args ...any) error {
-	return e.p.errorf(e.s.Name, key, format, args...)
 }
 
 // A keyDecoder reads the value of one key of a server entry into e. An
@@ -157,6 +147,66 @@ func decodeProtocolVersion(e *entry, _ string, raw json.RawMessage) error {
 		return fmt.Errorf("%q is not a version plainmcp speaks (%s)", e.s.ProtocolVersion, strings.Join(mcpversion.Supported(), ", "))
 	}
 	return nil
+}
+
+// stringList decodes an array of strings; an error names the element.
+func (p *configParser) stringList(server, key string, raw json.RawMessage) ([]string, error) {
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil, errors.New("want an array of strings")
+	}
+	list := make([]string, len(items))
+	for i, item := range items {
+		if isJSONNull(item) || json.Unmarshal(item, &list[i]) != nil {
+			return nil, p.errorf(server, key+"["+strconv.Itoa(i)+"]", "want a string")
+		}
+	}
+	return list, nil
+}
+
+// stringMap decodes an object of strings, in order; an error names the
+// member.
+func (p *configParser) stringMap(server, key string, raw json.RawMessage) ([]stringMember, error) {
+	fields, ok := objectFields(raw)
+	if !ok {
+		return nil, errors.New("want an object of strings")
+	}
+	pairs := make([]stringMember, 0, len(fields))
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if seen[f.key] {
+			return nil, p.errorf(server, key+"."+f.key, "appears twice")
+		}
+		seen[f.key] = true
+		var v string
+		if isJSONNull(f.val) || json.Unmarshal(f.val, &v) != nil {
+			return nil, p.errorf(server, key+"."+f.key, "want a string")
+		}
+		pairs = append(pairs, stringMember{f.key, v})
+	}
+	return pairs, nil
+}
+
+// maxMillis is the largest number of milliseconds a time.Duration holds.
+const maxMillis = math.MaxInt64 / int64(time.Millisecond)
+
+// decodeDuration decodes a timeout: a number of milliseconds, as Claude
+// Code's own timeouts are written, or a Go duration string such as "30s".
+func decodeDuration(raw json.RawMessage) (time.Duration, error) {
+	bad := errors.New(`want milliseconds (a number) or a duration such as "30s"`)
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		d, err := time.ParseDuration(str)
+		if err != nil || d < 0 {
+			return 0, bad
+		}
+		return d, nil
+	}
+	var ms float64
+	if json.Unmarshal(raw, &ms) != nil || !(ms >= 0 && ms <= float64(maxMillis)) {
+		return 0, bad
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
 }
 
 // oauth parses a server's "oauth" object. Keys it does not know are

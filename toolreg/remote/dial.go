@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/secret"
@@ -42,7 +43,9 @@ type Dialer struct {
 	// until Authorize runs the flow with the user.
 	TokenStore oauth.TokenStore
 	// Logger receives what the OAuth client reports; nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 
 	mu      sync.Mutex
 	servers map[string]*serverAuth // by name and URL

@@ -182,22 +182,6 @@ type directAnswer struct {
 	atEnd  bool // the stream ended with the response: nothing is left to read
 }
 
-// eofReader reads r and remembers whether r said it was at its end: an
-// HTTP body says so with its last bytes when the end came with them, and
-// a stream that ended with its response needs no more reads.
-type eofReader struct {
-	r   io.Reader
-	eof bool
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err == io.EOF {
-		e.eof = true
-	}
-	return n, err
-}
-
 // lostDirect reports the loss of the response to id: returned to the
 // caller, or through Read after the messages that went there ahead of it.
 func (h *streamable) lostDirect(id jsonrpc.ID, reason string, d *directAnswer) error {
@@ -208,39 +192,4 @@ func (h *streamable) lostDirect(id jsonrpc.ID, reason string, d *directAnswer) e
 	}
 	h.failCall(lost)
 	return nil
-}
-
-// defaultDrainWait is how long a call waits for the end of its event
-// stream after the response: a server that ends the stream with the
-// response is done within it, and the connection is back in the pool
-// before the next request (without the wait, a next request at once dials
-// another). A server that keeps the stream open costs the call no more.
-const defaultDrainWait = 500 * time.Microsecond
-
-// drainLater reads the rest of an event stream after its response, in
-// the background and within drainAfterAnswer, so that its connection can
-// serve another request; then it ends the exchange. It waits up to wait
-// for that to be done.
-func (h *streamable) drainLater(body io.ReadCloser, x exchange, wait time.Duration) {
-	if !h.track() {
-		body.Close()
-		x.end()
-		return
-	}
-	drained := make(chan struct{})
-	go func() {
-		defer h.wg.Done()
-		t := time.AfterFunc(drainAfterAnswer, func() { body.Close() })
-		io.Copy(io.Discard, io.LimitReader(body, drainLimit))
-		t.Stop()
-		body.Close()
-		x.end()
-		close(drained)
-	}()
-	t := time.NewTimer(wait)
-	select {
-	case <-drained:
-	case <-t.C:
-	}
-	t.Stop()
 }

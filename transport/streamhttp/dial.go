@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/plainmcp/plainmcp/internal/logging"
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
@@ -197,7 +198,7 @@ func (s *Stream) fallBack(ctx context.Context, err error, settled bool, frame []
 	if onRead != nil {
 		onRead() // HTTP+SSE answers through Read
 	}
-	if s.cfg.Logger != nil {
+	if logging.Usable(s.cfg.Logger) != nil {
 		s.cfg.Logger.Debug("streamhttp: the server refused Streamable HTTP; speaking HTTP+SSE", "refusal", err)
 	}
 	return l.Write(ctx, frame)

@@ -3,13 +3,14 @@ package streamhttp
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/textproto"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/transport"
@@ -80,7 +81,9 @@ type Config struct {
 	MaxMessage int
 
 	// Logger receives dropped events and reconnects. Nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 }
 
 // ErrHeader is wrapped by the error for a header the config may not set.
@@ -134,7 +137,7 @@ type httpBase struct {
 	endpointURL string // endpoint.String(), made once
 	client      *http.Client
 	maxMessage  int
-	log         *slog.Logger
+	log         logging.Logger
 	secrets     *secretSet // what errors and logs must never quote
 }
 
@@ -186,7 +189,7 @@ func newHTTPBase(cfg *Config) (*httpBase, error) {
 		owned.MaxIdleConnsPerHost = idleConnsPerHost
 		base = owned
 	}
-	b := &httpBase{owned: owned, endpoint: u, endpointURL: text, client: client, log: cfg.Logger,
+	b := &httpBase{owned: owned, endpoint: u, endpointURL: text, client: client, log: logging.Usable(cfg.Logger),
 		maxMessage: orDefault(cfg.MaxMessage, transport.DefaultMaxLine),
 		secrets:    newSecretSet(u, cfg.Headers, cfg.BearerToken, cfg.Authorization),
 	}

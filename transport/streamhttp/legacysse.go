@@ -16,13 +16,6 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
-// excerptLen bounds the start of an HTTP error body quoted in an error.
-const excerptLen = 200
-
-// drainLimit is how much of a successful POST's body is read so that its
-// connection can be reused; a longer body is left and the connection closed.
-const drainLimit = 64 << 10
-
 // defaultConnectTimeout bounds opening the legacy event stream and waiting
 // for its endpoint event, whatever the caller's context allows.
 const defaultConnectTimeout = 30 * time.Second
@@ -245,25 +238,4 @@ func (s *legacy) debug(msg string, ev event, size int) {
 	if s.base.log != nil {
 		s.base.log.Debug("streamhttp: "+msg, "event", ev.Type, "bytes", size)
 	}
-}
-
-// statusError closes resp's body and returns an error naming the status
-// and quoting the start of the body, unless the status is 2xx.
-func statusError(base *httpBase, resp *http.Response, method, where string) error {
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return nil
-	}
-	defer resp.Body.Close()
-	head, _ := io.ReadAll(io.LimitReader(resp.Body, excerptLen))
-	return &HTTPError{Method: method, URL: where, StatusCode: resp.StatusCode, Body: redactedExcerpt(base, head)}
-}
-
-// urlErrorCause drops the *url.Error around a client error: its message
-// repeats the URL with its query, which may hold a key or a session.
-func urlErrorCause(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -24,14 +24,11 @@ const (
 	// (429 or 503: the server did not process it); a longer advice, or one
 	// past the caller's deadline, is reported instead.
 	maxRetryAfter = 5 * time.Second
-	// drainAfterAnswer bounds reading an SSE answer to its end after the
-	// response came, which lets net/http reuse the connection.
-	drainAfterAnswer = time.Second
-	// maxSessionID bounds the Mcp-Session-Id a server may give.
-	maxSessionID = 1024
 	// maxDialFailures in a row, with no answer between them, mean the
 	// server is gone.
 	maxDialFailures = 3
+	// postTimeout bounds a POST that carries no request.
+	postTimeout = 30 * time.Second
 )
 
 // Write POSTs one message. For a request, it returns once the server has
@@ -58,18 +55,6 @@ func (h *streamable) Write(ctx context.Context, frame []byte) error {
 		return h.postMessage(ctx, out)
 	}
 	return h.postRequest(ctx, out)
-}
-
-// usable returns why nothing can be sent any more, or nil.
-func (h *streamable) usable() error {
-	select {
-	case <-h.ctx.Done():
-		return fmt.Errorf("streamhttp: writing: %w", jsonrpc.ErrClosed)
-	case <-h.gone:
-		return h.goneErr
-	default:
-		return nil
-	}
 }
 
 // postMessage POSTs a notification or a response: the server answers 202,
@@ -220,59 +205,10 @@ func (h *streamable) do(xctx, ctx context.Context, m *outgoing) (*http.Response,
 	}
 }
 
-// jsonAnswer sees to the JSON answer to request id: the answer to a POST
-// must be the response to the request that POST carried. A batch
-// (2025-03-26) must hold that response, and goes to Read whole. A single
-// message is returned as it is when direct is set, for the Conn to check
-// on the calling goroutine; otherwise it is checked here and goes to Read.
-// The error is the failure of the call.
-func (h *streamable) jsonAnswer(id jsonrpc.ID, body []byte, direct bool) ([]byte, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 {
-		return nil, h.unusable(id, "the server answered with an empty body")
-	}
-	if trimmed[0] == '[' {
-		msgs, _, err := rpcwire.DecodeBatch(trimmed)
-		for _, r := range msgs {
-			if err == nil && r != nil && r.IsResponse() && r.ID == id {
-				h.deliver(trimmed)
-				return nil, nil
-			}
-		}
-		return nil, h.unusable(id, "the batch the server answered with holds no response to it")
-	}
-	if direct {
-		return body, nil
-	}
-	r, err := rpcwire.Decode(trimmed)
-	switch {
-	case err != nil:
-		return nil, h.unusable(id, fmt.Sprintf("the answer is no JSON-RPC message: %v", err))
-	case !r.IsResponse():
-		return nil, h.unusable(id, fmt.Sprintf("the answer is a %s message, not a response", r.Method))
-	case r.ID != id:
-		return nil, h.unusable(id, fmt.Sprintf("the answer is the response to another request (id %s)", r.ID))
-	}
-	h.deliver(trimmed)
-	return nil, nil
-}
-
-// noteSession keeps the session id a handshake-era server assigns, after
-// checking it: visible ASCII only, and not absurdly long.
-func (h *streamable) noteSession(resp *http.Response) error {
-	id := resp.Header.Get("Mcp-Session-Id")
-	if id == "" {
-		return nil
-	}
-	if len(id) > maxSessionID || strings.IndexFunc(id, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
-		return fmt.Errorf("streamhttp: the server gave an invalid Mcp-Session-Id (%d bytes; it must be at most %d of visible ASCII)", len(id), maxSessionID)
-	}
-	h.mu.Lock()
-	if h.session == "" && !h.proto.Stateless {
-		h.session = id
-	}
-	h.mu.Unlock()
-	return nil
+// fits reports whether waiting d still leaves ctx time for the exchange.
+func fits(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return !ok || time.Until(deadline) > d
 }
 
 // dialFailed counts a failure to connect at all; maxDialFailures in a row,
@@ -290,6 +226,13 @@ func (h *streamable) dialFailed(err error) {
 		h.readable.wake()
 		close(h.gone)
 	})
+}
+
+// isUnreachable reports a failure to connect at all, as opposed to one on
+// a connection that worked.
+func isUnreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // A message on its way out, and the POST that carries it.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/logging"
 	"github.com/plainmcp/plainmcp/internal/redact"
 	"github.com/plainmcp/plainmcp/internal/safe"
 	"github.com/plainmcp/plainmcp/secret"
@@ -324,5 +325,5 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		MaxMessage        int
 		Logger            bool
 	}{safeURLText(c.URL), c.Legacy, c.ConnectTimeout, c.Headers, c.BearerToken, c.Authorization,
-		c.Client != nil, c.Authorize != nil, c.MaxMessage, c.Logger != nil})
+		c.Client != nil, c.Authorize != nil, c.MaxMessage, logging.Usable(c.Logger) != nil})
 }

@@ -85,3 +85,19 @@ func putSSEReader(r *sseReader) {
 // with its last bytes when the end came with them.) Only a reader from
 // getSSEReader knows.
 func (r *sseReader) atEnd() bool { return r.br != nil && r.br.Buffered() == 0 && r.src.eof }
+
+// eofReader reads r and remembers whether r said it was at its end: an
+// HTTP body says so with its last bytes when the end came with them, and
+// a stream that ended with its response needs no more reads.
+type eofReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.eof = true
+	}
+	return n, err
+}

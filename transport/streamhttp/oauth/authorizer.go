@@ -7,13 +7,14 @@ import (
 	"crypto/elliptic"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/secret"
@@ -115,7 +116,9 @@ type Config struct {
 
 	// Logger receives failed refreshes (at Warn) with the provider's
 	// error code, never a token. Nil is silent.
-	Logger *slog.Logger
+	// A *slog.Logger serves: any value with its Debug, Info, Warn and
+	// Error methods does (internal/logging says why this is no *slog.Logger).
+	Logger logging.Logger
 }
 
 // defaultUserStepTimeout is the bound of an authorization that needs

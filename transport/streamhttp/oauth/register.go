@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/logging"
 	"github.com/plainmcp/plainmcp/secret"
 )
 
@@ -80,7 +81,7 @@ func (a *Authorizer) storedOrRegistered(ctx context.Context, m *serverMetadata, 
 	}
 	if cs != nil {
 		reg := &Client{ID: c.id, Secret: c.secret, AuthMethod: c.method, Registered: time.Now()}
-		if err := cs.SaveClient(ctx, issuer, redirect, reg); err != nil && a.cfg.Logger != nil {
+		if err := cs.SaveClient(ctx, issuer, redirect, reg); err != nil && logging.Usable(a.cfg.Logger) != nil {
 			a.cfg.Logger.Warn("oauth: storing the registered client failed", "err", err)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/url"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
 // errNoRenewal: a renewal that was not to authorize found no refresh to
@@ -154,7 +156,7 @@ func (a *Authorizer) refreshLocked(ctx context.Context, rn renewal) (out outcome
 		tok, gen, err := a.set(ctx, fresh, g)
 		return outcome{tok: tok, gen: gen, refreshed: true, err: err}, true
 	}
-	if a.cfg.Logger != nil {
+	if logging.Usable(a.cfg.Logger) != nil {
 		a.cfg.Logger.Warn("oauth: refreshing the token failed", "server", quotedURL(a.cfg.ServerURL), "err", err)
 	}
 	a.mu.Lock()

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/logging"
 	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
@@ -197,7 +197,7 @@ func (in *Inbox) Hook(server string, o *mcpclient.Options, sampling, elicitation
 			prevList(kind)
 		}
 	}
-	o.Logger = slog.New(&stderrLines{in: in, server: server, next: o.Logger})
+	o.Logger = &stderrLines{in: in, server: server, next: logging.Usable(o.Logger)}
 	o.Roots = in.rootsHandler // the page's list, which starts as the host's
 	if sampling {
 		o.Sampling, o.SamplingTools = in.sampler(server), false

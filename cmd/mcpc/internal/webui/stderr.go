@@ -1,49 +1,48 @@
 package webui
 
 import (
-	"context"
-	"log/slog"
+	"fmt"
+
+	"github.com/plainmcp/plainmcp/internal/logging"
 )
 
-// stderrLines is a slog.Handler that takes the stdio transport's
-// "server stderr" records (one a line, at Debug) for the page, and passes
-// every other record on.
+// stderrLines is the logger a page's server runs with: it takes the stdio
+// transport's "server stderr" records (one a line, at Debug, with the
+// line under "line") for the page, and passes every record on to next,
+// the host's logger, if it has one.
 type stderrLines struct {
 	in     *Inbox
 	server string
-	next   *slog.Logger
+	next   logging.Logger // nil: the page only
 }
 
-func (h *stderrLines) Enabled(ctx context.Context, l slog.Level) bool {
-	return l == slog.LevelDebug || h.next != nil && h.next.Enabled(ctx, l)
-}
-
-func (h *stderrLines) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == "transport: server stderr" {
-		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == "line" {
-				h.in.add(Event{Server: h.server, Kind: "stderr", Text: a.Value.String()})
+func (h *stderrLines) Debug(msg string, args ...any) {
+	if msg == "transport: server stderr" {
+		for i := 0; i+1 < len(args); i += 2 {
+			if args[i] == "line" {
+				h.in.add(Event{Server: h.server, Kind: "stderr", Text: fmt.Sprint(args[i+1])})
 			}
-			return true
-		})
-		return nil
+		}
 	}
-	if h.next != nil && h.next.Enabled(ctx, r.Level) {
-		return h.next.Handler().Handle(ctx, r)
+	if h.next != nil {
+		h.next.Debug(msg, args...)
 	}
-	return nil
 }
 
-func (h *stderrLines) WithAttrs(as []slog.Attr) slog.Handler {
-	if h.next == nil {
-		return h
+func (h *stderrLines) Info(msg string, args ...any) {
+	if h.next != nil {
+		h.next.Info(msg, args...)
 	}
-	return &stderrLines{in: h.in, server: h.server, next: slog.New(h.next.Handler().WithAttrs(as))}
 }
 
-func (h *stderrLines) WithGroup(name string) slog.Handler {
-	if h.next == nil {
-		return h
+func (h *stderrLines) Warn(msg string, args ...any) {
+	if h.next != nil {
+		h.next.Warn(msg, args...)
 	}
-	return &stderrLines{in: h.in, server: h.server, next: slog.New(h.next.Handler().WithGroup(name))}
+}
+
+func (h *stderrLines) Error(msg string, args ...any) {
+	if h.next != nil {
+		h.next.Error(msg, args...)
+	}
 }

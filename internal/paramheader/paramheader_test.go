@@ -62,11 +62,15 @@ func TestValues(t *testing.T) {
 		{"Region", []string{"region"}}, {"Greeting", []string{"greeting"}}, {"Count", []string{"n"}},
 		{"Big", []string{"big"}}, {"Flag", []string{"flag"}}, {"Nothing", []string{"none"}},
 		{"Absent", []string{"absent"}}, {"Deep", []string{"cfg", "tenant"}},
+		{"Float", []string{"float"}}, {"Exp", []string{"exp"}}, {"NegZero", []string{"negzero"}},
+		{"True", []string{"yes"}}, {"List", []string{"list"}}, {"Obj", []string{"cfg"}},
+		{"ThroughNull", []string{"none", "x"}}, {"ThroughString", []string{"region", "x"}},
+		{"ThroughList", []string{"list", "x"}},
 	}
 	// The tools/call params as the request encoded them: the arguments are
 	// read from those bytes, never encoded again. Values go to the
 	// transport as plain text; it encodes what a header cannot carry.
-	params := json.RawMessage(`{"name":"t","arguments":{"region":"us-west1","greeting":"Hello, 世界","n":42,"big":9007199254740991,"flag":false,"none":null,"cfg":{"tenant":" padded "}}}`)
+	params := json.RawMessage(`{"name":"t","arguments":{"region":"us-west1","greeting":"Hello, 世界","n":42,"big":9007199254740991,"flag":false,"none":null,"cfg":{"tenant":" padded "},"float":1.5,"exp":1e3,"negzero":-0,"yes":true,"list":[1]}}`)
 	h, err := Values(specs, params)
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +82,10 @@ func TestValues(t *testing.T) {
 		"Mcp-Param-Big":      "9007199254740991",
 		"Mcp-Param-Flag":     "false",
 		"Mcp-Param-Deep":     " padded ",
+		"Mcp-Param-Float":    "1.5",
+		"Mcp-Param-Exp":      "1e3",
+		"Mcp-Param-NegZero":  "0",
+		"Mcp-Param-True":     "true",
 	}
 	if diff := cmp.Diff(want, h); diff != "" {
 		t.Errorf("headers (-want +got):\n%s", diff)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"sync/atomic"
 	"time"
 
@@ -13,14 +12,17 @@ import (
 	"github.com/plainmcp/plainmcp/jsonrpc"
 )
 
+// An event stream that answers a request is read message by message: each
+// goes to Read, or, on the direct path, to the caller (directAnswer). One
+// that breaks before its response is resumed, in the handshake era, with
+// GET and Last-Event-ID after the server's retry delay. The GET stream
+// (getstream.go) is read the same way.
+
 const (
-	deleteTimeout  = 2 * time.Second
 	defaultRetry   = time.Second            // when a server gave no retry: field
 	maxResumes     = 10                     // reconnects in a row, with no event between, for one request's stream
 	maxListenRetry = 30 * time.Second       // the most a reconnect waits, whatever retry: says
-	listenWait     = time.Second            // SetProtocol's wait for the GET stream
 	minRetry       = 100 * time.Millisecond // the least a reconnect waits, whatever retry: says
-	postTimeout    = 30 * time.Second       // a POST that carries no request
 )
 
 // resumeDelay is how long to wait before resuming a request's broken
@@ -28,29 +30,6 @@ const (
 // (a server that asks for a day would hold the call that long).
 func resumeDelay(retry time.Duration) time.Duration {
 	return min(max(retry, minRetry), maxListenRetry)
-}
-
-// setCommonHeaders adds the session and protocol version headers.
-func (h *streamable) setCommonHeaders(req *http.Request, session string) {
-	h.mu.Lock()
-	version := h.proto.Version
-	h.mu.Unlock()
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-	}
-	if version != "" {
-		req.Header.Set("MCP-Protocol-Version", version)
-	}
-}
-
-// forgetSession drops an expired session so the next initialize starts a
-// new one.
-func (h *streamable) forgetSession(id string) {
-	h.mu.Lock()
-	if h.session == id {
-		h.session = ""
-	}
-	h.mu.Unlock()
 }
 
 // followStream reads the SSE answer to request id and hands every message
@@ -180,76 +159,4 @@ func (h *streamable) hand(r *sseReader, data []byte, answer bool, d *directAnswe
 func isResponseTo(frame []byte, id jsonrpc.ID) bool {
 	got, ok := rpcwire.PeekResponseID(frame)
 	return ok && got == id
-}
-
-// lost tells the conn, beside the frames, that the response to id cannot
-// arrive.
-func (h *streamable) lost(id jsonrpc.ID, reason string) {
-	h.logDebug("streamhttp: response lost", "id", id, "reason", reason)
-	h.failCall(&rpcwire.ResponseLostError{ID: id, Reason: reason})
-}
-
-// badAnswer tells the conn, beside the frames, that the answer to id came
-// and cannot be used: the call ends at once.
-func (h *streamable) badAnswer(id jsonrpc.ID, reason string) {
-	h.failCall(h.unusable(id, reason))
-}
-
-// unusable reports, and returns, the failure of the call id whose answer
-// came and cannot be used.
-func (h *streamable) unusable(id jsonrpc.ID, reason string) error {
-	if h.b.log != nil {
-		h.b.log.Warn("streamhttp: unusable answer", "id", id, "reason", reason)
-	}
-	return &rpcwire.BadResponseError{ID: id, Reason: reason}
-}
-
-func (h *streamable) failCall(err error) {
-	h.readable.wake()
-	select {
-	case h.in <- inbound{fail: err}:
-	case <-h.ctx.Done():
-	}
-}
-
-// readAnswer reads the body of an answer, of at most limit bytes, and
-// closes it. A body of known length is read into a buffer of its size at
-// once; one of unknown length grows as it comes, up to the end of the
-// message it holds (readValue).
-func readAnswer(resp *http.Response, limit int) ([]byte, error) {
-	n := resp.ContentLength
-	if n < 0 {
-		return readValue(resp.Body, limit)
-	}
-	defer resp.Body.Close()
-	if n > int64(limit) {
-		return nil, fmt.Errorf("message of %d bytes, larger than %d", n, limit)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(resp.Body, b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
-// bodyHead reads at most limit bytes of an error answer's body and closes
-// it: enough to quote or to find a JSON-RPC error in. A longer body is
-// cut, not refused, so that the error still says what came.
-func bodyHead(body io.ReadCloser, limit int) []byte {
-	defer body.Close()
-	b, _ := io.ReadAll(io.LimitReader(body, int64(limit)))
-	return b
-}
-
-// drain reads a little of body, so the connection can be reused, and
-// closes it.
-func drain(body io.ReadCloser) {
-	io.Copy(io.Discard, io.LimitReader(body, 64<<10))
-	body.Close()
-}
-
-func (h *streamable) logDebug(msg string, args ...any) {
-	if h.b.log != nil {
-		h.b.log.Debug(msg, args...)
-	}
 }

@@ -1,84 +1,27 @@
 package mcpjson
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"log/slog"
 	"strconv"
-	"strings"
 
 	"github.com/plainmcp/plainmcp/secret"
 )
 
-// configParser holds what every part of one file's parse needs.
-type configParser struct {
-	source  string
-	at      string // where in the file the servers are, if not at the top: projects["/src/app"].mcpServers
-	env     func(string) (string, bool)
-	safeEnv bool         // the default of SafeEnv
-	log     *slog.Logger // nil is silent
+// entry is one server entry in the making: what its keys gave so far.
+type entry struct {
+	p            *configParser
+	s            *ServerConfig
+	env, headers []stringMember
+	given        map[string]bool // the known keys with a value other than null
+	inherit      bool            // "inheritEnv", true unless it says false
+	transport    string          // "transport", type's synonym, as known
+	oauthRaw     json.RawMessage
 }
 
-// errorf makes an ErrConfig error located at the file, the place of the
-// servers in it (if not the top), the server (if any) and the key (if
-// any).
-func (p *configParser) errorf(server, key, format string, args ...any) error {
-	var loc []string
-	if p.source != "" {
-		loc = append(loc, p.source)
-	}
-	if p.at != "" {
-		loc = append(loc, p.at)
-	}
-	if server != "" {
-		loc = append(loc, "server "+strconv.Quote(server))
-	}
-	if key != "" {
-		loc = append(loc, key)
-	}
-	loc = append(loc, fmt.Sprintf(format, args...))
-	return &ConfigError{Source: p.source, Server: server, Key: key, msg: strings.Join(loc, ": ")}
-}
-
-// jsonError describes a JSON syntax error by line and column.
-func jsonError(data []byte, err error) string {
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
-		return "invalid JSON: " + err.Error()
-	}
-	// Offset counts the bytes read, the bad one included.
-	before := data[:max(0, min(int(se.Offset)-1, len(data)))]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, se.Error())
-}
-
-// server parses, expands and checks the server called name.
-func (p *configParser) server(name string, raw json.RawMessage) (*ServerConfig, error) {
-	if name == "" {
-		return nil, p.errorf("", "", `server "": want a non-empty name`)
-	}
-	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return nil, p.errorf(name, "", "want a name without control characters")
-	}
-	fields, ok := objectFields(raw)
-	if !ok {
-		return nil, p.errorf(name, "", "want an object")
-	}
-	e := &entry{p: p, s: &ServerConfig{Name: name, Type: "stdio", Source: p.source}, given: map[string]bool{}, inherit: true}
-	for _, step := range []func() error{
-		func() error { return e.decode(fields) },
-		e.settle,
-		e.expand,
-		e.finish,
-	} {
-		if err := step(); err != nil {
-			return nil, err
-		}
-	}
-	return e.s, nil
+// fail makes an error located at the entry's server and key.
+func (e *entry) fail(key, format string, args ...any) error {
+	return e.p.errorf(e.s.Name, key, format, args...)
 }
 
 // decode reads every member of the entry through its key's decoder,

@@ -143,54 +143,60 @@ func Values(specs []Header, params []byte) (map[string]string, error) {
 	if len(specs) == 0 || params == nil {
 		return nil, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.UseNumber() // integers go out as written
 	var p struct {
-		Arguments map[string]any `json:"arguments"`
+		Arguments map[string]json.RawMessage `json:"arguments"`
 	}
-	if err := dec.Decode(&p); err != nil {
+	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, err
 	}
-	obj := p.Arguments
-	if obj == nil {
+	if p.Arguments == nil {
 		return nil, nil
 	}
 	h := make(map[string]string, len(specs))
 	for _, spec := range specs {
-		v, ok := lookup(obj, spec.Path)
-		if !ok {
-			continue
+		if s, ok := headerValue(lookup(p.Arguments, spec.Path)); ok {
+			h["Mcp-Param-"+spec.Name] = s // the transport encodes what a header cannot carry
 		}
-		var s string
-		switch x := v.(type) {
-		case string:
-			s = x
-		case json.Number:
-			s = x.String()
-			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-				s = strconv.FormatInt(i, 10)
-			}
-		case bool:
-			s = strconv.FormatBool(x)
-		default:
-			continue // objects and arrays are never mirrored
-		}
-		h["Mcp-Param-"+spec.Name] = s // the transport encodes what a header cannot carry
 	}
 	return h, nil
 }
 
-// lookup follows path through nested objects; null counts as absent.
-func lookup(obj map[string]any, path []string) (any, bool) {
-	var cur any = obj
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
+// lookup follows path through nested objects to the value at its end,
+// as written, or nil.
+func lookup(obj map[string]json.RawMessage, path []string) json.RawMessage {
+	for i, name := range path {
+		raw, ok := obj[name]
+		if !ok || i == len(path)-1 {
+			return raw
 		}
-		if cur, ok = m[p]; !ok {
-			return nil, false
+		obj = nil
+		if json.Unmarshal(raw, &obj) != nil {
+			return nil
 		}
 	}
-	return cur, cur != nil
+	return nil
+}
+
+// headerValue is the text a header carries for a value: a string's
+// text, an integer as written but normalized (so -0 is 0), any other
+// number as written, true or false. Null, absent, objects and arrays
+// send nothing.
+func headerValue(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		return s, json.Unmarshal(raw, &s) == nil
+	case 't', 'f':
+		return string(raw), true
+	case 'n', '{', '[':
+		return "", false
+	}
+	s := string(raw)
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		s = strconv.FormatInt(i, 10)
+	}
+	return s, true
 }
