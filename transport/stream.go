@@ -63,9 +63,10 @@ type writeDeadliner interface {
 // reader that cannot be closed returns only when that reader does.)
 //
 // If w has a SetWriteDeadline method that works, as an *os.File from
-// os.Pipe or a net.Conn does, a Write blocked on a full pipe returns as
-// soon as its ctx ends; otherwise ctx is checked before writing. A nil opts
-// means defaults.
+// os.Pipe or a net.Conn does, a Write blocked on a full pipe returns when
+// its ctx ends (at most 10 ms later); otherwise ctx is checked before
+// writing. The stream then sets w's write deadline as it needs and may
+// leave one in place between writes. A nil opts means defaults.
 func NewLineStream(r io.Reader, w io.Writer, opts *LineOptions) *LineStream {
 	s := &LineStream{
 		lines: newLineReader(r, opts, readBufSize),
