@@ -30,7 +30,7 @@ func (s *Session) exchange(ctx context.Context, r *request, meta []byte, result 
 	case timeout == 0:
 		err = s.conn.Call(ctx, r.method, r, &r.raw)
 	case r.watch != nil && s.opts.progressResets():
-		err = r.watch.within(ctx, timeout, s.opts.maxRequestTimeout(), r.method, func(ctx context.Context) error {
+		err = s.within(ctx, r.watch, timeout, s.opts.maxRequestTimeout(), r.method, func(ctx context.Context) error {
 			return s.conn.Call(ctx, r.method, r, &r.raw)
 		})
 	default:

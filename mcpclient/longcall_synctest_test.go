@@ -104,39 +104,57 @@ func TestTimeoutBounds(t *testing.T) {
 		{"RequestTimeout bounds tool calls too", Options{RequestTimeout: 90 * time.Second}, "tools/call", false, 90 * time.Second, false},
 		{"progress restarts nothing when opted out", Options{RequestTimeout: time.Minute, MaxRequestTimeout: -1}, "tools/call", true, time.Minute, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				f := fakemcp.New(t)
-				if tc.progress {
-					progressingTool(t, f, 0, tc.opts.MaxRequestTimeout >= 0)
-				}
-				f.Handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
-					<-ctx.Done()
-					return nil, ctx.Err()
-				})
-				if !tc.progress {
-					f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
-						<-ctx.Done()
-						return nil, ctx.Err()
-					})
-				}
-				opts := tc.opts
-				s := connectBubbled(t, f, &opts)
-				start := time.Now()
-				var err error
-				if tc.method == "tools/call" {
-					_, err = s.CallTool(context.Background(), "t", nil)
-				} else {
-					_, err = s.listTools(context.Background(), "")
-				}
-				var te *TimeoutError
-				if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
-					t.Fatalf("err = %v, want a TimeoutError", err)
-				}
-				if d := time.Since(start); d != tc.after || te.After != tc.after || te.Capped != tc.capped || te.Method != tc.method {
-					t.Errorf("%+v after %v, want After %v, Capped %v", te, d, tc.after, tc.capped)
-				}
+		// A caller's context that can end by itself takes another way to
+		// its timeout (timeout.go): both must keep the bounds.
+		for _, cancelable := range []bool{false, true} {
+			name := tc.name
+			if cancelable {
+				name += ", under a context that can be cancelled"
+			}
+			t.Run(name, func(t *testing.T) {
+				checkTimeoutBound(t, tc.opts, tc.method, tc.progress, cancelable, tc.after, tc.capped)
 			})
-		})
+		}
 	}
+}
+
+// checkTimeoutBound is one case of TestTimeoutBounds.
+func checkTimeoutBound(t *testing.T, opts Options, method string, progress, cancelable bool, after time.Duration, capped bool) {
+	synctest.Test(t, func(t *testing.T) {
+		f := fakemcp.New(t)
+		if progress {
+			progressingTool(t, f, 0, opts.MaxRequestTimeout >= 0)
+		}
+		f.Handle("tools/list", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		if !progress {
+			f.Handle("tools/call", func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			})
+		}
+		s := connectBubbled(t, f, &opts)
+		ctx := context.Background()
+		if cancelable {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			defer cancel()
+		}
+		start := time.Now()
+		var err error
+		if method == "tools/call" {
+			_, err = s.CallTool(ctx, "t", nil)
+		} else {
+			_, err = s.listTools(ctx, "")
+		}
+		var te *TimeoutError
+		if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want a TimeoutError", err)
+		}
+		if d := time.Since(start); d != after || te.After != after || te.Capped != capped || te.Method != method {
+			t.Errorf("%+v after %v, want After %v, Capped %v", te, d, after, capped)
+		}
+	})
 }

@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +23,8 @@ func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 
 // progressWatch follows one call that carries a progress token: its
 // callback, if the caller asked for progress, and, while an exchange is in
-// flight, that exchange's timeout, which progress pushes back.
+// flight, that exchange's deadline, which progress pushes back (the
+// session's sweep ends the exchange when it passes: timeout.go).
 //
 // Progress updates are recorded on the conn's read loop (see
 // Session.intercept) and handed to the callback on the caller's own
@@ -40,13 +40,18 @@ type progressWatch struct {
 
 	mu           sync.Mutex
 	pending      []Progress
-	pendingBytes int         // of the pending updates' messages, as bounded below
-	dropped      int         // updates dropped since the last delivery
-	timer        *time.Timer // the exchange in flight, if it has a timeout
-	start        time.Time
-	timeout      time.Duration
-	cap          time.Duration
-	capped       bool // the timer runs to the cap, not a whole timeout
+	pendingBytes int // of the pending updates' messages, as bounded below
+	dropped      int // updates dropped since the last delivery
+
+	// The timeout of the exchange in flight (timeout.go), if it has one.
+	deadline time.Time // zero between exchanges
+	expired  bool      // the sweep ended the exchange
+	exchange *exchangeCtx
+	cancel   context.CancelCauseFunc // instead of exchange, when the caller's context can end
+	start    time.Time               // of the call's first exchange
+	timeout  time.Duration
+	cap      time.Duration
+	capped   bool // the deadline is the cap, not a whole timeout
 }
 
 // maxPendingProgress and maxPendingProgressBytes bound the updates
@@ -129,53 +134,15 @@ func (s *Session) keepAlive(ctx context.Context, r *request) bool {
 	return r.method == methodToolsCall && s.opts.progressResets() && s.defaultTimeout(ctx, r.method) > 0
 }
 
-// errExpired is the cause within's timer gives the exchange's context.
-var errExpired = errors.New("mcpclient: request timed out")
-
-// within runs one exchange under a timeout that progress restarts, never
-// past cap from the start of the call's first exchange: a call of the
-// stateless era may take several (input rounds, a lost response sent
-// again), and a server that answers each with input_required must not
-// get the cap afresh each time.
-func (w *progressWatch) within(ctx context.Context, timeout, cap time.Duration, method string, call func(context.Context) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	w.mu.Lock()
-	if w.start.IsZero() { // the watch is new for each call (see watchProgress)
-		w.start = time.Now()
-	}
-	left := cap - time.Since(w.start)
-	if left <= 0 {
-		w.mu.Unlock()
-		return &TimeoutError{Method: method, After: cap, Capped: true, progress: true}
-	}
-	w.timeout, w.cap, w.capped = timeout, cap, left <= timeout
-	w.timer = time.AfterFunc(min(timeout, left), func() { cancel(errExpired) })
-	w.mu.Unlock()
-	err := call(ctx)
-	w.mu.Lock()
-	w.timer.Stop()
-	w.timer = nil
-	capped := w.capped
-	w.mu.Unlock()
-	if err == nil || context.Cause(ctx) != errExpired {
-		return err
-	}
-	if capped {
-		return &TimeoutError{Method: method, After: cap, Capped: true, progress: true}
-	}
-	return &TimeoutError{Method: method, After: timeout, progress: true}
-}
-
 // progressed records an update and restarts the timeout without passing
 // the hard cap. It runs on the read loop and never blocks.
 func (w *progressWatch) progressed(p Progress) {
 	w.mu.Lock()
-	if w.timer != nil {
-		left := w.cap - time.Since(w.start)
-		if left > 0 && w.timer.Stop() {
+	if !w.deadline.IsZero() && !w.expired {
+		now := time.Now()
+		if left := w.cap - now.Sub(w.start); left > 0 {
 			w.capped = left <= w.timeout
-			w.timer.Reset(min(left, w.timeout))
+			w.deadline = now.Add(min(left, w.timeout))
 		}
 	}
 	if w.fn == nil {

@@ -77,6 +77,10 @@ type Session struct {
 	progressSeq atomic.Int64
 	progressMu  sync.Mutex
 	progress    map[int64]*progressWatch // by progress token; made for the first call that asks
+	// sweep ends the exchanges of progress whose deadline passed; it is
+	// due at sweepAt (zero: not due), nil until needed (timeout.go).
+	sweep   *time.Timer
+	sweepAt time.Time
 
 	meta    atomic.Pointer[[]byte] // stateless era: the _meta members of every request
 	listen  listener               // stateless era: the subscriptions/listen request
@@ -167,6 +171,7 @@ func (s *Session) Close() error {
 	}
 	t.Stop()
 	err := s.conn.Close()
+	s.stopSweep()
 	<-sent // the rest fail at once now that the conn is closed
 	return err
 }

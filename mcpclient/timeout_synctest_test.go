@@ -138,3 +138,52 @@ func TestCallersDeadlineWins(t *testing.T) {
 		})
 	}
 }
+
+// One timer per session ends every timed-out exchange (timeout.go). A
+// request whose deadline comes before those in flight must pull it
+// forward: a prompts/get with progress (60s) sent while a tool call waits
+// (10 minutes) times out at 60s, not with the tool call; and the tool
+// call still times out at its own deadline, as does a caller's own
+// cancellation at once.
+func TestEarliestDeadlineFiresFirst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := fakemcp.New(t)
+		hang := func(ctx context.Context, r *jsonrpc.Request) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		f.Handle("tools/call", hang)
+		f.Handle("prompts/get", hang)
+		s := connectBubbled(t, f, nil)
+		start := time.Now()
+		toolDone := make(chan time.Duration, 1)
+		go func() {
+			_, err := s.CallTool(context.Background(), "slow", nil)
+			var te *TimeoutError
+			if !errors.As(err, &te) || te.After != 10*time.Minute {
+				t.Errorf("tool call: %v, want a TimeoutError after 10m", err)
+			}
+			toolDone <- time.Since(start)
+		}()
+		time.Sleep(time.Second)
+
+		ctx := WithProgress(context.Background(), func(Progress) {})
+		err := s.Call(ctx, "prompts/get", map[string]string{"name": "p"}, nil)
+		var te *TimeoutError
+		if !errors.As(err, &te) || te.Method != "prompts/get" || te.After != time.Minute {
+			t.Fatalf("prompts/get: %v, want a TimeoutError after 1m", err)
+		}
+		if d := time.Since(start); d != time.Second+time.Minute {
+			t.Errorf("prompts/get timed out %v after the start, want 1m1s", d)
+		}
+
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(time.Second, cancel)
+		if _, err := s.CallTool(ctx, "slow", nil); !errors.Is(err, context.Canceled) || errors.As(err, &te) {
+			t.Errorf("a cancelled tool call: %v, want context.Canceled", err)
+		}
+		if d := <-toolDone; d != 10*time.Minute {
+			t.Errorf("the tool call timed out after %v, want 10m", d)
+		}
+	})
+}
