@@ -57,14 +57,7 @@ func TestParamHeadersOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	tools, err := Collect(s.Tools(ctx5s(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range tools {
-		names = append(names, tool.Name)
-	}
+	names := listedNames(t, s)
 	if diff := cmp.Diff([]string{"good", "plain"}, names); diff != "" {
 		t.Errorf("listed tools (-want +got):\n%s", diff)
 	}
@@ -97,18 +90,25 @@ func TestParamHeaderRulesOnlyWhereHeadersAre(t *testing.T) {
 	if s.Era() != EraStateless {
 		t.Fatalf("era %v", s.Era())
 	}
-	tools, err := Collect(s.Tools(ctx5s(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range tools {
-		names = append(names, tool.Name)
-	}
+	names := listedNames(t, s)
 	if diff := cmp.Diff([]string{"bad", "plain"}, names); diff != "" {
 		t.Errorf("listed tools over a pipe (-want +got):\n%s", diff)
 	}
 	if _, err := s.CallTool(ctx5s(t), "bad", map[string]any{"obj": map[string]any{}}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// listedNames lists every page of s's tools and returns their names.
+func listedNames(t *testing.T, s *Session) []string {
+	t.Helper()
+	tools, err := Collect(s.Tools(ctx5s(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(tools))
+	for i, tool := range tools {
+		names[i] = tool.Name
+	}
+	return names
 }

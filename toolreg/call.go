@@ -91,8 +91,9 @@ func (r *Registry) route(ctx context.Context, name string) (*server, Ref, error)
 	defer cancel()
 	list := func(ctx context.Context) error { _, err := r.Tools(ctx); return err }
 	if r.opts.Lazy {
-		// Start only the server the name points to, and list only what
-		// is started; a name that fits no idle server lists them all.
+		// Start only the servers the name's mcp__<server>__ prefix
+		// points to, and list only what is started; a name whose prefix
+		// fits no server lists them all, starting every idle one.
 		if !r.startFor(lctx, name) {
 			list = func(ctx context.Context) error { _, err := r.tools(ctx, false); return err }
 		}

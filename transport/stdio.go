@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/childproc"
 	"github.com/plainmcp/plainmcp/internal/logging"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -300,11 +301,10 @@ type ourEnds struct{ stdin, stdout, stderr *os.File }
 // moment it happens.
 //
 // reap waits for the process to exit, as cmd.Wait does, and then lets go
-// of what started it (see startServer).
+// of what started it (see childproc.Start).
 func startProcess(cfg StdioConfig, env []string) (cmd *exec.Cmd, ends ourEnds, reap func() error, err error) {
 	cmd = exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env, cmd.Dir = env, cfg.Dir
-	setGroup(cmd)
 	var pipes [6]*os.File // stdin r, w; stdout r, w; stderr r, w
 	for i := 0; i < len(pipes); i += 2 {
 		if pipes[i], pipes[i+1], err = os.Pipe(); err != nil {
@@ -313,7 +313,7 @@ func startProcess(cfg StdioConfig, env []string) (cmd *exec.Cmd, ends ourEnds, r
 		}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0], pipes[3], pipes[5]
-	release, err := startServer(cmd)
+	release, err := childproc.Start(cmd) // its own group, dying with us
 	// The child has its own copies now. Ours would keep the pipes open after
 	// it exits and hide the end of its output.
 	closeFiles(pipes[0], pipes[3], pipes[5])

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plainmcp/plainmcp/internal/childproc"
 )
 
 // A server dies with its host however the host dies: after SIGKILL,
@@ -94,9 +96,7 @@ func TestSpawnerStopsWithTheLastServer(t *testing.T) {
 		for i := 0; i < 8; i++ {
 			<-done
 		}
-		spawner.mu.Lock()
-		live, running := spawner.live, spawner.reqs != nil
-		spawner.mu.Unlock()
+		live, running := childproc.Spawner()
 		if live != 0 || running {
 			t.Fatalf("round %d: %d servers live, spawner running %v", round, live, running)
 		}

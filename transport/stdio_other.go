@@ -4,13 +4,11 @@ package transport
 
 import (
 	"os"
-	"os/exec"
 )
 
 // On systems that are neither Unix nor Windows the server alone is
 // stopped, by killing it.
 
-func setGroup(cmd *exec.Cmd)           {}
 func terminate(p *os.Process)          { p.Kill() }
 func kill(p *os.Process)               { p.Kill() }
 func groupAlive(p *os.Process) bool    { return false }

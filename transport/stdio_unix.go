@@ -5,30 +5,19 @@ package transport
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
+
+	"github.com/plainmcp/plainmcp/internal/childproc"
 )
 
-// setGroup starts the server in a process group of its own, so that Close
-// can signal every process it started without touching ours.
-func setGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
+// The server runs in a process group of its own (childproc.Start), so
+// that Close can signal every process it started without touching ours.
 
 // terminate asks the server's process group to stop.
-func terminate(p *os.Process) { signalGroup(p, syscall.SIGTERM) }
+func terminate(p *os.Process) { childproc.SignalGroup(p, syscall.SIGTERM) }
 
 // kill kills the server's process group.
-func kill(p *os.Process) { signalGroup(p, syscall.SIGKILL) }
-
-func signalGroup(p *os.Process, sig syscall.Signal) {
-	// The group id is the server's pid (Setpgid with Pgid 0).
-	if syscall.Kill(-p.Pid, sig) == syscall.ESRCH {
-		// No such group: the server moved to another one. os.Process
-		// knows whether it has been reaped, unlike a bare pid.
-		p.Signal(sig)
-	}
-}
+func kill(p *os.Process) { childproc.Kill(p) }
 
 // groupAlive reports whether any process is left in the server's group.
 func groupAlive(p *os.Process) bool {

@@ -11,10 +11,6 @@ import (
 	"time"
 )
 
-// setGroup does nothing on Windows: there are no process groups to signal,
-// and the process tree is killed by pid instead.
-func setGroup(cmd *exec.Cmd) {}
-
 // terminate kills the server and the processes it started. Windows has no
 // SIGTERM that a console program without a console could receive, so the
 // polite step is skipped and the tree is killed.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -24,7 +25,7 @@ import (
 //   - otherwise they stay unstarted, with a warning that says how to
 //     start them. A refused server is not started; reset-project-choices
 //     forgets the refusal.
-func (c *cli) approve(conf *toolreg.Config, cfg *config) *toolreg.Config {
+func (c *cli) approve(ctx context.Context, conf *toolreg.Config, cfg *config) *toolreg.Config {
 	out := &toolreg.Config{}
 	var in *bufio.Reader
 	for _, sc := range conf.Servers {
@@ -40,7 +41,7 @@ func (c *cli) approve(conf *toolreg.Config, cfg *config) *toolreg.Config {
 			if in == nil {
 				in = bufio.NewReader(c.stdin)
 			}
-			sc = c.ask(in, sc)
+			sc = c.ask(ctx, in, sc)
 		case c.stderr != nil && (cfg.server == "" || cfg.server == sc.Name):
 			fmt.Fprintf(c.stderr, "mcpc: warning: server %q of %s is not approved, and not started: run mcpc at a terminal to answer, or pass --trust-project\n",
 				sc.Name, sc.Source)
@@ -60,7 +61,7 @@ const approvalQuestion = `Start it?
 
 // ask asks at the terminal whether to start sc, and keeps an explicit
 // answer.
-func (c *cli) ask(in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerConfig {
+func (c *cli) ask(ctx context.Context, in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerConfig {
 	risk := "Starting it runs this command on this machine, as you."
 	if sc.Transport() != "stdio" {
 		risk = "Starting it connects to this server and sends it what its config says."
@@ -78,7 +79,7 @@ func (c *cli) ask(in *bufio.Reader, sc *toolreg.ServerConfig) *toolreg.ServerCon
 			fmt.Fprintf(c.stderr, "mcpc: warning: the answer is not kept: no home directory\n")
 			return
 		}
-		if err := mcpjson.SaveApproval(user, c.projectDir(), sc.Name, approved); err != nil {
+		if err := mcpjson.SaveApproval(ctx, user, c.projectDir(), sc.Name, approved); err != nil {
 			fmt.Fprintf(c.stderr, "mcpc: warning: the answer is not kept: %s\n", oneLine(err.Error()))
 		}
 	}
@@ -109,7 +110,7 @@ func indented(sc *toolreg.ServerConfig) string {
 // resetProjectChoices forgets the answers kept for the project's
 // .mcp.json servers, as Claude Code's "claude mcp reset-project-choices"
 // does: each is asked about again.
-func (c *cli) resetProjectChoices() error {
+func (c *cli) resetProjectChoices(ctx context.Context) error {
 	user := mcpjson.ClaudeCodeUserFile()
 	if user == "" {
 		return fmt.Errorf("reset-project-choices: no home directory, so no ~/.claude.json")
@@ -119,7 +120,7 @@ func (c *cli) resetProjectChoices() error {
 	if err != nil {
 		return err
 	}
-	if err := mcpjson.ResetApprovals(user, dir); err != nil {
+	if err := mcpjson.ResetApprovals(ctx, user, dir); err != nil {
 		return fmt.Errorf("reset-project-choices: %w", err)
 	}
 	fmt.Fprintf(c.stdout, "Forgot the answers for the .mcp.json servers of %s in %s", dir, user)

@@ -93,9 +93,9 @@ func (c *cli) runCommand(ctx context.Context, cfg *config, args []string) error 
 		return usagef("usage: mcpc %s %s", args[0], cmd.usage)
 	}
 	if args[0] == "reset-project-choices" {
-		return c.resetProjectChoices()
+		return c.resetProjectChoices(ctx)
 	}
-	conf, err := c.selectServers(cfg)
+	conf, err := c.selectServers(ctx, cfg)
 	if err != nil {
 		return err
 	}

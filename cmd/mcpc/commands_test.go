@@ -179,7 +179,7 @@ func TestResourceTarget(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := &cli{dir: dir}
-		conf, err := c.selectServers(cfg)
+		conf, err := c.selectServers(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -161,13 +161,16 @@ func (f formField) checkString(s string) string {
 	if f.MaxLength != nil && n > *f.MaxLength {
 		return fmt.Sprintf("at most %d characters, please", *f.MaxLength)
 	}
-	// A pattern Go cannot compile (JSON Schema's are ECMAScript's) is
-	// left unchecked: the server checks what it receives anyway.
-	if re, err := regexp.Compile(f.Pattern); f.Pattern != "" && err == nil && !re.MatchString(s) {
-		return "this does not match the pattern " + clip(clean(f.Pattern), 80)
+	// A pattern Go cannot compile (JSON Schema's are ECMAScript's), or
+	// one over maxPattern, is left unchecked: the server checks what it
+	// receives anyway.
+	if f.Pattern != "" && len(f.Pattern) <= maxPattern {
+		if re, err := regexp.Compile(f.Pattern); err == nil && !re.MatchString(s) {
+			return "this does not match the pattern " + shown(f.Pattern, 80)
+		}
 	}
 	if !formatOK(f.Format, s) {
-		return "not a valid " + clean(f.Format)
+		return "not a valid " + shown(f.Format, maxShownWord)
 	}
 	return ""
 }

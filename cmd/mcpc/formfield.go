@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/plainmcp/plainmcp/cmd/mcpc/internal/formbound"
 )
 
 // A form field of an elicitation's requested schema. MCP allows a flat
@@ -67,9 +69,22 @@ func (c choiceSchema) list() []choice {
 	return out
 }
 
-// maxChoices bounds the choices a field shows: a server's list of a
-// million would be a million lines at the terminal.
-const maxChoices = 200
+// Bounds of the text a form's prompt shows of each thing a server wrote,
+// in characters: a field's name, title and description, a value (a
+// default, a choice), a type or format word, and a field's whole list of
+// choices. The form's fields and choices are counted by formbound.
+const (
+	maxShownName        = 64
+	maxShownTitle       = 120
+	maxShownDescription = 400
+	maxShownValue       = 120
+	maxShownWord        = 40
+	maxShownChoices     = 2000
+)
+
+// maxPattern bounds the length of a pattern mcpc compiles to check an
+// answer: a longer one is left to the server, which checks anyway.
+const maxPattern = 1000
 
 // formFields reads a requested schema's fields, required ones first, each
 // group in name order (a JSON object has no order of its own).
@@ -81,11 +96,14 @@ func formFields(schema json.RawMessage) ([]formField, error) {
 	if err := json.Unmarshal(schema, &s); err != nil {
 		return nil, fmt.Errorf("reading the requested schema: %w", err)
 	}
+	if err := formbound.Check(schema); err != nil {
+		return nil, err
+	}
 	fields := make([]formField, 0, len(s.Properties))
 	for name, raw := range s.Properties {
 		f, err := readField(raw)
 		if err != nil {
-			return nil, fmt.Errorf("reading the requested schema's field %q: %w", clean(name), err)
+			return nil, fmt.Errorf("reading the requested schema's field %q: %w", clip(clean(name), maxShownName), err)
 		}
 		f.name, f.required = name, slices.Contains(s.Required, name)
 		fields = append(fields, f)
@@ -124,20 +142,17 @@ func readField(raw json.RawMessage) (formField, error) {
 		json.Unmarshal(cs.Items, &it)
 		f.itemType = it.Type
 	}
-	if len(f.choices) > maxChoices {
-		return f, fmt.Errorf("%d choices, more than %d", len(f.choices), maxChoices)
-	}
 	return f, nil
 }
 
 // show is how a choice is named to the person: its title and, when that
 // differs, the value it stands for.
 func (c choice) show() string {
-	v := fmt.Sprint(c.Const)
-	if c.Title == "" || c.Title == v {
-		return clean(v)
+	v := shown(fmt.Sprint(c.Const), maxShownValue)
+	if c.Title == "" || c.Title == fmt.Sprint(c.Const) {
+		return v
 	}
-	return clean(c.Title) + " (" + clean(v) + ")"
+	return shown(c.Title, maxShownValue) + " (" + v + ")"
 }
 
 // prompt is the line that asks for the field.
@@ -145,19 +160,19 @@ func (f formField) prompt() string {
 	// Every part is the server's text, cleaned, so that the prompt stays
 	// one line: a line break could print a line that reads as mcpc's.
 	var b strings.Builder
-	b.WriteString("  " + clean(f.name))
+	b.WriteString("  " + shown(f.name, maxShownName))
 	if f.Title != "" {
-		b.WriteString(" (" + clean(f.Title) + ")")
+		b.WriteString(" (" + shown(f.Title, maxShownTitle) + ")")
 	}
 	b.WriteString(" [" + f.kind())
 	if f.Default != nil {
-		b.WriteString(", default " + clean(showValue(f.Default)))
+		b.WriteString(", default " + shown(showValue(f.Default), maxShownValue))
 	} else if f.required {
 		b.WriteString(", required")
 	}
 	b.WriteString("]")
 	if f.Description != "" {
-		b.WriteString(" " + clean(f.Description))
+		b.WriteString(" " + shown(f.Description, maxShownDescription))
 	}
 	b.WriteString(": ")
 	return b.String()
@@ -171,11 +186,11 @@ func (f formField) kind() string {
 	case len(f.choices) > 0:
 		return "one of " + f.choiceList()
 	case f.Type == "array":
-		return "a list of " + clean(cmp.Or(f.itemType, "string")) + "s, separated by commas"
+		return "a list of " + shown(cmp.Or(f.itemType, "string"), maxShownWord) + "s, separated by commas"
 	}
-	parts := []string{clean(f.Type)}
+	parts := []string{shown(f.Type, maxShownWord)}
 	if f.Format != "" {
-		parts[0] = clean(f.Format)
+		parts[0] = shown(f.Format, maxShownWord)
 	}
 	if f.Minimum != nil {
 		parts = append(parts, fmt.Sprintf("at least %g", *f.Minimum))
@@ -197,7 +212,13 @@ func (f formField) choiceList() string {
 	for i, c := range f.choices {
 		names[i] = c.show()
 	}
-	return strings.Join(names, ", ")
+	return clip(strings.Join(names, ", "), maxShownChoices)
+}
+
+// shown is a server's text as a prompt shows it: on one line, cut to n
+// characters.
+func shown(s string, n int) string {
+	return clip(clean(s), n)
 }
 
 // showValue is a default as a person would type it: a list of choices

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/plainmcp/plainmcp/bridge"
+	"github.com/plainmcp/plainmcp/cmd/mcpc/internal/formbound"
 
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -81,6 +83,9 @@ func acceptDefaults(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclient.
 		return &mcpclient.ElicitResult{Action: "decline"}, nil
 	}
 	fields, err := formFields(p.RequestedSchema)
+	if errors.Is(err, formbound.ErrTooLarge) {
+		return &mcpclient.ElicitResult{Action: "decline"}, nil // a form no one would fill in
+	}
 	if err != nil {
 		return nil, err
 	}

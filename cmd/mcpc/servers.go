@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,7 +25,7 @@ const adHocSource = "the command line"
 
 // selectServers returns the servers this run uses: the ad-hoc one, or
 // those of the config files, narrowed by --server.
-func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
+func (c *cli) selectServers(ctx context.Context, cfg *config) (*toolreg.Config, error) {
 	adHoc := cfg.stdio != "" || cfg.url != ""
 	var conf *toolreg.Config
 	switch {
@@ -45,7 +46,7 @@ func (c *cli) selectServers(cfg *config) (*toolreg.Config, error) {
 		if conf, err = c.loadConfig(cfg.configs, cfg.server); err != nil {
 			return nil, err
 		}
-		conf = c.approve(conf, cfg)
+		conf = c.approve(ctx, conf, cfg)
 	}
 	if cfg.server == "" {
 		return conf, nil

@@ -60,7 +60,7 @@ func (v *visits) elicit(server string, form mcpclient.ElicitationHandler) mcpcli
 			if form == nil {
 				return &mcpclient.ElicitResult{Action: "decline"}, nil
 			}
-			return form(ctx, p)
+			return form(withFormServer(ctx, server), p)
 		}
 		return &mcpclient.ElicitResult{Action: v.offer(server, p)}, nil
 	}

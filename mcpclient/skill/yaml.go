@@ -229,6 +229,51 @@ func (p *yamlParser) parseValue(i, col, ind int) (any, error) {
 	return nil, nil
 }
 
+// parseInline parses the scalar or flow collection that starts at column
+// col of line i, inside a collection indented by parent, and moves p.i
+// past it.
+func (p *yamlParser) parseInline(i, col, parent int) (any, error) {
+	c := p.lines[i][col:]
+	switch c[0] {
+	case '|', '>':
+		return p.blockScalar(i, col, parent)
+	case '"', '\'':
+		v, end, endCol, err := p.quoted(i, col, parent)
+		if err != nil {
+			return nil, err
+		}
+		return v, p.endOfNode(end, endCol)
+	case '[', '{':
+		l, c := i, col
+		v, err := p.flowNode(&l, &c, parent)
+		if err != nil {
+			return nil, err
+		}
+		return v, p.endOfNode(l, c)
+	case '&', '*', '!':
+		return nil, p.errorf(i, "anchors, aliases and tags are not supported")
+	case '%', '@', '`', ']', '}', ',':
+		return nil, p.errorf(i, "a value cannot start with %q", c[0])
+	case '-', '?', ':':
+		if len(c) == 1 || c[1] == ' ' || c[1] == '\t' {
+			return nil, p.errorf(i, "unexpected %q", c[0])
+		}
+	}
+	return p.plain(i, col, parent)
+}
+
+// endOfNode checks that nothing but a comment follows a node that ended at
+// column col of line l, and moves p.i to the next line.
+func (p *yamlParser) endOfNode(l, col int) error {
+	rest := p.lines[l][col:]
+	t := strings.TrimLeft(rest, " \t")
+	if t != "" && (t[0] != '#' || len(t) == len(rest)) {
+		return p.errorf(l, "unexpected text after a value: %q", truncate(t, 20))
+	}
+	p.i = l + 1
+	return nil
+}
+
 // parseSeq parses the entries of a block sequence indented by ind.
 func (p *yamlParser) parseSeq(ind int) (any, error) {
 	out := []any{}

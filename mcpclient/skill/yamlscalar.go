@@ -1,59 +1,17 @@
 package skill
 
 import (
+	"encoding/json"
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Scalars in a block: plain ones, which may go on over several lines, and
-// quoted ones. Block scalars (| and >) are in yamlblock.go; what a plain
-// scalar means (null, a boolean, a number, a string) is in yamlresolve.go.
-
-// parseInline parses the scalar or flow collection that starts at column
-// col of line i, inside a collection indented by parent, and moves p.i
-// past it.
-func (p *yamlParser) parseInline(i, col, parent int) (any, error) {
-	c := p.lines[i][col:]
-	switch c[0] {
-	case '|', '>':
-		return p.blockScalar(i, col, parent)
-	case '"', '\'':
-		v, end, endCol, err := p.quoted(i, col, parent)
-		if err != nil {
-			return nil, err
-		}
-		return v, p.endOfNode(end, endCol)
-	case '[', '{':
-		l, c := i, col
-		v, err := p.flowNode(&l, &c, parent)
-		if err != nil {
-			return nil, err
-		}
-		return v, p.endOfNode(l, c)
-	case '&', '*', '!':
-		return nil, p.errorf(i, "anchors, aliases and tags are not supported")
-	case '%', '@', '`', ']', '}', ',':
-		return nil, p.errorf(i, "a value cannot start with %q", c[0])
-	case '-', '?', ':':
-		if len(c) == 1 || c[1] == ' ' || c[1] == '\t' {
-			return nil, p.errorf(i, "unexpected %q", c[0])
-		}
-	}
-	return p.plain(i, col, parent)
-}
-
-// endOfNode checks that nothing but a comment follows a node that ended at
-// column col of line l, and moves p.i to the next line.
-func (p *yamlParser) endOfNode(l, col int) error {
-	rest := p.lines[l][col:]
-	t := strings.TrimLeft(rest, " \t")
-	if t != "" && (t[0] != '#' || len(t) == len(rest)) {
-		return p.errorf(l, "unexpected text after a value: %q", truncate(t, 20))
-	}
-	p.i = l + 1
-	return nil
-}
+// Scalars: plain ones, which may go on over several lines, and what a
+// plain scalar means (null, a boolean, a number, a string: resolvePlain);
+// quoted ones; and block scalars, literal (|) and folded (>).
 
 // plain parses a plain scalar that starts at column col of line i and may
 // go on over lines indented more than parent.
@@ -113,6 +71,116 @@ func (p *yamlParser) checkPlain(i int, text string) error {
 		return p.errorf(i, "a plain value cannot hold \": \"; quote it")
 	}
 	return nil
+}
+
+// resolvePlain gives a plain scalar its type by YAML 1.2's core schema:
+// null (empty, ~, null), a boolean (true, false; capitalized or in capitals
+// too), an integer (decimal, 0o octal, 0x hexadecimal) or a float, as a
+// json.Number in JSON's own form; anything else is a string. An infinity
+// or NaN, which JSON cannot carry, is an error. A scalar over several lines
+// (oneLine false) is always a string or null.
+func resolvePlain(s string, oneLine bool, fail func(string) error) (any, error) {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return nil, nil
+	case "true", "True", "TRUE":
+		return true, nil
+	case "false", "False", "FALSE":
+		return false, nil
+	}
+	if !oneLine || len(s) > maxNumberLen {
+		return s, nil
+	}
+	return resolveNumber(s, fail)
+}
+
+// resolveNumber is resolvePlain for a one-line scalar that is not null or
+// a boolean: a json.Number if it is a number, the string itself if not.
+func resolveNumber(s string, fail func(string) error) (any, error) {
+	unsigned := s
+	if s[0] == '+' || s[0] == '-' {
+		unsigned = s[1:]
+	}
+	switch {
+	case nonFinite(s, unsigned):
+		return nil, fail("infinity and NaN have no JSON form")
+	case isDigits(unsigned, 10):
+		return integer(strings.TrimPrefix(s, "+"), 10), nil
+	case strings.HasPrefix(s, "0o") && isDigits(s[2:], 8):
+		return integer(s[2:], 8), nil
+	case strings.HasPrefix(s, "0x") && isDigits(s[2:], 16):
+		return integer(s[2:], 16), nil
+	case isYAMLFloat(s):
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, fail("a number out of range")
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
+	}
+	return s, nil
+}
+
+// nonFinite reports whether s (unsigned without its sign) is the core
+// schema's infinity or NaN.
+func nonFinite(s, unsigned string) bool {
+	switch unsigned {
+	case ".inf", ".Inf", ".INF":
+		return true
+	}
+	switch s {
+	case ".nan", ".NaN", ".NAN":
+		return true
+	}
+	return false
+}
+
+// integer is the digits of base in s as a JSON number, in decimal.
+func integer(digits string, base int) json.Number {
+	var n big.Int
+	n.SetString(digits, base)
+	return json.Number(n.String())
+}
+
+// maxNumberLen bounds the plain scalars read as numbers: a longer run of
+// digits stays a string (and a listing that says otherwise disagrees).
+const maxNumberLen = 1000
+
+// isDigits reports whether s is one or more digits of base (8, 10 or 16).
+func isDigits(s string, base int) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := '0' <= c && c <= '7' ||
+			base >= 10 && (c == '8' || c == '9') ||
+			base == 16 && ('a' <= c && c <= 'f' || 'A' <= c && c <= 'F')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isYAMLFloat reports whether s matches the core schema's float:
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+func isYAMLFloat(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	whole, frac, hasDot := strings.Cut(mant, ".")
+	switch {
+	case !hasDot && !isDigits(whole, 10):
+		return false
+	case hasDot && whole == "" && !isDigits(frac, 10):
+		return false
+	case hasDot && whole != "" && (!isDigits(whole, 10) || frac != "" && !isDigits(frac, 10)):
+		return false
+	}
+	if hasExp {
+		exp = strings.TrimPrefix(strings.TrimPrefix(exp, "-"), "+")
+		return isDigits(exp, 10)
+	}
+	return true
 }
 
 // quoted reads a single- or double-quoted scalar that starts at column col
@@ -249,3 +317,135 @@ var simpleEscapes = map[byte]string{
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// blockScalar reads a literal (|) or folded (>) block scalar whose header
+// is at column col of line i, in a collection indented by parent.
+func (p *yamlParser) blockScalar(i, col, parent int) (any, error) {
+	h, err := p.blockHeader(i, col)
+	if err != nil {
+		return nil, err
+	}
+	ind := -1 // the content's indentation, until the first line tells
+	if h.explicit > 0 {
+		ind = max(parent, 0) + h.explicit
+	}
+	lines, err := p.blockLines(i+1, ind, parent)
+	if err != nil {
+		return nil, err
+	}
+	return h.text(lines), nil
+}
+
+// blockHead is what a block scalar's header says: folded or literal, the
+// chomping indicator (-, + or none) and an explicit indentation.
+type blockHead struct {
+	folded   bool
+	chomp    byte
+	explicit int
+}
+
+func (p *yamlParser) blockHeader(i, col int) (blockHead, error) {
+	header := p.lines[i][col:]
+	h := blockHead{folded: header[0] == '>'}
+	k := 1
+	for ; k < len(header) && k < 3; k++ {
+		c := header[k]
+		if (c == '-' || c == '+') && h.chomp == 0 {
+			h.chomp = c
+		} else if '1' <= c && c <= '9' && h.explicit == 0 {
+			h.explicit = int(c - '0')
+		} else {
+			break
+		}
+	}
+	if rest := header[k:]; !blank(rest) || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return h, p.errorf(i, "a bad block scalar header %q", truncate(header, 20))
+	}
+	return h, nil
+}
+
+// blockLines reads the scalar's lines from line j on, each without the
+// content's indentation ind (-1: the first non-empty line sets it), up to
+// the first line indented no more than parent; it leaves p.i there.
+func (p *yamlParser) blockLines(j, ind, parent int) ([]string, error) {
+	var lines []string
+	for ; j < len(p.lines); j++ {
+		line := p.lines[j]
+		if strings.TrimLeft(line, " ") == "" {
+			if ind >= 0 && len(line) > ind {
+				lines = append(lines, line[ind:])
+			} else {
+				lines = append(lines, "")
+			}
+			continue
+		}
+		n := len(line) - len(strings.TrimLeft(line, " "))
+		if ind < 0 {
+			if n <= parent {
+				break
+			}
+			if line[n] == '\t' {
+				return nil, p.errorf(j, "a tab in indentation")
+			}
+			ind = n
+		}
+		if n < ind {
+			break
+		}
+		lines = append(lines, line[ind:])
+	}
+	p.i = j
+	return lines, nil
+}
+
+// text joins the lines, folded or not, and chomps the line breaks at the
+// end as the header says: clip (one), strip (-, none) or keep (+, all).
+func (h blockHead) text(lines []string) string {
+	trailing := 0
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+		trailing++
+	}
+	text := strings.Join(lines, "\n")
+	if h.folded {
+		text = fold(lines)
+	}
+	switch {
+	case h.chomp == '+':
+		if len(lines) > 0 {
+			text += "\n"
+		}
+		text += strings.Repeat("\n", trailing)
+	case h.chomp == 0 && len(lines) > 0:
+		text += "\n"
+	}
+	return text
+}
+
+// fold joins the lines of a folded block scalar: lines of text next to
+// each other join with a space, an empty line between them makes a
+// newline, and lines indented further keep their line breaks.
+func fold(lines []string) string {
+	var b strings.Builder
+	breaks, first, prevSpaced := 0, true, false
+	for _, l := range lines {
+		if l == "" {
+			breaks++
+			continue
+		}
+		spaced := l[0] == ' ' || l[0] == '\t'
+		switch {
+		case first:
+			b.WriteString(strings.Repeat("\n", breaks))
+		case !spaced && !prevSpaced && breaks == 0:
+			b.WriteByte(' ')
+		case !spaced && !prevSpaced:
+			b.WriteString(strings.Repeat("\n", breaks))
+		default:
+			b.WriteString(strings.Repeat("\n", breaks+1))
+		}
+		b.WriteString(l)
+		breaks, first, prevSpaced = 0, false, spaced
+	}
+	return b.String()
+}

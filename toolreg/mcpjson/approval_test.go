@@ -1,6 +1,7 @@
 package mcpjson
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -63,10 +64,10 @@ func TestProjectServersWaitForApproval(t *testing.T) {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}
 
-	if err := SaveApproval(user, project, "d", true); err != nil {
+	if err := SaveApproval(context.Background(), user, project, "d", true); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveApproval(user, project, "a", false); err != nil {
+	if err := SaveApproval(context.Background(), user, project, "a", false); err != nil {
 		t.Fatal(err)
 	}
 	want["d"], want["a"] = "project approved", "project rejected"

@@ -2,6 +2,7 @@ package mcpjson
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,8 +25,17 @@ import (
 // it (so a file Claude Code wrote changes only where the answer goes). A
 // list is never written as null. The file is replaced at once (a new file
 // renamed over it), with its mode.
-func SaveApproval(userFile, dir, name string, approved bool) error {
-	return editProject(userFile, dir, true, func(entry []jsonMember) ([]jsonMember, error) {
+//
+// Claude Code rewrites the same file often, so SaveApproval takes Claude
+// Code's lock on it (the directory userFile+".lock"; it waits for a
+// holder as long as ctx lets it and at most 12 s, and takes over a lock
+// its holder left 10 s untouched), and a change another program wrote
+// while it edited is kept: it reads the file again just before replacing
+// it, and starts over if it changed. A lock that stays held, a file that
+// keeps changing, and a file that is not a JSON object (an empty one
+// included) are errors, and nothing is written.
+func SaveApproval(ctx context.Context, userFile, dir, name string, approved bool) error {
+	return editProject(ctx, claudeLock, userFile, dir, true, func(entry []jsonMember) ([]jsonMember, error) {
 		add, drop := "enabledMcpjsonServers", "disabledMcpjsonServers"
 		if !approved {
 			add, drop = drop, add
@@ -54,9 +64,9 @@ func SaveApproval(userFile, dir, name string, approved bool) error {
 // and enableAllProjectMcpServers false, so each server is asked about
 // again. A file or a project with no answers is left as it is. Answers in
 // the user's settings file apply to every project and are not touched.
-// The file is written as SaveApproval writes it.
-func ResetApprovals(userFile, dir string) error {
-	return editProject(userFile, dir, false, func(entry []jsonMember) ([]jsonMember, error) {
+// The file is written as SaveApproval writes it, under the same lock.
+func ResetApprovals(ctx context.Context, userFile, dir string) error {
+	return editProject(ctx, claudeLock, userFile, dir, false, func(entry []jsonMember) ([]jsonMember, error) {
 		for _, k := range []string{"enabledMcpjsonServers", "disabledMcpjsonServers"} {
 			if _, n := findMember(entry, k); n > 0 {
 				entry = setMember(entry, k, json.RawMessage("[]"))
@@ -69,45 +79,94 @@ func ResetApprovals(userFile, dir string) error {
 	})
 }
 
+// editAttempts bounds how often editProject starts over when another
+// program changed the file while it was editing it.
+const editAttempts = 5
+
+// errChangedMeanwhile is wrapped by the error of an edit given up because
+// another program kept changing the file.
+var errChangedMeanwhile = errors.New("mcpjson: file changed by another program while being edited")
+
 // editProject rewrites the entry of the project in dir in userFile with
 // edit, keeping everything else as it was. A missing file or project is
 // made when create is set, and otherwise left alone.
-func editProject(userFile, dir string, create bool, edit func([]jsonMember) ([]jsonMember, error)) error {
-	data, top, err := readTop(userFile)
-	switch {
-	case errors.Is(err, fs.ErrNotExist) && !create:
-		return nil
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	projects, n := findMember(top, "projects")
-	if (n == 0 || isJSONNull(projects)) && !create {
-		return nil
-	}
-	newProjects, err := editProjectIn(projects, dir, create, edit)
+//
+// Claude Code writes the same file, often: editProject holds its lock
+// (see stateLock) while it reads, edits and writes, and reads the file
+// again just before replacing it, starting over from what is there if it
+// changed (so a change written meanwhile is kept, not lost); after
+// editAttempts changes in a row it gives up and writes nothing. A file it
+// cannot read as a JSON object, an empty one included (Claude Code may be
+// writing it in place), is never replaced.
+func editProject(ctx context.Context, lock stateLock, userFile, dir string, create bool, edit func([]jsonMember) ([]jsonMember, error)) error {
+	release, err := lock.lockFile(ctx, userFile)
 	if err != nil {
 		return fmt.Errorf("%s: %w", userFile, err)
 	}
-	if newProjects == nil {
-		return nil
+	defer release()
+	for range editAttempts {
+		data, out, err := editedFile(userFile, dir, create, edit)
+		if err != nil || out == nil {
+			return err
+		}
+		err = replaceFile(userFile, data, out)
+		if !errors.Is(err, errChangedMeanwhile) {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s: %w", userFile, context.Cause(ctx))
+		}
+	}
+	return fmt.Errorf("%w: %s, %d times in a row; nothing was written, try again", errChangedMeanwhile, userFile, editAttempts)
+}
+
+// editedFile reads userFile and returns what it read (nil for no file)
+// and the file edit makes of it, or nil for nothing to write.
+func editedFile(userFile, dir string, create bool, edit func([]jsonMember) ([]jsonMember, error)) (data, out []byte, err error) {
+	data, top, err := readTop(userFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !create:
+		return nil, nil, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, nil, err
+	}
+	projects, n := findMember(top, "projects")
+	if (n == 0 || isJSONNull(projects)) && !create {
+		return nil, nil, nil
+	}
+	newProjects, err := editProjectIn(projects, dir, create, edit)
+	if err != nil || newProjects == nil {
+		return nil, nil, wrapPath(userFile, err)
 	}
 	top = setMember(top, "projects", newProjects)
-	var out bytes.Buffer
-	if err := json.Indent(&out, encodeObject(top), "", "  "); err != nil {
-		return err
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, encodeObject(top), "", "  "); err != nil {
+		return nil, nil, err
 	}
-	if len(data) == 0 || bytes.HasSuffix(data, []byte("\n")) {
-		out.WriteByte('\n')
+	if data == nil || bytes.HasSuffix(data, []byte("\n")) {
+		buf.WriteByte('\n')
 	}
-	return replaceFile(userFile, out.Bytes())
+	return data, buf.Bytes(), nil
+}
+
+// wrapPath is err naming the file, or nil.
+func wrapPath(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // readTop reads the file's bytes and its top-level members. A file
-// that does not exist is an error that matches fs.ErrNotExist.
+// that does not exist is an error that matches fs.ErrNotExist (and
+// nil bytes); one that is not a JSON object, or is empty, is an error.
 func readTop(userFile string) ([]byte, []jsonMember, error) {
 	data, err := os.ReadFile(userFile)
-	if err != nil || len(bytes.TrimSpace(data)) == 0 {
-		return data, nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, fmt.Errorf("%s: the file is empty (is another program writing it?): not replaced", userFile)
 	}
 	top, ok := objectFields(data)
 	if !ok || !json.Valid(data) {
@@ -196,11 +255,15 @@ func encodeJSON(v any) json.RawMessage {
 }
 
 // replaceFile writes data to a new file beside path and renames it over
-// path, keeping path's mode (0600 for a new file). A path that is a
-// symbolic link (a ~/.claude.json kept in a dotfiles folder) is written
-// where it points, so the link stays a link and the file it names is the
-// one that changes.
-func replaceFile(path string, data []byte) error {
+// path, keeping path's mode (0600 for a new file), unless path no longer
+// holds was (nil: no file): then it writes nothing and returns an error
+// that wraps errChangedMeanwhile. What path holds is read again last,
+// once the new file is written, to keep the window in which another
+// writer's change could still be lost as short as it can be. A path that
+// is a symbolic link (a ~/.claude.json kept in a dotfiles folder) is
+// written where it points, so the link stays a link and the file it names
+// is the one that changes.
+func replaceFile(path string, was, data []byte) error {
 	if target, err := filepath.EvalSymlinks(path); err == nil {
 		path = target
 	}
@@ -213,20 +276,41 @@ func replaceFile(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, nothing is there
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
+	if err := writeSynced(tmp, data, mode); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	if err := unchanged(path, was); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// writeSynced writes data to f, in mode, and closes it once on disk.
+func writeSynced(f *os.File, data []byte, mode fs.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// unchanged reports, as an error wrapping errChangedMeanwhile, that path
+// does not hold was (nil: that there is a file at path).
+func unchanged(path string, was []byte) error {
+	now, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && was == nil:
+		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	case err == nil && was != nil && bytes.Equal(now, was):
+		return nil
+	}
+	return fmt.Errorf("%w: %s", errChangedMeanwhile, path)
 }

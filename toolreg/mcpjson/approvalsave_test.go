@@ -1,6 +1,7 @@
 package mcpjson
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +60,7 @@ func TestSaveApprovalChangesOnlyTheAnswer(t *testing.T) {
 		for _, newline := range []string{"", "\n"} {
 			path := filepath.Join(t.TempDir(), ".claude.json")
 			write(t, path, claudeJSON+newline)
-			if err := SaveApproval(path, "/src/app", tc.name, tc.approved); err != nil {
+			if err := SaveApproval(context.Background(), path, "/src/app", tc.name, tc.approved); err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(path)
@@ -75,10 +76,10 @@ func TestSaveApprovalChangesOnlyTheAnswer(t *testing.T) {
 func TestSaveApprovalWritesNoNull(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".claude.json")
-	if err := SaveApproval(path, "/src/new", "x", false); err != nil {
+	if err := SaveApproval(context.Background(), path, "/src/new", "x", false); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveApproval(path, "/src/new2", "y", true); err != nil {
+	if err := SaveApproval(context.Background(), path, "/src/new2", "y", true); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -102,7 +103,7 @@ func TestResetApprovals(t *testing.T) {
 	doc := strings.Replace(claudeJSON, `"hasTrustDialogAccepted": true`, `"hasTrustDialogAccepted": true,
       "enableAllProjectMcpServers": true`, 1)
 	write(t, path, doc)
-	if err := ResetApprovals(path, "/src/app"); err != nil {
+	if err := ResetApprovals(context.Background(), path, "/src/app"); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Replace(strings.Replace(doc, `"enabledMcpjsonServers": [
@@ -118,14 +119,14 @@ func TestResetApprovals(t *testing.T) {
 	}
 
 	st, _ := os.Stat(path)
-	if err := ResetApprovals(path, "/src/none"); err != nil {
+	if err := ResetApprovals(context.Background(), path, "/src/none"); err != nil {
 		t.Fatal(err)
 	}
 	if st2, _ := os.Stat(path); !os.SameFile(st, st2) {
 		t.Error("a file with no such project was rewritten")
 	}
 	missing := filepath.Join(t.TempDir(), ".claude.json")
-	if err := ResetApprovals(missing, "/src/app"); err != nil {
+	if err := ResetApprovals(context.Background(), missing, "/src/app"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(missing); err == nil {
@@ -149,7 +150,7 @@ func TestSaveApprovalWritesThroughASymlink(t *testing.T) {
 	if err := os.Symlink(filepath.Join("dotfiles", "claude.json"), link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	if err := SaveApproval(link, "/src/app", "d", true); err != nil {
+	if err := SaveApproval(context.Background(), link, "/src/app", "d", true); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {

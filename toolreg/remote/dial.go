@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/internal/childproc"
 	"github.com/plainmcp/plainmcp/internal/logging"
-
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/secret"
 	"github.com/plainmcp/plainmcp/toolreg"
@@ -131,6 +131,12 @@ const maxHelperOutput = 64 << 10
 // adds the headers it prints (a JSON object of strings) to hc, replacing
 // configured ones of the same name. Its output is a secret: no error
 // quotes it, nor what the helper wrote to its standard error.
+//
+// The helper is started as transport starts a stdio server
+// (childproc.Start): in a process group of its own, which is killed whole
+// when ctx ends or helperTimeout passes (a helper script's curl with it),
+// and tied to the host's life, so that a host killed meanwhile leaves no
+// helper running (on Linux and Windows; see the README).
 func addHelperHeaders(ctx context.Context, sc *toolreg.ServerConfig, hc *streamhttp.Config) error {
 	words := strings.Fields(sc.HeadersHelper.Reveal())
 	if len(words) == 0 {
@@ -144,7 +150,8 @@ func addHelperHeaders(ctx context.Context, sc *toolreg.ServerConfig, hc *streamh
 	out.max = maxHelperOutput
 	cmd.Stdout = &out
 	cmd.WaitDelay = time.Second
-	if err := cmd.Run(); err != nil {
+	cmd.Cancel = func() error { childproc.Kill(cmd.Process); return nil }
+	if err := runHelper(cmd); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("server %q: headersHelper did not finish within %v", sc.Name, helperTimeout)
 		}
@@ -168,6 +175,16 @@ func addHelperHeaders(ctx context.Context, sc *toolreg.ServerConfig, hc *streamh
 		setHeader(hc, k, v)
 	}
 	return nil
+}
+
+// runHelper runs cmd (see addHelperHeaders) to its end.
+func runHelper(cmd *exec.Cmd) error {
+	release, err := childproc.Start(cmd)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return cmd.Wait()
 }
 
 // setHeader sets the header k of hc to v, replacing one of the same name

@@ -16,6 +16,9 @@ import (
 const helperEnv = "PLAINMCP_REMOTE_HELPER"
 
 func TestMain(m *testing.M) {
+	if role := os.Getenv(roleEnv); role != "" {
+		childexit.Exit(playRole(role))
+	}
 	if out, ok := os.LookupEnv(helperEnv); ok {
 		fmt.Print(out)
 		childexit.Exit(0)

@@ -17,6 +17,7 @@
 package demoproc
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"os"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/testkit/childexit"
+	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/transport"
 )
 
@@ -41,19 +43,38 @@ func ServeIfChild() {
 }
 
 // serve serves the demo server as the command mcp-demo-server does, with
-// the one flag the tests use (-page-size), and returns the exit status.
+// the flags the tests use (-page-size, -exit-on-discover), and returns
+// the exit status.
 func serve(args []string) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	opts := &demoserver.Options{}
 	fs.IntVar(&opts.PageSize, "page-size", 0, "")
+	exitOnDiscover := fs.Bool("exit-on-discover", false, "")
 	if fs.Parse(args) != nil {
 		return 2
 	}
-	stream := transport.NewLineStream(os.Stdin, os.Stdout, nil)
+	var stream jsonrpc.Stream = transport.NewLineStream(os.Stdin, os.Stdout, nil)
+	if *exitOnDiscover {
+		stream = diesOnDiscover{stream}
+	}
 	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {
 		return 1
 	}
 	return 0
+}
+
+// diesOnDiscover is a server of the handshake era that ends on
+// server/discover, as the Python SDK before 1.9.4 ends on any request whose
+// method it does not know (flag -exit-on-discover).
+type diesOnDiscover struct{ jsonrpc.Stream }
+
+func (d diesOnDiscover) Read() ([]byte, error) {
+	frame, err := d.Stream.Read()
+	if err == nil && bytes.Contains(frame, []byte(`"server/discover"`)) {
+		os.Stderr.WriteString("pydantic_core.ValidationError: 1 validation error for ClientRequest\n")
+		childexit.Exit(1)
+	}
+	return frame, err
 }
 
 // Command returns the command line that starts the test binary as the

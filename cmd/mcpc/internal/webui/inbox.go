@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plainmcp/plainmcp/cmd/mcpc/internal/formbound"
 	"github.com/plainmcp/plainmcp/internal/logging"
 	"github.com/plainmcp/plainmcp/internal/safeurl"
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -235,10 +236,17 @@ func (in *Inbox) sampler(server string) mcpclient.SamplingHandler {
 }
 
 // elicitor asks the person to fill in a form, or to open a page: a URL
-// safeurl refuses is declined without being shown.
+// safeurl refuses, and a form over formbound's bounds (the terminal's
+// too), are declined without being shown.
 func (in *Inbox) elicitor(server string) mcpclient.ElicitationHandler {
 	return func(ctx context.Context, p *mcpclient.ElicitParams) (*mcpclient.ElicitResult, error) {
 		kind := "elicitation"
+		if p.Mode != "url" {
+			if err := formbound.Check(p.RequestedSchema); err != nil {
+				in.add(Event{Server: server, Kind: "log", Level: "warning", Text: "declined a form unshown: " + err.Error()})
+				return &mcpclient.ElicitResult{Action: "decline"}, nil
+			}
+		}
 		if p.Mode == "url" {
 			kind = "url"
 			if _, err := safeurl.Parse("the page's URL", p.URL); err != nil {

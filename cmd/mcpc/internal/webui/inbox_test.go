@@ -2,7 +2,9 @@ package webui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -130,5 +132,37 @@ func TestInboxRequestBytes(t *testing.T) {
 		if e.Request != nil {
 			t.Errorf("event %d (%s) still holds its request after it ended: %s", e.Seq, e.Kind, e.Request)
 		}
+	}
+}
+
+// A form over the bounds the terminal holds to (formbound) is declined
+// without reaching the page, with a warning that says why; one within
+// them waits for the person.
+func TestInboxDeclinesAFormOverTheBounds(t *testing.T) {
+	leakcheck.Check(t)
+	var in Inbox
+	elicit := in.elicitor("hostile")
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range 100_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"f%d":{"type":"string"}`, i)
+	}
+	b.WriteString(`}}`)
+	res, err := elicit(context.Background(), &mcpclient.ElicitParams{Message: "m", RequestedSchema: json.RawMessage(b.String())})
+	if err != nil || res.Action != "decline" {
+		t.Fatalf("%+v, %v; want decline", res, err)
+	}
+	ev := in.Since(0)
+	if len(ev) != 1 || ev[0].Kind != "log" || ev[0].Server != "hostile" || !strings.Contains(ev[0].Text, "100000 fields") {
+		t.Errorf("events: %+v", ev)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := elicit(ctx, &mcpclient.ElicitParams{Message: "m", RequestedSchema: json.RawMessage(`{"properties":{"a":{"type":"string"}}}`)}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a form within the bounds: %v, want it to wait (and be withdrawn)", err)
 	}
 }

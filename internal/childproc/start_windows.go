@@ -1,4 +1,4 @@
-package transport
+package childproc
 
 import (
 	"os/exec"
@@ -73,8 +73,8 @@ func makeServerJob() syscall.Handle {
 	return syscall.Handle(h)
 }
 
-// startServer starts cmd and puts it in the server job.
-func startServer(cmd *exec.Cmd) (release func(), err error) {
+// startLinked starts cmd and puts it in the server job.
+func startLinked(cmd *exec.Cmd) (release func(), err error) {
 	serverJobOnce.Do(func() { serverJob = makeServerJob() })
 	if err := cmd.Start(); err != nil {
 		return nil, err

@@ -1,12 +1,12 @@
 //go:build !linux && !windows
 
-package transport
+package childproc
 
 import "os/exec"
 
-// startServer starts cmd. These systems have no parent-death signal: a
+// startLinked starts cmd. These systems have no parent-death signal: a
 // server whose host is killed sees its stdin end, and one that ignores
 // that outlives the host (see the README's table).
-func startServer(cmd *exec.Cmd) (release func(), err error) {
+func startLinked(cmd *exec.Cmd) (release func(), err error) {
 	return func() {}, cmd.Start()
 }

@@ -1,4 +1,4 @@
-package transport
+package childproc
 
 import (
 	"os/exec"
@@ -38,9 +38,9 @@ type spawnRequest struct {
 	done chan error
 }
 
-// startServer starts cmd with a parent-death signal, from the spawner's
+// startLinked starts cmd with a parent-death signal, from the spawner's
 // thread. Once cmd has been reaped, the caller calls release.
-func startServer(cmd *exec.Cmd) (release func(), err error) {
+func startLinked(cmd *exec.Cmd) (release func(), err error) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -83,4 +83,13 @@ func spawn(reqs <-chan spawnRequest) {
 	for r := range reqs {
 		r.done <- r.cmd.Start()
 	}
+}
+
+// Spawner reports the children started and not yet released, and whether
+// the spawner goroutine runs: for the tests of the packages that start
+// children, which check that it stops with the last one.
+func Spawner() (live int, running bool) {
+	spawner.mu.Lock()
+	defer spawner.mu.Unlock()
+	return spawner.live, spawner.reqs != nil
 }

@@ -1,0 +1,5 @@
+package a
+
+import "testing"
+
+func TestTop(t *testing.T) {}

@@ -1,0 +1,5 @@
+package a
+
+func (T) N() {}
+
+func moved() {}
