@@ -2,6 +2,7 @@ package stdiodial
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 	"github.com/plainmcp/plainmcp/mcpclient"
 	"github.com/plainmcp/plainmcp/toolreg/mcpjson"
+	"github.com/plainmcp/plainmcp/transport"
 )
 
 func TestMain(m *testing.M) {
@@ -47,5 +49,29 @@ func TestServerThatExitsOnTheProbe(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "exited") || strings.Contains(err.Error(), "started again") {
 			t.Errorf("pinned %+v: Dial = %v, want the exit, without a second start", *opts, err)
 		}
+	}
+}
+
+// A server that exits as it starts, probe or no probe, is started twice
+// (the first exit could be the probe's doing), and the error says so with
+// what it wrote, rather than blaming the probe.
+func TestServerThatExitsAsItStarts(t *testing.T) {
+	leakcheck.Check(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := Dial(ctx, config(t, "-no-such-flag"), nil)
+	if err == nil {
+		t.Fatal("Dial of a server that exits at once succeeded")
+	}
+	var exit *transport.ExitError
+	if !errors.As(err, &exit) || exit.Code != 2 {
+		t.Errorf("Dial = %v, want its ExitError (status 2)", err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "no-such-flag") || strings.Count(msg, "no-such-flag") != 1 {
+		t.Errorf("Dial = %v, want what the server wrote, once", err)
+	}
+	if strings.Contains(msg, "after it exited during the server/discover probe") || !strings.Contains(msg, "started twice") {
+		t.Errorf("Dial = %v, want it to say the server exited without the probe too", err)
 	}
 }
