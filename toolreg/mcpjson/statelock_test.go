@@ -201,7 +201,9 @@ func TestLockThatCannotBeLookedAtIsReported(t *testing.T) {
 	}
 	noWait := stateLock{stale: claudeLock.stale, poll: time.Millisecond}
 	done := make(chan error, 1)
-	go func() { done <- editProject(context.Background(), noWait, path, "/src/app", true, approveEdit("d", nil)) }()
+	go func() {
+		done <- editProject(context.Background(), noWait, path, "/src/app", true, approveEdit("d", nil))
+	}()
 	select {
 	case err := <-done:
 		if !errors.Is(err, errLockHeld) {
@@ -251,7 +253,7 @@ func TestReleaseLeavesALockMadeAfterOurs(t *testing.T) {
 	}
 	release := claudeLock.releaser(lock)
 	later := time.Now().Add(time.Second) // the other's lock, made later
-	os.Chtimes(lock, later, later)      // stands for theirs with our inode number
+	os.Chtimes(lock, later, later)       // stands for theirs with our inode number
 	release()
 	if _, err := os.Stat(lock); err != nil {
 		t.Errorf("their lock was removed: %v", err)
