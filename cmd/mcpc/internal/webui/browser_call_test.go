@@ -189,3 +189,31 @@ func TestBrowserResourceTemplate(t *testing.T) {
 		t.Errorf("read %q", got)
 	}
 }
+
+// A tool whose schema has more properties than a form lays out (300
+// here, each with a 3,000-character description) gets no form: its
+// arguments are entered as JSON, and the call still goes through.
+func TestBrowserWideSchemaIsEnteredAsJSON(t *testing.T) {
+	srv, _ := startScripted(t)
+	b := browsertest.Start(t)
+	b.Go(srv.URL())
+	openTool(t, b, "mcp__script__wide")
+	var got struct {
+		Fields   int    `json:"fields"`
+		Note     string `json:"note"`
+		UseJSON  bool   `json:"useJSON"`
+		Disabled bool   `json:"disabled"`
+		Shown    bool   `json:"shown"`
+	}
+	b.Eval(`const u = document.getElementById("use-json");
+		return {fields: document.querySelectorAll("#detail .field").length, note: document.querySelector("#detail .too-many")?.textContent || "",
+			useJSON: u.checked, disabled: u.disabled, shown: !document.getElementById("args-json").hidden}`, &got)
+	if got.Fields != 0 || !strings.Contains(got.Note, "300 arguments") || !got.UseJSON || !got.Disabled || !got.Shown {
+		t.Errorf("the page shows %+v, want no field, the count, and the JSON box chosen for good", got)
+	}
+	b.Eval(`document.getElementById("args-json").value = '{"p1": "a"}'; return null`, nil)
+	b.Click("#call-btn")
+	if r := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 20*time.Second); r != "ok" {
+		t.Errorf("result %q", r)
+	}
+}

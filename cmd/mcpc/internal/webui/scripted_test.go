@@ -36,8 +36,19 @@ var scriptedTools = json.RawMessage(`{"tools":[
  {"name":"slow","description":"Takes its time, reporting progress.","inputSchema":{"type":"object"}},
  {"name":"find_apples","description":"Lists the apples in the orchard.","inputSchema":{"type":"object"}},
  {"name":"count_pears","description":"Counts pears.","inputSchema":{"type":"object"}},
- {"name":"big","description":"Returns a long text and an image.","inputSchema":{"type":"object"}}
+ {"name":"big","description":"Returns a long text and an image.","inputSchema":{"type":"object"}},
+ {"name":"wide","description":"Takes more arguments than a form lays out.","inputSchema":{"type":"object","properties":{` + wideProperties(300) + `}}}
 ]}`)
+
+// wideProperties is n string properties, p0 to p(n-1), each with a long
+// description: a schema no page should lay out field by field.
+func wideProperties(n int) string {
+	props := make([]string, n)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"p%d":{"type":"string","description":%q}`, i, strings.Repeat("x", 3000))
+	}
+	return strings.Join(props, ",")
+}
 
 func (s *scripted) serve(st jsonrpc.Stream) *jsonrpc.Conn {
 	c := jsonrpc.NewConn(st, &jsonrpc.Options{Handler: s.handle, OnNotification: func(_ context.Context, n *jsonrpc.Request) {

@@ -27,6 +27,7 @@ window.McpCall = (function () {
     raw.hidden = true;
     useRaw.addEventListener("change", () => { raw.hidden = !useRaw.checked; if (useRaw.checked && !raw.value.trim()) { raw.value = pretty(f.values()); } });
     if (args && !f.fill(args)) { useRaw.checked = true; raw.hidden = false; raw.value = pretty(args); }
+    if (f.tooMany) { useRaw.checked = true; useRaw.disabled = true; raw.hidden = false; raw.value = raw.value || "{}"; }
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const got = useRaw.checked ? rawArgs(raw.value, f.required) : f.read();

@@ -19,14 +19,19 @@ window.McpForm = (function () {
     return e;
   }
   const obj = (v) => (v && typeof v === "object" && !Array.isArray(v) ? v : {});
+  // A server's schema is untrusted: past MAX_FIELDS properties the page
+  // lays out no form (the arguments are entered as JSON), and each name,
+  // title and description shows at most so many characters.
+  const MAX_FIELDS = 200, MAX_NAME = 200, MAX_HELP = 2000;
+  const cut = (s, n) => (s.length > n ? s.slice(0, n) + "…" : s);
   const str = (v) => (typeof v === "string" ? v : JSON.stringify(v));
 
   // choices lists a schema's values with their titles.
   function choices(p) {
     const out = [];
-    if (Array.isArray(p.enum)) { p.enum.forEach((v, i) => out.push({ value: v, title: Array.isArray(p.enumNames) && typeof p.enumNames[i] === "string" ? p.enumNames[i] : str(v) })); }
+    if (Array.isArray(p.enum)) { p.enum.forEach((v, i) => out.push({ value: v, title: cut(Array.isArray(p.enumNames) && typeof p.enumNames[i] === "string" ? p.enumNames[i] : str(v), MAX_NAME) })); }
     for (const c of [].concat(Array.isArray(p.oneOf) ? p.oneOf : [], Array.isArray(p.anyOf) ? p.anyOf : [])) {
-      if (c && typeof c === "object" && "const" in c) { out.push({ value: c.const, title: typeof c.title === "string" ? c.title : str(c.const) }); }
+      if (c && typeof c === "object" && "const" in c) { out.push({ value: c.const, title: cut(typeof c.title === "string" ? c.title : str(c.const), MAX_NAME) }); }
     }
     return out.slice(0, 1000);
   }
@@ -116,13 +121,19 @@ window.McpForm = (function () {
     const s = obj(schema), props = obj(s.properties), req = Array.isArray(s.required) ? s.required : [];
     const box = el("div", { class: "fields" });
     const prefix = "f" + (++seq) + "-";
+    const count = Object.keys(props).length;
+    if (count > MAX_FIELDS) {
+      box.append(el("p", { class: "desc too-many", text: count + " arguments, more than a form lays out: enter them as JSON." }));
+      return { node: box, tooMany: true, fields: [], required: req, fill: () => false, values: () => ({}),
+        read: () => ({ problems: [["the arguments", "are too many for a form: enter them as JSON"]] }) };
+    }
     const fields = Object.entries(props).map(([name, raw], n) => {
       const p = obj(raw), type = typeOf(p), id = prefix + n, required = req.includes(name);
       const input = control(id, p, type);
       if (type === "boolean" && required) { input.dataset.touched = "1"; } // unchecked is false, and sent
-      const title = typeof p.title === "string" && p.title ? p.title : "";
-      const text = opts.titles ? (title || name) : name + (title ? " — " + title : "");
-      const help = el("div", { class: "help", id: id + "-help", text: p.description || "" });
+      const title = typeof p.title === "string" && p.title ? cut(p.title, MAX_NAME) : "";
+      const text = opts.titles ? (title || cut(name, MAX_NAME)) : cut(name, MAX_NAME) + (title ? " — " + title : "");
+      const help = el("div", { class: "help", id: id + "-help", text: typeof p.description === "string" ? cut(p.description, MAX_HELP) : "" });
       const err = el("div", { class: "field-error", id: id + "-error", role: "alert" });
       input.setAttribute("aria-describedby", help.id + " " + err.id);
       if (required) { input.setAttribute("aria-required", "true"); }
