@@ -79,8 +79,9 @@ type Session struct {
 	progress    map[int64]*progressWatch // by progress token; made for the first call that asks
 	// sweep ends the exchanges of progress whose deadline passed; it is
 	// due at sweepAt (zero: not due), nil until needed (timeout.go).
-	sweep   *time.Timer
-	sweepAt time.Time
+	sweep    *time.Timer
+	sweepAt  time.Time
+	sweepOff bool // the session is closed: the sweep is never set again
 
 	meta    atomic.Pointer[[]byte] // stateless era: the _meta members of every request
 	listen  listener               // stateless era: the subscriptions/listen request

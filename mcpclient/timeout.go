@@ -114,7 +114,10 @@ func (w *progressWatch) expireBy(now time.Time) time.Time {
 func (s *Session) armSweep(deadline time.Time) {
 	s.progressMu.Lock()
 	defer s.progressMu.Unlock()
-	if !s.sweepAt.IsZero() && !deadline.Before(s.sweepAt) {
+	switch {
+	case s.sweepOff:
+		return // a closed session's calls fail at once
+	case !s.sweepAt.IsZero() && !deadline.Before(s.sweepAt):
 		return // it fires first, and looks again then
 	}
 	s.sweepAt = deadline
@@ -138,16 +141,19 @@ func (s *Session) sweepExpired() {
 		}
 	}
 	s.sweepAt = next
-	if !next.IsZero() {
+	if !next.IsZero() && !s.sweepOff {
 		s.sweep.Reset(next.Sub(now))
 	}
 }
 
-// stopSweep stops the sweep of a closed session: its calls have all
-// failed, and the timer would keep the session from the GC until it fires.
+// stopSweep stops the sweep of a closed session for good: its calls have
+// all failed, and the timer would keep the session from the GC until it
+// fires. A call made after Close, or a sweep already running, must not
+// set it again.
 func (s *Session) stopSweep() {
 	s.progressMu.Lock()
 	defer s.progressMu.Unlock()
+	s.sweepOff = true
 	if s.sweep != nil {
 		s.sweep.Stop()
 	}

@@ -3,24 +3,16 @@
 package transport
 
 import (
-	"context"
 	"os"
-	"os/exec"
-	"strconv"
 	"strings"
-	"time"
+
+	"github.com/plainmcp/plainmcp/internal/childproc"
 )
 
 // terminate kills the server and the processes it started. Windows has no
 // SIGTERM that a console program without a console could receive, so the
 // polite step is skipped and the tree is killed.
-func terminate(p *os.Process) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if exec.CommandContext(ctx, "taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run() != nil {
-		p.Kill()
-	}
-}
+func terminate(p *os.Process) { childproc.Kill(p) }
 
 // kill kills the server.
 func kill(p *os.Process) { p.Kill() }

@@ -98,22 +98,36 @@ func (l stateLock) take(ctx context.Context, path string) (release func(), err e
 }
 
 // takeOver removes the lock at path if it is stale, and says whether it
-// did. It is first renamed aside, and removed only if what was moved is
-// the stale lock looked at (not a fresh one made meanwhile by a process
-// that took it over first), which is put back otherwise.
+// did: only then is it worth trying again at once. A lock that cannot be
+// looked at (gone meanwhile, or a symbolic link to nothing, which mkdir
+// still finds in its way) is waited for like a held one, within the
+// bound: trying again at once could spin for good.
 func (l stateLock) takeOver(path string) bool {
 	st, err := os.Stat(path)
-	if err != nil {
-		return errors.Is(err, fs.ErrNotExist) // gone meanwhile: try again
-	}
-	if time.Since(st.ModTime()) <= l.stale {
+	if err != nil || !l.isStale(st) {
 		return false
 	}
+	return l.removeStale(path, st)
+}
+
+// isStale reports whether a lock was last touched longer ago than l.stale.
+func (l stateLock) isStale(st fs.FileInfo) bool {
+	return time.Since(st.ModTime()) > l.stale
+}
+
+// removeStale removes the lock at path, which looked stale as st. It is
+// first renamed aside, and removed only if what was moved is that lock
+// and is stale still; otherwise it is put back: a fresh lock made
+// meanwhile by a process that took the stale one over first (its
+// directory may even have the stale one's inode number, freed and given
+// again), or the stale one touched meanwhile by a holder that was only
+// slow, is not ours to remove.
+func (l stateLock) removeStale(path string, st fs.FileInfo) bool {
 	aside := path + ".stale." + strconv.Itoa(os.Getpid())
 	if os.Rename(path, aside) != nil {
-		return true // someone else moved it: try again
+		return false // someone else moved it, or it cannot be: look again after the poll
 	}
-	if moved, err := os.Stat(aside); err == nil && !os.SameFile(st, moved) {
+	if moved, err := os.Stat(aside); err != nil || !os.SameFile(st, moved) || !l.isStale(moved) {
 		os.Rename(aside, path)
 		return false
 	}
@@ -127,7 +141,9 @@ func (l stateLock) takeOver(path string) bool {
 func (l stateLock) releaser(path string) func() {
 	made, err := os.Stat(path)
 	return func() {
-		if now, serr := os.Stat(path); err == nil && serr == nil && os.SameFile(made, now) {
+		// The inode number alone could be a lock made after ours was
+		// taken over and removed; nobody touches ours, so its time holds.
+		if now, serr := os.Stat(path); err == nil && serr == nil && os.SameFile(made, now) && made.ModTime().Equal(now.ModTime()) {
 			os.Remove(path)
 		}
 	}

@@ -189,3 +189,73 @@ func TestRacingSavesLoseNothing(t *testing.T) {
 		t.Errorf("%d answers kept, want %d", len(a.Enabled), want)
 	}
 }
+
+// A lock path mkdir finds in its way but stat cannot look at (a symbolic
+// link to nothing) is waited for within the bound and reported, never
+// tried again at once for good: take spun on it, ignoring its bound.
+func TestLockThatCannotBeLookedAtIsReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude.json")
+	write(t, path, claudeJSON)
+	if err := os.Symlink(filepath.Join(filepath.Dir(path), "nowhere"), path+".lock"); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	noWait := stateLock{stale: claudeLock.stale, poll: time.Millisecond}
+	done := make(chan error, 1)
+	go func() {
+		done <- editProject(context.Background(), noWait, path, "/src/app", true, approveEdit("d", nil))
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errLockHeld) {
+			t.Errorf("err = %v, want errLockHeld", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("taking the lock spins past its bound") // the goroutine spins on; the test binary ends
+	}
+	if data, _ := os.ReadFile(path); string(data) != claudeJSON {
+		t.Errorf("written without the lock:\n%s", data)
+	}
+}
+
+// A lock that looked stale but was touched before it could be removed
+// (its holder was slow, not dead) is put back, not removed.
+func TestStaleLockTouchedMeanwhileIsKept(t *testing.T) {
+	lock := filepath.Join(t.TempDir(), ".claude.json.lock")
+	if err := os.Mkdir(lock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(lock, old, old)
+	st, err := os.Stat(lock)
+	if err != nil || !claudeLock.isStale(st) {
+		t.Fatalf("the lock is not stale: %v", err)
+	}
+	now := time.Now()
+	os.Chtimes(lock, now, now) // the holder touches it
+	if claudeLock.removeStale(lock, st) {
+		t.Error("removeStale reports a lock its holder touched as taken over")
+	}
+	if st, err := os.Stat(lock); err != nil || !st.IsDir() {
+		t.Errorf("the holder's lock is gone: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(lock)); len(entries) != 1 {
+		t.Errorf("left in the folder: %v", entries)
+	}
+}
+
+// A lock of ours that another process took over (we looked dead) and
+// removed is not removed when we let go of it, even when the lock now
+// there has our directory's inode number again.
+func TestReleaseLeavesALockMadeAfterOurs(t *testing.T) {
+	lock := filepath.Join(t.TempDir(), ".claude.json.lock")
+	if err := os.Mkdir(lock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	release := claudeLock.releaser(lock)
+	later := time.Now().Add(time.Second) // the other's lock, made later
+	os.Chtimes(lock, later, later)       // stands for theirs with our inode number
+	release()
+	if _, err := os.Stat(lock); err != nil {
+		t.Errorf("their lock was removed: %v", err)
+	}
+}

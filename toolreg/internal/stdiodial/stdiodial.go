@@ -6,7 +6,9 @@ package stdiodial
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/plainmcp/plainmcp/internal/errtype"
@@ -40,10 +42,16 @@ func Dial(ctx context.Context, sc *mcpjson.ServerConfig, opts *mcpclient.Options
 	}
 	o.Era = mcpclient.EraHandshake
 	s, err2 := startAndConnect(ctx, sc, &o)
-	if err2 != nil {
-		return nil, fmt.Errorf("%w (started again for the handshake after it exited on the server/discover probe: %v)", err2, err)
+	switch {
+	case err2 == nil:
+		return s, nil
+	case exited(err2):
+		// It ends without the probe too: the probe was not why (a server
+		// that fails as it starts, say). Its second exit says why; the
+		// first said the same, during the probe.
+		return nil, fmt.Errorf("%w (it was started twice: it exited during the server/discover probe, and again when started for the handshake without it)", err2)
 	}
-	return s, nil
+	return nil, fmt.Errorf("%w (started again for the handshake after it exited during the server/discover probe: %v)", err2, err)
 }
 
 // exitedOnProbe reports whether Connect failed because the server's
@@ -53,6 +61,12 @@ func exitedOnProbe(ctx context.Context, err error, opts *mcpclient.Options) bool
 	if ctx.Err() != nil || opts != nil && (opts.Era != 0 || opts.ProtocolVersion != "") {
 		return false
 	}
+	// Its process exited, or it closed its stdout and lives on.
+	return exited(err) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// exited reports whether err says the server's process ended.
+func exited(err error) bool {
 	var exit *transport.ExitError
 	return errtype.As(err, &exit)
 }
