@@ -79,6 +79,7 @@ var paramsPool = sync.Pool{New: func() any {
 //
 // The request must be released when the call is done with it.
 func newRequest(method string, params any, known bool) (*request, error) {
+	growStack()
 	r := requestPool.Get().(*request)
 	*r = request{method: method, metaEnd: -1}
 	switch p := params.(type) {
