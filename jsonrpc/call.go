@@ -98,6 +98,8 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 		return c.direct(id, method, answer)
 	}
 
+	// When the conn stops, stop hands the call its error through ch, as it
+	// does every call in the pending map.
 	select {
 	case r := <-ch:
 		received = true
@@ -107,15 +109,6 @@ func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMes
 			c.opts.OnAbandon(id, method)
 		}
 		return nil, fmt.Errorf("calling %s: %w", method, ctx.Err())
-	case <-c.done:
-		// A response delivered just before the stop still counts.
-		select {
-		case r := <-ch:
-			received = true
-			return response(method, r)
-		default:
-		}
-		return nil, fmt.Errorf("calling %s: %w", method, c.Err())
 	}
 }
 

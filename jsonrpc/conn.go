@@ -127,8 +127,8 @@ func (c *Conn) Close() error {
 // delivered.
 const notifyDrainWait = 500 * time.Millisecond
 
-// stop records why the conn ended and wakes everyone waiting on it. Only the
-// first call has an effect.
+// stop records why the conn ended, hands every pending call that error
+// and wakes everyone waiting on done. Only the first call has an effect.
 func (c *Conn) stop(cause error) {
 	c.mu.Lock()
 	if c.err != nil {
@@ -144,8 +144,18 @@ func (c *Conn) stop(cause error) {
 		c.err = fmt.Errorf("%w: %w", ErrDisconnected, cause)
 	}
 	cancelAll := c.cancelAll
+	pending := c.pending
+	c.pending = make(map[int64]chan reply)
+	err := c.err
 	c.mu.Unlock()
 	close(c.done)
+	// Hand each call still waiting the error, as deliver would a response:
+	// a call then waits on its reply and its context alone, not on done
+	// too (a third channel in that select cost about 0.2 µs of CPU per
+	// call in BenchmarkEra/inflight256).
+	for _, ch := range pending {
+		ch <- reply{err: err}
+	}
 	if cancelAll != nil {
 		cancelAll()
 	}
