@@ -80,6 +80,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*CallToo
 // (handshake era) or when the client declared the tasks extension
 // (stateless era), and any other task answer is an ErrMalformedResult.
 func (s *Session) StartTool(ctx context.Context, name string, args any) (task json.RawMessage, res *CallToolResult, err error) {
+	growStack() // here, not only in newRequest: the pool and objectOrEmpty on the way there may grow the stack too
 	var taskParams any
 	if s.tasks != nil && s.Era() != EraStateless {
 		if taskParams, err = s.tasks.TaskParams(ctx, name); err != nil {
