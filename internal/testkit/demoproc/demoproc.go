@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"testing"
 
@@ -43,19 +44,21 @@ func ServeIfChild() {
 }
 
 // serve serves the demo server as the command mcp-demo-server does, with
-// the flags the tests use (-page-size, -exit-on-discover), and returns
+// the flags the tests use (-page-size, -exit-on-discover,
+// -close-on-discover), and returns
 // the exit status.
 func serve(args []string) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	opts := &demoserver.Options{}
 	fs.IntVar(&opts.PageSize, "page-size", 0, "")
 	exitOnDiscover := fs.Bool("exit-on-discover", false, "")
+	closeOnDiscover := fs.Bool("close-on-discover", false, "")
 	if fs.Parse(args) != nil {
 		return 2
 	}
 	var stream jsonrpc.Stream = transport.NewLineStream(os.Stdin, os.Stdout, nil)
-	if *exitOnDiscover {
-		stream = diesOnDiscover{stream}
+	if *exitOnDiscover || *closeOnDiscover {
+		stream = diesOnDiscover{stream, *closeOnDiscover}
 	}
 	if err := demoserver.New(opts).Serve(context.Background(), stream); err != nil {
 		return 1
@@ -63,15 +66,25 @@ func serve(args []string) int {
 	return 0
 }
 
-// diesOnDiscover is a server of the handshake era that ends on
-// server/discover, as the Python SDK before 1.9.4 ends on any request whose
-// method it does not know (flag -exit-on-discover).
-type diesOnDiscover struct{ jsonrpc.Stream }
+// diesOnDiscover is a server of the handshake era that ends its session
+// on server/discover, as the Python SDK before 1.9.4 ends on any request
+// whose method it does not know (flag -exit-on-discover): it exits; with
+// closeOnly (flag -close-on-discover) it closes its stdout and lives on
+// until its stdin ends.
+type diesOnDiscover struct {
+	jsonrpc.Stream
+	closeOnly bool
+}
 
 func (d diesOnDiscover) Read() ([]byte, error) {
 	frame, err := d.Stream.Read()
 	if err == nil && bytes.Contains(frame, []byte(`"server/discover"`)) {
 		os.Stderr.WriteString("pydantic_core.ValidationError: 1 validation error for ClientRequest\n")
+		if d.closeOnly {
+			os.Stdout.Close()
+			io.Copy(io.Discard, os.Stdin)
+			childexit.Exit(0)
+		}
 		childexit.Exit(1)
 	}
 	return frame, err

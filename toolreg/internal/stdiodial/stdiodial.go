@@ -6,7 +6,9 @@ package stdiodial
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/plainmcp/plainmcp/internal/errtype"
@@ -59,7 +61,8 @@ func exitedOnProbe(ctx context.Context, err error, opts *mcpclient.Options) bool
 	if ctx.Err() != nil || opts != nil && (opts.Era != 0 || opts.ProtocolVersion != "") {
 		return false
 	}
-	return exited(err)
+	// Its process exited, or it closed its stdout and lives on.
+	return exited(err) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // exited reports whether err says the server's process ended.

@@ -32,16 +32,19 @@ func TestServerThatExitsOnTheProbe(t *testing.T) {
 	leakcheck.Check(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := Dial(ctx, config(t, "-exit-on-discover"), &mcpclient.Options{})
-	if err != nil {
-		t.Fatalf("Dial: %v", err)
-	}
-	defer s.Close()
-	if s.Era() != mcpclient.EraHandshake {
-		t.Errorf("era %v, want the handshake", s.Era())
-	}
-	if _, err := s.CallTool(ctx, "echo", map[string]any{"text": "hi"}); err != nil {
-		t.Errorf("CallTool: %v", err)
+	// -close-on-discover: it closes its stdout and lives on.
+	for _, flag := range []string{"-exit-on-discover", "-close-on-discover"} {
+		s, err := Dial(ctx, config(t, flag), &mcpclient.Options{})
+		if err != nil {
+			t.Fatalf("%s: Dial: %v", flag, err)
+		}
+		if s.Era() != mcpclient.EraHandshake {
+			t.Errorf("%s: era %v, want the handshake", flag, s.Era())
+		}
+		if _, err := s.CallTool(ctx, "echo", map[string]any{"text": "hi"}); err != nil {
+			t.Errorf("%s: CallTool: %v", flag, err)
+		}
+		s.Close()
 	}
 
 	for _, opts := range []*mcpclient.Options{{Era: mcpclient.EraStateless}, {ProtocolVersion: "2026-07-28"}} {
