@@ -95,6 +95,7 @@ func TestBrowserLogout(t *testing.T) {
 	}
 	b.Click(logout)
 	b.Wait("the Log in button", `return document.querySelector('#server-list [aria-label="Log in to secure"]') ? "ok" : ""`, 30*time.Second)
+	b.Wait("the page listed anew", `return document.getElementById("status").textContent === "1 tool" ? "ok" : ""`, 30*time.Second)
 	if got := b.Text("#server-list .auth .desc"); !strings.HasPrefix(got, "logged out of secure; the tokens could not be revoked") || !strings.Contains(got, "503") {
 		t.Errorf("the server's line says %q, want the logout and the failed revocation", got)
 	}
@@ -141,6 +142,7 @@ func TestBrowserStepUp(t *testing.T) {
 	authorize(t, href)
 	again := `#result [aria-label="Call mcp__secure__hello again"]`
 	b.Wait("Call again", `return document.querySelector('`+again+`') ? "ok" : ""`, 30*time.Second)
+	b.Wait("the page listed anew", `return document.getElementById("status").textContent === "1 tool" ? "ok" : ""`, 30*time.Second)
 	if bad := unnamed(t, b); len(bad) > 0 {
 		t.Errorf("after the step-up, unnamed: %v", bad)
 	}
