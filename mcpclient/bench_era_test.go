@@ -74,7 +74,16 @@ var eraExchanges = []struct {
 	name string
 	run  func(b *testing.B, s *Session)
 }{
-	{"echo", benchEcho},
+	{"echo", func(b *testing.B, s *Session) { benchEcho(b, context.Background(), s) }},
+	// A host's context can end (a request of its own, a signal), and a
+	// call under one costs more than under context.Background: the
+	// exchange's context is a context.WithCancelCause, and a write to the
+	// server watches it.
+	{"echoCancellable", func(b *testing.B, s *Session) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		benchEcho(b, ctx, s)
+	}},
 	{"args1MiB", func(b *testing.B, s *Session) {
 		ctx := context.Background()
 		args := benchArgs()
@@ -98,15 +107,21 @@ var eraExchanges = []struct {
 		ctx := context.Background()
 		runInflight(b, func() error { return callEcho(ctx, s) })
 	}},
+	{"inflight256Cancellable", func(b *testing.B, s *Session) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		runInflight(b, func() error { return callEcho(ctx, s) })
+	}},
 }
 
 // runInflight times b.N rounds of benchInflight concurrent calls, each
-// round waiting for all of its calls, and reports the time per call as
-// well as per round.
+// round waiting for all of its calls, and reports the time and the CPU
+// time per call as well as the time per round.
 func runInflight(b *testing.B, call func() error) {
 	var failed atomic.Pointer[error]
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		var wg sync.WaitGroup
@@ -127,6 +142,7 @@ func runInflight(b *testing.B, call func() error) {
 		b.Fatal(*err)
 	}
 	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(b.N*benchInflight), "ns/call")
+	cpu.report(b, b.N*benchInflight)
 }
 
 func BenchmarkEra(b *testing.B) {
@@ -366,6 +382,7 @@ func BenchmarkEraFloor(b *testing.B) {
 				meta := floorMetaOf(era)
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu := startCPU()
 				for i := 0; i < b.N; i++ {
 					var res floorEraResult
 					if err := f.call("tools/call", floorEraCall{Name: "echo", Arguments: echoArgs{Text: echoText}, Meta: meta}, &res); err != nil {
@@ -375,6 +392,7 @@ func BenchmarkEraFloor(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				cpu.report(b, b.N)
 			})
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // The benchmarks in this file talk to the test binary re-executed as the
@@ -26,22 +27,49 @@ const echoText = "hello, benchmark"
 // The Session benchmarks run in the handshake era; BenchmarkEra
 // (bench_era_test.go) runs the same exchanges in both eras.
 
-func BenchmarkCallToolStdio(b *testing.B) { benchEcho(b, startEraSession(b, EraHandshake)) }
+func BenchmarkCallToolStdio(b *testing.B) {
+	benchEcho(b, context.Background(), startEraSession(b, EraHandshake))
+}
 
 func BenchmarkCallTool1MiB(b *testing.B) { benchResult1MiB(b, startEraSession(b, EraHandshake)) }
 
 func BenchmarkListTools5000(b *testing.B) { benchList5000(b, startEraSession(b, EraHandshake)) }
 
-// benchEcho times b.N calls of tool "echo" with a short text.
-func benchEcho(b *testing.B, s *Session) {
-	ctx := context.Background()
+// benchEcho times b.N calls of tool "echo" with a short text, under ctx.
+func benchEcho(b *testing.B, ctx context.Context, s *Session) {
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
 		if err := callEcho(ctx, s); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu.report(b, b.N)
+}
+
+// startCPU starts measuring the CPU time the client spends.
+func startCPU() cpuMeter {
+	t, ok := processCPU()
+	return cpuMeter{start: t, ok: ok}
+}
+
+// cpuMeter reports the CPU time per call, in microseconds, beside the
+// wall time: on a machine shared with other work the wall time includes
+// the waits for a core, the CPU time only what the client did. Every
+// thread of the process counts (the read loop, the GC), and nothing of
+// the server, which is a process of its own.
+type cpuMeter struct {
+	start time.Duration
+	ok    bool
+}
+
+func (m cpuMeter) report(b *testing.B, calls int) {
+	end, ok := processCPU()
+	if !m.ok || !ok || calls == 0 {
+		return
+	}
+	b.ReportMetric(float64(end-m.start)/float64(time.Microsecond)/float64(calls), "cpu-µs/call")
 }
 
 // benchResult1MiB times b.N calls of tool "big", whose result is
@@ -158,6 +186,7 @@ func BenchmarkCallToolStdioFloor(b *testing.B) {
 	f := startEraFloor(b, EraHandshake)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
 		var res floorCallResult
 		if err := f.call("tools/call", floorToolCall{Name: "echo", Arguments: echoArgs{Text: echoText}}, &res); err != nil {
@@ -167,6 +196,7 @@ func BenchmarkCallToolStdioFloor(b *testing.B) {
 			b.Fatalf("got %+v", res)
 		}
 	}
+	cpu.report(b, b.N)
 }
 
 // BenchmarkCallToolStdioFloorReadLoop is the floor with one change: lines

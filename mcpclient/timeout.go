@@ -163,6 +163,14 @@ func (s *Session) stopSweep() {
 // exchangeCtx is the context of one exchange whose caller's context has no
 // Done channel: the caller's, with a Done channel of its own that the
 // sweep closes when the exchange's deadline passes.
+//
+// It is made anew for each exchange, not kept in the pooled request,
+// though that would save its two allocations: what it is passed to may
+// use it after the exchange. net/http may, over Streamable HTTP; and on
+// stdio, a LineStream write that waits on a full pipe watches it with
+// context.AfterFunc, which for a context of a type of its own starts a
+// goroutine that calls Done, and Err if it fires, when it gets to run,
+// after the write may have returned.
 type exchangeCtx struct {
 	context.Context // the caller's
 	done            chan struct{}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -167,5 +169,50 @@ func BenchmarkCallPipeFloor(b *testing.B) {
 		if res.ID != id || res.Error != nil || res.Result.Sum != i+1 {
 			b.Fatalf("got %s for call %d", line, id)
 		}
+	}
+}
+
+// BenchmarkLineStreamWrite writes a request-sized frame to an OS pipe that
+// a goroutine drains, as Stdio writes to a server's stdin, under a context
+// that cannot end and under one that can (a host's): the second is where
+// a write may set a deadline, so that a write blocked on a full pipe
+// returns when its context ends. The floor writes the same line to the
+// same pipe with a bare Write.
+func BenchmarkLineStreamWrite(b *testing.B) {
+	frame := []byte(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, benchmark"},"_meta":{"progressToken":12}}}`)
+	line := append(append([]byte(nil), frame...), '\n')
+	cancellable, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, bc := range []struct {
+		name  string
+		write func(s *LineStream, w io.Writer) error
+	}{
+		{"background", func(s *LineStream, _ io.Writer) error { return s.Write(context.Background(), frame) }},
+		{"cancellable", func(s *LineStream, _ io.Writer) error { return s.Write(cancellable, frame) }},
+		{"floor", func(_ *LineStream, w io.Writer) error { _, err := w.Write(line); return err }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := NewLineStream(strings.NewReader(""), w, nil)
+			drained := make(chan struct{})
+			go func() {
+				defer close(drained)
+				io.Copy(io.Discard, r)
+			}()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := bc.write(s, w); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			s.Close()
+			<-drained
+			r.Close()
+		})
 	}
 }

@@ -34,6 +34,10 @@ type LineStream struct {
 	torn bool   // guarded by wsem: the last write stopped mid-line
 	wbuf []byte // guarded by wsem: the line being written, reused
 
+	// quickBy, guarded by wsem, is the write deadline that write left on
+	// wdl: zero for none, in the past after an interrupt (see write).
+	quickBy time.Time
+
 	// interrupt fails a write in progress when its ctx ends and then
 	// signals interrupted (1-buffered). Made once: writes take turns.
 	interrupt   func()
@@ -59,9 +63,10 @@ type writeDeadliner interface {
 // reader that cannot be closed returns only when that reader does.)
 //
 // If w has a SetWriteDeadline method that works, as an *os.File from
-// os.Pipe or a net.Conn does, a Write blocked on a full pipe returns as
-// soon as its ctx ends; otherwise ctx is checked before writing. A nil opts
-// means defaults.
+// os.Pipe or a net.Conn does, a Write blocked on a full pipe returns when
+// its ctx ends (at most 10 ms later); otherwise ctx is checked before
+// writing. The stream then sets w's write deadline as it needs and may
+// leave one in place between writes. A nil opts means defaults.
 func NewLineStream(r io.Reader, w io.Writer, opts *LineOptions) *LineStream {
 	s := &LineStream{
 		lines: newLineReader(r, opts, readBufSize),
@@ -75,7 +80,7 @@ func NewLineStream(r io.Reader, w io.Writer, opts *LineOptions) *LineStream {
 		s.wdl = d
 		s.interrupted = make(chan struct{}, 1)
 		s.interrupt = func() {
-			d.SetWriteDeadline(time.Unix(1, 0)) // in the past: fail the write now
+			d.SetWriteDeadline(pastDeadline) // fail the write now
 			s.interrupted <- struct{}{}
 		}
 	}
@@ -183,36 +188,78 @@ func (s *LineStream) writeLine(ctx context.Context, frame []byte) error {
 // write writes buf, interrupting the write when ctx ends if w allows it.
 //
 // Most writes find room in the pipe at once, and watching ctx costs a few
-// allocations (context.AfterFunc), so a write first runs briefly under a
-// deadline of its own (quickWrite) without watching; only a write that
-// waits longer, on a full pipe, goes on watching ctx.
+// allocations (context.AfterFunc), so a write first runs under a deadline
+// without watching; only a write that waits past it, on a full pipe, goes
+// on watching ctx. The deadline rolls: it is set quickWindow ahead and
+// left in place, and a write sets it again only when less than quickWrite
+// of it is left, so that writes in quick succession share one (setting a
+// deadline takes the poller's lock and moves a runtime timer: twice per
+// write, when each write set and cleared its own, that was 0.4 to 0.9 µs
+// of CPU per call). A write that watches ctx, or whose ctx cannot end,
+// first clears a deadline it finds left (quickBy), so that nothing but
+// its ctx ends it.
 func (s *LineStream) write(ctx context.Context, buf []byte) (int, error) {
-	if s.wdl == nil || ctx.Done() == nil {
+	if s.wdl == nil {
 		return s.w.Write(buf)
 	}
-	s.wdl.SetWriteDeadline(time.Now().Add(quickWrite))
+	if ctx.Done() == nil {
+		s.clearDeadline()
+		return s.w.Write(buf)
+	}
+	s.armQuick()
 	n, err := s.w.Write(buf)
-	s.wdl.SetWriteDeadline(time.Time{})
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		return n, err
 	}
+	// The write waited past the deadline, or met one in the past (Stdio
+	// sets one once the server is gone). From here on ctx ends it.
+	s.clearDeadline()
 	if err := ctx.Err(); err != nil {
 		return n, err
 	}
 	stop := context.AfterFunc(ctx, s.interrupt)
 	m, err := s.w.Write(buf[n:])
 	if !stop() {
-		// The deadline was (or is being) set; clear it for the next write.
+		// The interrupt's deadline was (or is being) set: wait until it
+		// is, so that it cannot land on a later write's wait, which then
+		// finds it in quickBy.
 		<-s.interrupted
-		s.wdl.SetWriteDeadline(time.Time{})
+		s.quickBy = pastDeadline
 	}
 	return n + m, err
 }
 
-// quickWrite is how long a write may take before it starts watching its
-// context: long enough for a pipe with room, short enough that a cancelled
-// write on a full pipe still returns at once.
-const quickWrite = 2 * time.Millisecond
+// pastDeadline is the deadline that fails a write at once.
+var pastDeadline = time.Unix(1, 0)
+
+// clearDeadline takes away the deadline write left on wdl, if any.
+func (s *LineStream) clearDeadline() {
+	if !s.quickBy.IsZero() {
+		s.wdl.SetWriteDeadline(time.Time{})
+		s.quickBy = time.Time{}
+	}
+}
+
+// armQuick makes sure the write deadline leaves the write about to start
+// at least quickWrite, setting it quickWindow ahead if not.
+func (s *LineStream) armQuick() {
+	now := time.Now()
+	if s.quickBy.Sub(now) >= quickWrite {
+		return
+	}
+	s.quickBy = now.Add(quickWindow)
+	s.wdl.SetWriteDeadline(s.quickBy)
+}
+
+// quickWrite is the least time a write may take before it starts watching
+// its context: long enough for a pipe with room. quickWindow is how far
+// ahead the deadline is set, and so the longest a cancelled write on a
+// full pipe can take to return: short enough that it still returns at
+// once.
+const (
+	quickWrite  = 2 * time.Millisecond
+	quickWindow = 10 * time.Millisecond
+)
 
 // Close closes the reader and the writer (those that are io.Closers) and
 // makes every later Read and Write fail with jsonrpc.ErrClosed. It is
