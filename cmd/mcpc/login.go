@@ -148,36 +148,55 @@ func cmdLogout(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, ok := e.dialer.TokenStore.(*oauth.FileStore)
-	if !ok || store == nil {
-		return errors.New("no token file")
-	}
-	tok, err := store.Load(ctx, sc.URL)
+	out, err := e.logout(ctx, sc)
 	if err != nil {
 		return err
 	}
-	revoked := false
-	if tok != nil && tok.RevocationEndpoint != "" {
-		if err := oauth.Revoke(ctx, nil, tok); err != nil {
-			fmt.Fprintf(e.stderr, "mcpc: revoking the tokens of %s: %v (they are forgotten all the same)\n", sc.Name, err)
-		} else {
-			revoked = true
-		}
+	if out.revokeErr != nil {
+		fmt.Fprintf(e.stderr, "mcpc: revoking the tokens of %s: %v (they are forgotten all the same)\n", sc.Name, out.revokeErr)
 	}
-	found, err := store.Delete(ctx, sc.URL)
-	if err != nil {
-		return err
-	}
-	return e.out.print(map[string]any{"server": sc.Name, "hadTokens": found, "revoked": revoked}, func(w io.Writer) {
+	return e.out.print(map[string]any{"server": sc.Name, "hadTokens": out.hadTokens, "revoked": out.revoked}, func(w io.Writer) {
 		switch {
-		case found && revoked:
+		case out.hadTokens && out.revoked:
 			fmt.Fprintf(w, "logged out of %s (tokens revoked)\n", sc.Name)
-		case found:
+		case out.hadTokens:
 			fmt.Fprintf(w, "logged out of %s\n", sc.Name)
 		default:
 			fmt.Fprintf(w, "no stored tokens for %s\n", sc.Name)
 		}
 	})
+}
+
+// loggedOut is what a logout did.
+type loggedOut struct {
+	hadTokens bool  // the token file held tokens of the server's
+	revoked   bool  // its authorization server revoked them
+	revokeErr error // why revoking them failed; they are forgotten all the same
+}
+
+// logout revokes sc's stored tokens (RFC 7009) where its authorization
+// server offers a revocation endpoint, best effort, and deletes them from
+// the token file: mcpc logout's, and mcpc web's Log out. A session still
+// open on sc holds no copy that outlives it: its next connection reads
+// the file (see oauth.Authorizer.RoundTripper).
+func (e *env) logout(ctx context.Context, sc *toolreg.ServerConfig) (loggedOut, error) {
+	store, ok := e.dialer.TokenStore.(*oauth.FileStore)
+	if !ok || store == nil {
+		return loggedOut{}, errors.New("no token file")
+	}
+	tok, err := store.Load(ctx, sc.URL)
+	if err != nil {
+		return loggedOut{}, err
+	}
+	var out loggedOut
+	if tok != nil && tok.RevocationEndpoint != "" {
+		out.revokeErr = oauth.Revoke(ctx, nil, tok)
+		out.revoked = out.revokeErr == nil
+	}
+	if out.hadTokens, err = store.Delete(ctx, sc.URL); err != nil {
+		return out, err
+	}
+	return out, nil
 }
 
 // reusedPortStep listens where the newest client mcpc registered expects
@@ -206,20 +225,9 @@ func (e *env) reusedPortStep(ctx context.Context, name string, stdin io.Reader) 
 // stepUp answers a call to server that failed with 403
 // insufficient_scope: at a terminal it logs in again for the scope the
 // server named (with the token's, in the browser) and says to call again;
-// elsewhere it returns the error with the command that would do it. Only
-// the failed call's server is weighed: another's last refusal may have
-// asked for more scope, and a 403 from this one does not send the person
-// to log in there.
+// elsewhere it returns the error with the command that would do it.
 func (e *env) stepUp(ctx context.Context, reg *toolreg.Registry, server string, err error) (again bool, _ error) {
-	var he *streamhttp.HTTPError
-	if e.dialer == nil || !errors.As(err, &he) || he.StatusCode != http.StatusForbidden {
-		return false, nil
-	}
-	sc := e.conf.Server(server)
-	if sc == nil {
-		return false, nil
-	}
-	scope, ok := e.dialer.StepUpScope(sc)
+	sc, scope, ok := e.stepUpScope(server, err)
 	if !ok {
 		return false, nil
 	}
@@ -232,4 +240,22 @@ func (e *env) stepUp(ctx context.Context, reg *toolreg.Registry, server string, 
 		return false, err
 	}
 	return true, nil
+}
+
+// stepUpScope reports whether err, a call's failure at server, is a 403
+// insufficient_scope that a login for more scope may answer, and the
+// scope the server named. Only the failed call's server is weighed:
+// another's last refusal may have asked for more scope, and a 403 from
+// this one does not send the person to log in there.
+func (e *env) stepUpScope(server string, err error) (_ *toolreg.ServerConfig, scope string, ok bool) {
+	var he *streamhttp.HTTPError
+	if e.dialer == nil || !errors.As(err, &he) || he.StatusCode != http.StatusForbidden {
+		return nil, "", false
+	}
+	sc := e.conf.Server(server)
+	if sc == nil {
+		return nil, "", false
+	}
+	scope, ok = e.dialer.StepUpScope(sc)
+	return sc, scope, ok
 }

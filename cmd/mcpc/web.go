@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/plainmcp/plainmcp/cmd/mcpc/internal/webui"
 	"github.com/plainmcp/plainmcp/jsonrpc"
@@ -74,19 +75,53 @@ func (e *env) hookInbox() *webui.Inbox {
 	return inbox
 }
 
-// webAuth is mcpc login for the page: the same flow (the same loopback
-// listener for the redirect, the same token file, the server reconnected
-// after), with the authorization URL shown on the page for the person to
-// open instead of at the terminal.
+// webAuth is mcpc login and logout for the page: the same flow (the same
+// loopback listener for the redirect, the same token file, the server
+// reconnected after), with the authorization URL shown on the page for
+// the person to open instead of at the terminal, and the same revoke and
+// forget.
 type webAuth struct {
 	e   *env
 	reg *toolreg.Registry
 }
 
-func (a webAuth) Login(ctx context.Context, server string, show func(authURL string) error) error {
+func (a webAuth) Login(ctx context.Context, server string, stepUp bool, show func(authURL string) error) error {
 	sc, err := a.e.httpServer(server)
 	if err != nil {
 		return err
 	}
-	return a.e.login(ctx, a.reg, sc, &oauth.LoginOptions{}, show)
+	opts := &oauth.LoginOptions{}
+	if stepUp {
+		scope, ok := a.e.dialer.StepUpScope(sc)
+		if !ok {
+			return fmt.Errorf("%s has not asked for more scope", sc.Name)
+		}
+		opts.Scopes = strings.Fields(scope)
+	}
+	return a.e.login(ctx, a.reg, sc, opts, show)
+}
+
+func (a webAuth) StepUpScope(server string, err error) (string, bool) {
+	_, scope, ok := a.e.stepUpScope(server, err)
+	return scope, ok
+}
+
+// LoggedIn reports whether the token file holds tokens of server's.
+func (a webAuth) LoggedIn(ctx context.Context, server string) bool {
+	sc := a.e.conf.Server(server)
+	store, ok := a.e.dialer.TokenStore.(*oauth.FileStore)
+	if sc == nil || (sc.Type != "http" && sc.Type != "sse") || !ok || store == nil {
+		return false
+	}
+	tok, err := store.Load(ctx, sc.URL)
+	return err == nil && tok != nil
+}
+
+func (a webAuth) Logout(ctx context.Context, server string) (webui.LoggedOut, error) {
+	sc, err := a.e.httpServer(server)
+	if err != nil {
+		return webui.LoggedOut{}, err
+	}
+	out, err := a.e.logout(ctx, sc)
+	return webui.LoggedOut{HadTokens: out.hadTokens, Revoked: out.revoked, RevokeErr: out.revokeErr}, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -82,5 +83,33 @@ func TestNeedsAuthWithConfiguredCredentials(t *testing.T) {
 	step := oauth.UserStepFunc(func(_ context.Context, u *url.URL) (*url.URL, error) { return fakeauth.Browser(u) })
 	if err := d.Authorize(ctx10(t), r, sc, step, "http://127.0.0.1:1/callback"); err == nil || !strings.Contains(err.Error(), "credentials from its config") {
 		t.Errorf("Authorize: %v", err)
+	}
+}
+
+// The Dialer keeps each server's OAuth client across connections, but
+// not its token past the store: once the token is deleted from the store
+// (a logout), the server's next connection sends none and the server
+// needs authorization again, although its access token is still good.
+func TestReconnectAfterTheTokenIsDeleted(t *testing.T) {
+	leakcheck.Check(t)
+	inner := tinyHTTPServer(t)
+	as := fakeauth.New(inner.Config.Handler)
+	t.Cleanup(as.Close)
+	store := &oauth.FileStore{Path: filepath.Join(t.TempDir(), "tokens.json")}
+	sc := &toolreg.ServerConfig{Name: "web", Type: "http", URL: as.URL() + "/mcp"}
+	d := &Dialer{TokenStore: store}
+	r := newRegistry(t, d, sc)
+	step := oauth.UserStepFunc(func(_ context.Context, u *url.URL) (*url.URL, error) { return fakeauth.Browser(u) })
+	if err := d.Authorize(ctx10(t), r, sc, step, "http://127.0.0.1:1/callback"); err != nil {
+		t.Fatal(err)
+	}
+	if found, err := store.Delete(ctx10(t), sc.URL); err != nil || !found {
+		t.Fatalf("Delete: %v %v", found, err)
+	}
+	if err := r.Reconnect(ctx10(t), "web"); !errors.Is(err, toolreg.ErrNeedsAuth) {
+		t.Errorf("Reconnect after the deletion: %v, want ErrNeedsAuth", err)
+	}
+	if st := r.Servers()[0]; st.State != toolreg.StateNeedsAuth {
+		t.Errorf("status after the deletion: %+v", st)
 	}
 }

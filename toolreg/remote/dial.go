@@ -32,7 +32,9 @@ import (
 // credentials in its config. Its Dial method is a toolreg.Options.Dial.
 //
 // A Dialer keeps, per server, the OAuth client that obtained its tokens,
-// so that they are refreshed without the user. Its zero value is ready to
+// so that they are refreshed without the user; each connection starts
+// from the token in TokenStore, so one deleted there (a logout) is not
+// sent again once the server is reconnected. Its zero value is ready to
 // use, with tokens in memory for its life. A Dialer is safe for concurrent
 // use; do not copy one after first use.
 type Dialer struct {

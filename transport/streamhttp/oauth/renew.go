@@ -138,6 +138,9 @@ func (a *Authorizer) renewNow(ctx context.Context, rn renewal) outcome {
 func (a *Authorizer) refreshLocked(ctx context.Context, rn renewal) (out outcome, done bool) {
 	cur := rn.sent
 	if !rn.force && !rn.stepUp {
+		if cur != nil && a.forgotten(ctx, cur) {
+			return outcome{}, false // refreshing it would store it again
+		}
 		if st := a.reload(ctx); st != nil && (cur == nil || !st.AccessToken.Equal(cur.AccessToken)) {
 			if !st.expiresWithin(refreshMargin) {
 				return outcome{tok: st, gen: a.take(st)}, true
@@ -186,6 +189,24 @@ func (a *Authorizer) refreshGrant(rn renewal, cur *Token) *grant {
 		}
 	}
 	return a.grant
+}
+
+// forgotten reports whether the store, read without error, holds no
+// token for the server while this Authorizer holds cur: it was deleted
+// (a logout, in this process or another), and cur is dropped. A token
+// this Authorizer obtained was stored; only a deletion takes it out.
+func (a *Authorizer) forgotten(ctx context.Context, cur *Token) bool {
+	st, err := a.store.Load(ctx, a.cfg.ServerURL)
+	if err != nil || st != nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if sameToken(a.tok, cur) {
+		a.tok = nil
+		a.gen++
+	}
+	return true
 }
 
 // reload is the token in the store now, or nil.

@@ -23,7 +23,16 @@ import (
 // under its own context and spends what that renewal did. Without a user
 // step, a server that needs the user gets its 401 back as it came, and no
 // client is registered for it.
+//
+// Each call starts from the store: the first request through the
+// round-tripper it returns (a new connection's) reads the stored token
+// again, so a token deleted from the store (a logout, in this process or
+// another) is not sent on a new connection, and one another process
+// refreshed meanwhile is.
 func (a *Authorizer) RoundTripper(next http.RoundTripper) http.RoundTripper {
+	a.mu.Lock()
+	a.loaded = false
+	a.mu.Unlock()
 	return &roundTripper{a: a, next: next}
 }
 
@@ -231,9 +240,13 @@ func (a *Authorizer) current(ctx context.Context, b *budget) (*Token, uint64, er
 			a.mu.Unlock()
 			return nil, 0, fmt.Errorf("oauth: loading the stored token: %w", err)
 		}
-		a.tok, a.loaded = tok, true
-		if a.grant == nil {
-			a.grant = tok.grant() // a stored token of an earlier run can be refreshed
+		a.loaded = true
+		if !sameToken(a.tok, tok) {
+			a.tok = tok
+			a.gen++
+			if g := tok.grant(); g != nil {
+				a.grant = g // a stored token of an earlier run can be refreshed
+			}
 		}
 	}
 	tok, gen := a.tok, a.gen

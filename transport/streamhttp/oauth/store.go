@@ -257,3 +257,12 @@ type UserStepFunc func(ctx context.Context, authURL *url.URL) (*url.URL, error)
 func (f UserStepFunc) Authorize(ctx context.Context, authURL *url.URL) (*url.URL, error) {
 	return f(ctx, authURL)
 }
+
+// sameToken reports whether a and b are the same access token, or both
+// none.
+func sameToken(a, b *Token) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.AccessToken.Equal(b.AccessToken)
+}

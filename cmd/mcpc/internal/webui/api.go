@@ -40,6 +40,7 @@ func (s *Server) apiMux() *http.ServeMux {
 	mux.HandleFunc("POST /servers", s.apiAddServer)
 	mux.HandleFunc("POST /login", s.apiLogin)
 	mux.HandleFunc("GET /login", s.apiLoginState)
+	mux.HandleFunc("POST /logout", s.apiLogout)
 	mux.HandleFunc("GET /roots", s.apiRoots)
 	mux.HandleFunc("POST /roots", s.apiSetRoots)
 	return mux
@@ -89,9 +90,11 @@ type serverJSON struct {
 	Prompts      int    `json:"prompts"`
 	Resources    int    `json:"resources"`
 	// AuthServer is where a server that needs authorization sends the
-	// person; CanLogin says the page can log in to it (Options.Auth).
+	// person; CanLogin says the page can log in to it (Options.Auth), and
+	// CanLogout that the host holds tokens of it the page can forget.
 	AuthServer string      `json:"authServer,omitempty"`
 	CanLogin   bool        `json:"canLogin,omitempty"`
+	CanLogout  bool        `json:"canLogout,omitempty"`
 	Login      *loginState `json:"login,omitempty"` // the page's last login of it
 }
 
@@ -111,6 +114,8 @@ func (s *Server) apiServers(w http.ResponseWriter, r *http.Request) {
 		}
 		if st.State == toolreg.StateNeedsAuth {
 			j.AuthServer, j.CanLogin = st.AuthServer, s.opts.Auth != nil
+		} else if s.opts.Auth != nil {
+			j.CanLogout = s.opts.Auth.LoggedIn(r.Context(), st.Name)
 		}
 		if l, ok := s.logins.state(st.Name); ok {
 			j.Login = &l

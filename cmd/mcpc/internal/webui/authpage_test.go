@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/rpcwire"
 	"github.com/plainmcp/plainmcp/internal/testkit/fakeauth"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/remote"
+	"github.com/plainmcp/plainmcp/transport/streamhttp"
 	"github.com/plainmcp/plainmcp/transport/streamhttp/oauth"
 )
 
@@ -49,14 +52,43 @@ func tinyMCP() http.Handler {
 
 // loopbackAuth is a host's Auth as mcpc's is made: remote.Dialer's
 // login, with the redirect taken by a listener on loopback and the
-// authorization URL handed to the page.
+// authorization URL handed to the page; its tokens in a file, which a
+// logout revokes and deletes them from.
 type loopbackAuth struct {
-	d   *remote.Dialer
-	reg *toolreg.Registry
-	sc  *toolreg.ServerConfig
+	d     *remote.Dialer
+	store *oauth.FileStore
+	reg   *toolreg.Registry
+	sc    *toolreg.ServerConfig
 }
 
-func (a *loopbackAuth) Login(ctx context.Context, server string, show func(string) error) error {
+func (a *loopbackAuth) StepUpScope(server string, err error) (string, bool) {
+	var he *streamhttp.HTTPError
+	if server != a.sc.Name || !errors.As(err, &he) || he.StatusCode != http.StatusForbidden {
+		return "", false
+	}
+	return a.d.StepUpScope(a.sc)
+}
+
+func (a *loopbackAuth) LoggedIn(ctx context.Context, server string) bool {
+	tok, err := a.store.Load(ctx, a.sc.URL)
+	return server == a.sc.Name && err == nil && tok != nil
+}
+
+func (a *loopbackAuth) Logout(ctx context.Context, server string) (LoggedOut, error) {
+	tok, err := a.store.Load(ctx, a.sc.URL)
+	if err != nil {
+		return LoggedOut{}, err
+	}
+	var out LoggedOut
+	if tok != nil {
+		out.RevokeErr = oauth.Revoke(ctx, nil, tok)
+		out.Revoked = out.RevokeErr == nil
+	}
+	out.HadTokens, err = a.store.Delete(ctx, a.sc.URL)
+	return out, err
+}
+
+func (a *loopbackAuth) Login(ctx context.Context, server string, stepUp bool, show func(string) error) error {
 	got := make(chan *url.URL, 1)
 	var cb *httptest.Server
 	cb = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -86,23 +118,39 @@ func (a *loopbackAuth) Login(ctx context.Context, server string, show func(strin
 			return nil, ctx.Err()
 		}
 	})
-	return a.d.Authorize(ctx, a.reg, a.sc, step, cb.URL+"/callback")
+	opts := &oauth.LoginOptions{UserStep: step, RedirectURL: cb.URL + "/callback"}
+	if stepUp {
+		scope, ok := a.d.StepUpScope(a.sc)
+		if !ok {
+			return errors.New("no step-up asked for")
+		}
+		opts.Scopes = strings.Fields(scope)
+	}
+	return a.d.Login(ctx, a.reg, a.sc, opts)
 }
 
 // startAuthPage serves a page over one http server, "secure", behind a
 // fake OAuth authorization server, with no token yet.
 func startAuthPage(t *testing.T) (*Server, *fakeauth.Server) {
 	t.Helper()
-	as := fakeauth.New(tinyMCP())
+	return startAuthPageOver(t, tinyMCP())
+}
+
+// startAuthPageOver is startAuthPage with mcp as the server behind the
+// authorization.
+func startAuthPageOver(t *testing.T, mcp http.Handler) (*Server, *fakeauth.Server) {
+	t.Helper()
+	as := fakeauth.New(mcp)
 	t.Cleanup(as.Close)
 	sc := &toolreg.ServerConfig{Name: "secure", Type: "http", URL: as.URL() + "/mcp"}
-	d := &remote.Dialer{} // tokens in memory
+	store := &oauth.FileStore{Path: filepath.Join(t.TempDir(), "tokens.json")}
+	d := &remote.Dialer{TokenStore: store}
 	reg, err := toolreg.New(context.Background(), &toolreg.Config{Servers: []*toolreg.ServerConfig{sc}}, &toolreg.Options{Dial: d.Dial})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { reg.Close() })
-	srv, err := Start(&Options{Registry: reg, Trace: &Trace{}, Auth: &loopbackAuth{d: d, reg: reg, sc: sc}})
+	srv, err := Start(&Options{Registry: reg, Trace: &Trace{}, Auth: &loopbackAuth{d: d, store: store, reg: reg, sc: sc}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,6 +99,9 @@ func (s *Server) apiCall(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{"durationMs": time.Since(start).Milliseconds()}
 	if err != nil {
 		out["error"] = err.Error()
+		if up := s.stepUp(r, &req, err); up != nil {
+			out["stepUp"] = up
+		}
 		if run != nil {
 			run.mu.Lock()
 			out["cancelled"] = run.cancelled
@@ -139,6 +142,46 @@ func (s *Server) call(ctx context.Context, r *http.Request, req *callRequest) (*
 }
 
 var errNoConsent = errors.New("the person has not agreed to this call")
+
+// stepUpJSON offers a login for more scope after a call its server
+// refused for want of it (403 insufficient_scope): the page's "Log in
+// again for more access". The person calls again once logged in; a call
+// is never repeated on its own, for it may have effects.
+type stepUpJSON struct {
+	Server string `json:"server"`
+	Scope  string `json:"scope"` // what the server asked for, cut
+}
+
+// stepUp is the login for more scope that may answer err, req's failure,
+// or nil.
+func (s *Server) stepUp(r *http.Request, req *callRequest, err error) *stepUpJSON {
+	if s.opts.Auth == nil {
+		return nil
+	}
+	server := req.Server
+	if req.From != "app" {
+		server = s.serverOf(r, req.Name)
+	}
+	if server == "" {
+		return nil
+	}
+	scope, ok := s.opts.Auth.StepUpScope(server, err)
+	if !ok {
+		return nil
+	}
+	return &stepUpJSON{Server: server, Scope: cut(scope)}
+}
+
+// serverOf is the server of the tool exposed as name, or "".
+func (s *Server) serverOf(r *http.Request, name string) string {
+	tools, _ := s.opts.Registry.Tools(r.Context())
+	for _, t := range tools {
+		if t.Name == name {
+			return t.Server
+		}
+	}
+	return ""
+}
 
 // allowed reports whether a call the person did not start may run: they
 // agreed, --yes was given, or the tool's server, whose annotations the

@@ -26,6 +26,14 @@
 // the page lists the server anew once the flow ends. The page never
 // holds a token.
 //
+// A server the host holds tokens of (Auth.LoggedIn) shows "Log out":
+// the host revokes and forgets them (Auth.Logout), and the page
+// reconnects the server, so the session that held a token ends and the
+// server needs a login again. A call a server refused for want of scope
+// (Auth.StepUpScope) offers "Log in again for more access", the host's
+// flow for the wider scope; the person then calls again, the page never
+// on its own.
+//
 // # Two origins
 //
 // Start listens on two loopback ports. The page and its JSON API live on

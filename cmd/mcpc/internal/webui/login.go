@@ -13,15 +13,30 @@ import (
 )
 
 // Auth is the host's OAuth, for a server on the page that answered 401
-// and cannot be authorized without the person (toolreg.StateNeedsAuth).
-// Its methods may be called concurrently.
+// and cannot be authorized without the person (toolreg.StateNeedsAuth),
+// one whose call was refused for want of scope (403 insufficient_scope),
+// and one the person logs out of. Its methods may be called concurrently.
 type Auth interface {
 	// Login authorizes server the way the host's own login does, and
-	// connects it. It calls show with the authorization URL, which the
-	// page offers the person as a link; an error from show ends the flow
-	// with that error. It returns once the flow has ended (the redirect
-	// came back to the host's listener, or was refused) or ctx has.
-	Login(ctx context.Context, server string, show func(authURL string) error) error
+	// connects it; with stepUp, for the scope the server's last refusal
+	// asked for besides the token's (see StepUpScope). It calls show with
+	// the authorization URL, which the page offers the person as a link;
+	// an error from show ends the flow with that error. It returns once
+	// the flow has ended (the redirect came back to the host's listener,
+	// or was refused) or ctx has.
+	Login(ctx context.Context, server string, stepUp bool, show func(authURL string) error) error
+	// StepUpScope reports whether err, a call's failure at server, is a
+	// refusal for want of scope that a login with stepUp may answer, and
+	// the scope the server named.
+	StepUpScope(server string, err error) (scope string, ok bool)
+	// LoggedIn reports whether the host holds tokens of server's, which
+	// Logout would forget.
+	LoggedIn(ctx context.Context, server string) bool
+	// Logout forgets server's tokens the way the host's own logout does:
+	// it revokes them where the authorization server can (a failure
+	// there is reported in LoggedOut, not as an error) and deletes them,
+	// so that the server's next connection has none.
+	Logout(ctx context.Context, server string) (LoggedOut, error)
 }
 
 // loginLimit bounds one login from the page: the person's time to
@@ -83,7 +98,7 @@ func (l *logins) state(server string) (loginState, bool) {
 
 // start begins server's login with auth, unless one is under way, and
 // returns it.
-func (l *logins) start(auth Auth, server string) *pending {
+func (l *logins) start(auth Auth, server string, stepUp bool) *pending {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if p := l.m[server]; p != nil && (p.st.State == "starting" || p.st.State == "waiting") {
@@ -97,18 +112,18 @@ func (l *logins) start(auth Auth, server string) *pending {
 		return p
 	}
 	l.wg.Add(1)
-	go l.run(auth, server, p)
+	go l.run(auth, server, stepUp, p)
 	return p
 }
 
 // run is one login's flow, detached from the request that started it:
 // the person authorizes in another tab, after that request has answered.
-func (l *logins) run(auth Auth, server string, p *pending) {
+func (l *logins) run(auth Auth, server string, stepUp bool, p *pending) {
 	defer l.wg.Done()
 	defer p.signal()
 	ctx, cancel := context.WithTimeout(l.ctx, loginLimit)
 	defer cancel()
-	err := auth.Login(ctx, server, func(authURL string) error {
+	err := auth.Login(ctx, server, stepUp, func(authURL string) error {
 		// The authorization server, and with it this URL, is the MCP
 		// server's choice: the page links only to https, or http on
 		// loopback, never to javascript: or a custom scheme.
@@ -130,25 +145,28 @@ func (l *logins) run(auth Auth, server string, p *pending) {
 	l.mu.Unlock()
 }
 
-// apiLogin starts the named server's login (POST /login {"server": …})
-// and answers with its state once the authorization URL is known, the
+// forget drops server's last login, once the person has logged out:
+// the page must not show it as logged in. A login under way is kept.
+func (l *logins) forget(server string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p := l.m[server]; p != nil && p.st.State != "starting" && p.st.State != "waiting" {
+		delete(l.m, server)
+	}
+}
+
+// apiLogin starts the named server's login (POST /login {"server": …},
+// with "stepUp": true for the scope its last refusal asked for) and answers with its state once the authorization URL is known, the
 // flow has ended, or loginWait has passed.
 func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Server string `json:"server"`
+		StepUp bool   `json:"stepUp"`
 	}
-	if !readBody(w, r, &req) {
+	if !readBody(w, r, &req) || !s.canAuth(w, req.Server) {
 		return
 	}
-	if s.opts.Auth == nil {
-		writeErr(w, http.StatusNotImplemented, errors.New("this page cannot log in to servers"))
-		return
-	}
-	if !s.known(req.Server) {
-		writeErr(w, http.StatusNotFound, fmt.Errorf("%w: %q", toolreg.ErrUnknownServer, req.Server))
-		return
-	}
-	p := s.logins.start(s.opts.Auth, req.Server)
+	p := s.logins.start(s.opts.Auth, req.Server, req.StepUp)
 	t := time.NewTimer(loginWait)
 	defer t.Stop()
 	select {
@@ -165,6 +183,20 @@ func (s *Server) apiLogin(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiLoginState(w http.ResponseWriter, r *http.Request) {
 	st, _ := s.logins.state(r.URL.Query().Get("server"))
 	writeJSON(w, http.StatusOK, st)
+}
+
+// canAuth reports whether the page can log in to or out of server, and
+// answers the request with why not when it cannot.
+func (s *Server) canAuth(w http.ResponseWriter, server string) bool {
+	if s.opts.Auth == nil {
+		writeErr(w, http.StatusNotImplemented, errors.New("this page cannot log in to servers"))
+		return false
+	}
+	if !s.known(server) {
+		writeErr(w, http.StatusNotFound, fmt.Errorf("%w: %q", toolreg.ErrUnknownServer, server))
+		return false
+	}
+	return true
 }
 
 // known reports whether the registry has a server of that name.

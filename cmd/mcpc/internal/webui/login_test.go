@@ -88,9 +88,13 @@ func TestLoginFromThePage(t *testing.T) {
 // showFunc is an Auth whose flow hands the page authURL.
 type showFunc string
 
-func (u showFunc) Login(ctx context.Context, _ string, show func(string) error) error {
+func (u showFunc) Login(ctx context.Context, _ string, _ bool, show func(string) error) error {
 	return show(string(u))
 }
+
+func (showFunc) StepUpScope(string, error) (string, bool)          { return "", false }
+func (showFunc) LoggedIn(context.Context, string) bool             { return false }
+func (showFunc) Logout(context.Context, string) (LoggedOut, error) { return LoggedOut{}, nil }
 
 // An authorization URL that is not https (or http on loopback) is never
 // shown: the login fails with the reason, and the page gets no link.

@@ -73,7 +73,7 @@ window.McpCall = (function () {
     try { r = await api("call", { from, name: t.name, args, consent: agreed, id }); } finally { watch.stop(); }
     const a = await mounted;
     if (a) { if (r.error) { a.toolCancelled(r.error); } else { a.toolResult({ content: r.content || [], structuredContent: r.structuredContent, isError: !!r.isError, _meta: r._meta }); } }
-    showResult(r);
+    showResult(r, { label: "Call " + t.name + " again", run: () => { const b = $("call-btn"); if (b) { b.click(); } } });
     remember(t, args, r);
     status(r.cancelled ? "cancelled" : r.error ? "failed" : (r.isError ? "the tool reported an error" : "done in " + r.durationMs + " ms"));
   }
@@ -156,11 +156,14 @@ window.McpCall = (function () {
     while (list.childElementCount > 500) { list.firstElementChild.remove(); }
   }
 
-  function showResult(r) {
+  // showResult shows a call's outcome; again, for the person's own
+  // call, makes it once more after a login for more scope.
+  function showResult(r, again) {
     const out = $("result");
     if (!out) { return; }
     fill(out, [el("h3", { text: "Result" })]);
     if (r.error) { out.append(el("p", { class: "error", text: r.error })); }
+    if (r.stepUp && window.McpAuth) { out.append(McpAuth.stepUp(r.stepUp, again)); }
     if (r.isError) { out.append(el("p", { class: "error", text: "The tool reported an error." })); }
     for (const c of r.content || []) { out.append(McpView.contentItem(c)); }
     if (r.structuredContent !== undefined) { out.append(el("h4", { text: "Structured content" }), McpView.json(r.structuredContent)); }
