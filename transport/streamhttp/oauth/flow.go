@@ -53,7 +53,13 @@ type grant struct {
 func (a *Authorizer) authorize(ctx context.Context, ch authChallenge, prev *grant, stepUp bool, login *LoginOptions) (*Token, *grant, error) {
 	g := &grant{resource: canonicalResource(a.server)}
 	scope, step, redirect := a.flowScope(ch, prev, stepUp, login)
+	if err := checkScope(scope); err != nil {
+		return nil, nil, err
+	}
 	prm, scope, assumed, err := a.discover(ctx, ch, g, scope)
+	if err == nil {
+		err = checkScope(scope) // the resource's scopes_supported, when the challenge named none
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -266,13 +272,33 @@ func canonicalResource(u *url.URL) string {
 }
 
 // union is the space-separated scopes of a followed by those of b that a
-// lacks.
+// lacks. It takes time in proportion to their length, whatever a hostile
+// server's challenge holds (checkScope bounds what is asked for after).
 func union(a, b string) string {
 	out := strings.Fields(a)
+	seen := make(map[string]bool, len(out))
+	for _, s := range out {
+		seen[s] = true
+	}
 	for _, s := range strings.Fields(b) {
-		if !slices.Contains(out, s) {
+		if !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// maxScope bounds the scope an authorization asks for, in bytes: a
+// server's challenge (or its metadata's scopes_supported) names it, and
+// it goes into the authorization URL the user opens and into mcpc's
+// step-up offer. Real scopes run to a few hundred bytes.
+const maxScope = 8 << 10
+
+// checkScope refuses a scope longer than maxScope.
+func checkScope(scope string) error {
+	if len(scope) > maxScope {
+		return fmt.Errorf("oauth: the server asks for a scope of %d bytes, more than %d", len(scope), maxScope)
+	}
+	return nil
 }

@@ -74,12 +74,14 @@ func (a *Authorizer) AuthServer() string {
 // StepUpScope reports whether the server's last refusal was a 403
 // insufficient_scope challenge (which, with no user step, came back as
 // it was), and the scope it named: a host that can reach the user then
-// calls Login, which asks for that scope and the token's together.
+// calls Login, which asks for that scope and the token's together. A
+// scope longer than any authorization would ask for is none to offer.
 func (a *Authorizer) StepUpScope() (scope string, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.challenge.Params["error"] != "insufficient_scope" {
+	scope = a.challenge.Params["scope"]
+	if a.challenge.Params["error"] != "insufficient_scope" || checkScope(scope) != nil {
 		return "", false
 	}
-	return a.challenge.Params["scope"], true
+	return scope, true
 }

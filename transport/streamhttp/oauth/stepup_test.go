@@ -1,7 +1,9 @@
 package oauth
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +41,44 @@ func TestStepUpGivesUp(t *testing.T) {
 	// its 403; the second: one step-up. Each request spends at most one.
 	if f.issued != 3 {
 		t.Errorf("got %d authorizations, want 3", f.issued)
+	}
+}
+
+// A hostile server's insufficient_scope may name a scope of megabytes
+// (all a response header holds): no authorization asks for it and no
+// host is offered it. (union, on the way, is linear in it; this test,
+// whose scope is past the bound by little, does not time that.)
+func TestStepUpScopeIsBounded(t *testing.T) {
+	var scope strings.Builder
+	for i := 0; scope.Len() <= maxScope; i++ {
+		fmt.Fprintf(&scope, "s%d ", i)
+	}
+	f := standard()
+	f.challengeScope, f.requireScope = "mcp:basic", strings.TrimSpace(scope.String())
+	newFake(t, f)
+	a := f.authorizer(t, Config{})
+	_, err := f.call(a)
+	if err == nil || !strings.Contains(err.Error(), "asks for a scope of") {
+		t.Errorf("got error %v, want one saying the scope is too long", err)
+	}
+	if f.issued != 1 || len(f.authQuery.Get("scope")) > maxScope {
+		t.Errorf("got %d authorizations, the last for %d bytes of scope; want 1, for the challenge's mcp:basic", f.issued, len(f.authQuery.Get("scope")))
+	}
+	if s, ok := a.StepUpScope(); ok {
+		t.Errorf("StepUpScope offers %d bytes of scope, want none", len(s))
+	}
+}
+
+func TestUnionKeepsOrderAndDropsRepeats(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"", "", ""},
+		{"a b", "", "a b"},
+		{"", " b  a b ", "b a"},
+		{"a b", "b c a d", "a b c d"},
+		{"a a", "a", "a a"}, // a's own scopes are kept as they are
+	} {
+		if got := union(c.a, c.b); got != c.want {
+			t.Errorf("union(%q, %q) = %q, want %q", c.a, c.b, got, c.want)
+		}
 	}
 }
