@@ -73,14 +73,16 @@ func rawServer(mode string) int {
 		result := func(r string) string { return `{"jsonrpc":"2.0","id":` + id + `,"result":` + r + `}` }
 		switch req.Method {
 		case "initialize":
-			send(result(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"raw-` + mode + `","version":"0"}}`))
 			if mode == "child-holds-stdout" {
+				// The child and its pid file come before the answer:
+				// once connected, the test may close at once.
 				child := exec.Command(os.Args[0])
 				child.Env = append(os.Environ(), serverModeEnv+"=sleep")
 				child.Stdout = os.Stdout
 				child.Start()
 				os.WriteFile(os.Getenv("PLAINMCP_TEST_PIDFILE"), []byte(fmt.Sprint(child.Process.Pid)), 0o600)
 			}
+			send(result(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"raw-` + mode + `","version":"0"}}`))
 			if mode == "unknown-request" {
 				send(`{"jsonrpc":"2.0","id":"srv-1","method":"frobnicate/now","params":{}}`)
 			}

@@ -60,6 +60,7 @@ type server struct {
 	streak      int // failures before the current session
 	nextTry     time.Time
 	connectedAt time.Time
+	era         mcpclient.Era // the era the last session spoke (zero before one)
 	closed      bool
 	ended       error // why it was closed: ErrRegistryClosed, ErrRemoved
 
@@ -134,18 +135,55 @@ func (s *server) connect(ctx context.Context, bounded bool) error {
 	}
 	defer cancel()
 	defer context.AfterFunc(s.life, cancel)()
-	dialer := s.r.opts.Dial
-	if dialer == nil {
-		dialer = dialStdio
-	}
 	opts := s.sessionOptions()
 	var dialed dialedStream
 	opts.WrapStream = dialed.wrap(opts.WrapStream)
-	session, err := dialer(ctx, s.cfg, opts)
+	session, err := s.dial(ctx, opts)
 	if session == nil && err == nil {
 		err = fmt.Errorf("the Dial option returned no session")
 	}
 	return s.commit(session, dialed.get(), err)
+}
+
+// dial opens a session with the registry's Dial, in the era the server
+// spoke last time when that was the handshake (rememberEra).
+func (s *server) dial(ctx context.Context, opts *mcpclient.Options) (*mcpclient.Session, error) {
+	dialer := s.r.opts.Dial
+	if dialer == nil {
+		dialer = dialStdio
+	}
+	remembered := s.rememberEra(opts)
+	session, err := dialer(ctx, s.cfg, opts)
+	if err != nil && remembered && ctx.Err() == nil && !exited(err) {
+		// The server refused the era it spoke last time (it was
+		// replaced by a newer one, say): forget it and probe.
+		opts.Era = 0
+		session, err = dialer(ctx, s.cfg, opts)
+	}
+	return session, err
+}
+
+// rememberEra pins opts to the handshake era when the server's last
+// session spoke it and nothing else pins an era or a version: a
+// reconnect then skips the server/discover probe, which costs a server
+// that never answers it 5 s, and one that exits on it a second start (the
+// 2026 spec lets a client cache the era across restarts of a server). It
+// reports whether it pinned.
+func (s *server) rememberEra(opts *mcpclient.Options) bool {
+	s.mu.Lock()
+	era := s.era
+	s.mu.Unlock()
+	if era != mcpclient.EraHandshake || opts.Era != 0 || opts.ProtocolVersion != "" {
+		return false
+	}
+	opts.Era = era
+	return true
+}
+
+// exited reports whether err says the server's process ended.
+func exited(err error) bool {
+	var exit *transport.ExitError
+	return errtype.As(err, &exit)
 }
 
 // sessionOptions are the options of the server's next session: the
@@ -235,7 +273,7 @@ func (s *server) commit(session *mcpclient.Session, stream jsonrpc.Stream, err e
 		s.disconnected(err) // a failed start is news too
 		return err
 	}
-	s.session, s.state, s.lastErr = session, StateConnected, nil
+	s.session, s.state, s.lastErr, s.era = session, StateConnected, nil, session.Era()
 	s.streak, s.failures = s.failures, 0
 	s.connectedAt = time.Now()
 	s.tools.stale, s.prompts.stale, s.resources.stale, s.templates.stale = true, true, true, true
