@@ -217,3 +217,18 @@ func TestBrowserWideSchemaIsEnteredAsJSON(t *testing.T) {
 		t.Errorf("result %q", r)
 	}
 }
+
+// A server's pattern never runs in the page: ^(a|a)*$ against its own
+// default of forty a's and a ! takes a backtracking engine about 2^40
+// steps, and the page froze as the call was checked. The server checks
+// patterns; the call goes through.
+func TestBrowserPatternCannotFreezeThePage(t *testing.T) {
+	srv, _ := startScripted(t)
+	b := browsertest.Start(t)
+	b.Go(srv.URL())
+	openTool(t, b, "mcp__script__backtrack")
+	b.Click("#call-btn")
+	if r := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 20*time.Second); r != "ok" {
+		t.Errorf("result %q", r)
+	}
+}

@@ -37,6 +37,7 @@ var scriptedTools = json.RawMessage(`{"tools":[
  {"name":"find_apples","description":"Lists the apples in the orchard.","inputSchema":{"type":"object"}},
  {"name":"count_pears","description":"Counts pears.","inputSchema":{"type":"object"}},
  {"name":"big","description":"Returns a long text and an image.","inputSchema":{"type":"object"}},
+ {"name":"backtrack","description":"A pattern that backtracks, with a default it cannot match.","inputSchema":{"type":"object","properties":{"s":{"type":"string","pattern":"^(a|a)*$","default":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"}}}},
  {"name":"wide","description":"Takes more arguments than a form lays out.","inputSchema":{"type":"object","properties":{` + wideProperties(300) + `}}}
 ]}`)
 

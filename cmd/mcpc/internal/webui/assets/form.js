@@ -3,7 +3,7 @@
 // control for its type; choices (enum, enumNames, oneOf/anyOf of const
 // and title, an array of them) become a select or checkboxes; read()
 // checks what was entered against the schema — required, types, bounds,
-// lengths, pattern, format — and gives the problems instead of a value,
+// lengths, format (not pattern: see problem) — and gives the problems instead of a value,
 // so that nothing the schema refuses is sent. Server text is set with
 // textContent only.
 "use strict";
@@ -94,7 +94,10 @@ window.McpForm = (function () {
       const n = [...v].length;
       if (typeof p.minLength === "number" && n < p.minLength) { return "must be at least " + p.minLength + " characters"; }
       if (typeof p.maxLength === "number" && n > p.maxLength) { return "must be at most " + p.maxLength + " characters"; }
-      if (typeof p.pattern === "string") { try { if (!new RegExp(p.pattern, "u").test(v)) { return "must match the pattern " + p.pattern; } } catch (e) { /* a pattern the browser cannot read is the server's to check */ } }
+      // No pattern is checked here: a browser's regular expressions
+      // backtrack, and a server's pattern (^(a|a)*$ against its own
+      // default) can freeze the page. The server checks it; mcpc at the
+      // terminal checks it with Go's, whose time is linear.
       if (!formatOK(p.format, v)) { return "must be a valid " + p.format; }
     }
     if (Array.isArray(v)) {
