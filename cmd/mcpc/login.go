@@ -184,6 +184,15 @@ func (e *env) logout(ctx context.Context, sc *toolreg.ServerConfig) (loggedOut, 
 	if !ok || store == nil {
 		return loggedOut{}, errors.New("no token file")
 	}
+	// As the holder of the server's key in the token file: a refresh in
+	// flight (in this process or another) saves its new tokens first, and
+	// those are the ones revoked and forgotten. Without it, the old ones
+	// were revoked and the new ones deleted unrevoked.
+	ctx, unlock, err := store.Lock(ctx, sc.URL)
+	if err != nil {
+		return loggedOut{}, err
+	}
+	defer unlock()
 	tok, err := store.Load(ctx, sc.URL)
 	if err != nil {
 		return loggedOut{}, err

@@ -251,3 +251,29 @@ func statelessAdder() http.Handler {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, result)
 	})
 }
+
+// A logout waits for a refresh in flight (which holds the server's key in
+// the token file) and then revokes what it saved: it used to revoke the
+// tokens it read at once, and then delete the refreshed ones unrevoked.
+func TestLogoutWaitsForARefreshInFlight(t *testing.T) {
+	w := startWebAuth(t, nil)
+	call := func(path, body string) string { return webAPI(t, w.page, path, body) }
+	w.login(t, call, `{"server":"web"}`)
+	path, _ := tokenFile()
+	_, unlock, err := (&oauth.FileStore{Path: path}).Lock(context.Background(), w.as.URL()+"/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() { done <- call("logout", `{"server":"web"}`) }()
+	time.Sleep(300 * time.Millisecond) // a logout that does not wait revokes within this
+	revokedEarly := w.as.Revoked()
+	unlock()
+	out := <-done
+	if revokedEarly != 0 {
+		t.Errorf("the logout revoked %d tokens while a refresh held the token file", revokedEarly)
+	}
+	if !strings.Contains(out, `"revoked":true`) || w.as.Valid() != 0 {
+		t.Errorf("the logout once the refresh ended: %s, %d tokens still valid", out, w.as.Valid())
+	}
+}
