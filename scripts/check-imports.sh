@@ -58,6 +58,7 @@ check internal/offer bridge cmd
 check internal/demoserver mcpclient toolreg bridge cmd
 check internal/testkit/appserver mcpclient toolreg bridge cmd
 check internal/testkit/fakemcp mcpclient toolreg bridge cmd
+check internal/testkit/memdemo mcpclient/task mcpclient/skill mcpclient/apps bridge cmd
 check examples/stdio toolreg bridge cmd mcpclient/task mcpclient/skill mcpclient/apps
 # A host on the registry links an extension only if it asks for it (mcpc
 # asks for all).

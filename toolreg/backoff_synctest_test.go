@@ -134,7 +134,7 @@ func testRegistryReconnectsAfterKill(t *testing.T) {
 	var disconnects []error
 	died := make(chan struct{}, 1)
 	m := &inMemory{}
-	t.Cleanup(m.wg.Wait) // after the registry's Close
+	t.Cleanup(m.WG.Wait) // after the registry's Close
 	var dials atomic.Int64
 	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 		if dials.Add(1) == 1 {
@@ -322,7 +322,7 @@ func testRegistryReconnectDialsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := m.sent("one", "dial"); n != 1 {
+	if n := m.Sent("one", "dial"); n != 1 {
 		t.Fatalf("%d dials at start", n)
 	}
 	session, _ := r.Session(ctx10(t), "one")
@@ -358,11 +358,11 @@ func testRegistryReconnectDialsOnce(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	if n := m.sent("one", "dial"); n != 2 {
+	if n := m.Sent("one", "dial"); n != 2 {
 		t.Errorf("50 concurrent calls after a crash dialed %d times in all, want 2", n)
 	}
 	r.Close()
-	m.wg.Wait() // every server's Serve returned: Close closed every session
+	m.WG.Wait() // every server's Serve returned: Close closed every session
 }
 
 // A server that comes up and dies at once, every time (it crashes on its
@@ -399,7 +399,7 @@ func testRegistryBacksOffASessionThatDiesAtOnce(t *testing.T) {
 		synctest.Wait()
 		wait = min(2*wait, maxBackoff)
 	}
-	if n := m.sent("flaky", "dial"); n != 7 {
+	if n := m.Sent("flaky", "dial"); n != 7 {
 		t.Errorf("%d dials, want 7", n)
 	}
 	// A session that outlives the longest backoff was not a crash loop:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/testkit/memdemo"
 )
 
 // demoToolCount is how many tools the demo server lists before any extra.
@@ -15,7 +17,7 @@ const demoToolCount = 13
 func BenchmarkRegistryCall(b *testing.B) {
 	for _, total := range []int{10, 10_000} {
 		b.Run(fmt.Sprintf("tools=%d", max(total, demoToolCount)), func(b *testing.B) {
-			m := &inMemory{extra: map[string]int{"s": max(total-demoToolCount, 0)}, pageSize: 1000}
+			m := &inMemory{memdemo.Servers{Extra: map[string]int{"s": max(total-demoToolCount, 0)}, PageSize: 1000}}
 			r := newInMemory(b, m, nil, "s")
 			ctx := context.Background()
 			tools, err := r.Tools(ctx)
@@ -48,12 +50,12 @@ func BenchmarkRegistryTools(b *testing.B) {
 			name = "fresh"
 		}
 		b.Run(name, func(b *testing.B) {
-			m := &inMemory{extra: map[string]int{}, pageSize: 100}
+			m := &inMemory{memdemo.Servers{Extra: map[string]int{}, PageSize: 100}}
 			var names []string
 			for i := range servers {
 				n := fmt.Sprintf("server%02d", i)
 				names = append(names, n)
-				m.extra[n] = perServer - demoToolCount
+				m.Extra[n] = perServer - demoToolCount
 			}
 			r := newInMemory(b, m, nil, names...)
 			ctx := context.Background()

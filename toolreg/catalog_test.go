@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/memdemo"
 	"github.com/plainmcp/plainmcp/jsonrpc"
 	"github.com/plainmcp/plainmcp/mcpclient"
 )
@@ -27,14 +28,14 @@ func TestRegistryRefreshIsOneRequestForManyCallers(t *testing.T) {
 	if _, err := r.Tools(ctx10(t)); err != nil {
 		t.Fatal(err)
 	}
-	if n := m.sent("a", "tools/list"); n != 1 {
+	if n := m.Sent("a", "tools/list"); n != 1 {
 		t.Fatalf("first listing: %d tools/list requests", n)
 	}
 	// A fresh listing is served from the cache.
 	for range 10 {
 		r.Tools(ctx10(t))
 	}
-	if n := m.sent("a", "tools/list"); n != 1 {
+	if n := m.Sent("a", "tools/list"); n != 1 {
 		t.Fatalf("cached listings sent %d tools/list requests", n)
 	}
 	if _, err := r.Call(ctx10(t), "mcp__a__change", nil); err != nil { // announces tools/list_changed
@@ -68,10 +69,10 @@ func TestRegistryRefreshIsOneRequestForManyCallers(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if n := m.sent("a", "tools/list"); n != 2 {
+	if n := m.Sent("a", "tools/list"); n != 2 {
 		t.Errorf("%d tools/list requests for 1 refresh and 101 callers, want 2 in all", n)
 	}
-	if n := m.sent("b", "tools/list"); n != 1 {
+	if n := m.Sent("b", "tools/list"); n != 1 {
 		t.Errorf("server b, which did not change, was listed %d times", n)
 	}
 }
@@ -97,14 +98,14 @@ func TestRegistryPromptsAndResources(t *testing.T) {
 	if err != nil || len(got.Messages) == 0 || !strings.Contains(got.Messages[0].Content.Text, "Ada") {
 		t.Fatalf("GetPrompt: %+v %v", got, err)
 	}
-	if m.sent("b.docs", "prompts/get") != 1 || m.sent("a", "prompts/get") != 0 {
+	if m.Sent("b.docs", "prompts/get") != 1 || m.Sent("a", "prompts/get") != 0 {
 		t.Error("prompts/get went to the wrong server")
 	}
 	if _, err := r.GetPrompt(ctx10(t), "mcp__a__nope", nil); !errors.Is(err, ErrUnknownTool) {
 		t.Errorf("unknown prompt: %v", err)
 	}
 	r.Prompts(ctx10(t))
-	if n := m.sent("a", "prompts/list"); n != 1 {
+	if n := m.Sent("a", "prompts/list"); n != 1 {
 		t.Errorf("prompts listed %d times, want 1 (cached)", n)
 	}
 
@@ -127,7 +128,7 @@ func TestRegistryPromptsAndResources(t *testing.T) {
 	if err != nil || len(read.Contents) != 1 || !strings.Contains(read.Contents[0].Text, "Bob") {
 		t.Fatalf("ReadResource: %+v %v", read, err)
 	}
-	if m.sent("b.docs", "resources/read") != 1 || m.sent("a", "resources/read") != 0 {
+	if m.Sent("b.docs", "resources/read") != 1 || m.Sent("a", "resources/read") != 0 {
 		t.Error("resources/read went to the wrong server")
 	}
 	if _, err := r.ReadResource(ctx10(t), "c", "demo://docs/readme"); !errors.Is(err, ErrUnknownServer) {
@@ -145,10 +146,10 @@ func TestRegistryKeepsAnIncompleteListing(t *testing.T) {
 	var mu sync.Mutex
 	frames := map[string]int{}
 	// Pages of 2 tools and at most 1 page: every tools/list stops early.
-	r := newInMemory(t, &inMemory{pageSize: 2}, &Options{
+	r := newInMemory(t, &inMemory{memdemo.Servers{PageSize: 2}}, &Options{
 		Session: &mcpclient.Options{MaxPages: 1},
 		WrapStream: func(server string, st jsonrpc.Stream) jsonrpc.Stream {
-			return &counting{Stream: st, count: func(string) {
+			return &memdemo.Counting{Stream: st, Count: func(string) {
 				mu.Lock()
 				frames[server]++
 				mu.Unlock()

@@ -59,9 +59,9 @@ func TestHooksTellTheWholeStory(t *testing.T) {
 	}
 
 	// Refresh lists again a server that never says its list changed.
-	before := m.sent("a", "tools/list")
-	if err := r.Refresh(ctx10(t), "a"); err != nil || m.sent("a", "tools/list") != before+1 {
-		t.Errorf("Refresh: %v; tools/list sent %d times after %d", err, m.sent("a", "tools/list"), before)
+	before := m.Sent("a", "tools/list")
+	if err := r.Refresh(ctx10(t), "a"); err != nil || m.Sent("a", "tools/list") != before+1 {
+		t.Errorf("Refresh: %v; tools/list sent %d times after %d", err, m.Sent("a", "tools/list"), before)
 	}
 	if err := r.Refresh(ctx10(t), "nope"); !errors.Is(err, ErrUnknownServer) {
 		t.Errorf("Refresh of an unknown server: %v", err)
@@ -116,8 +116,8 @@ func TestLazyStartsOnlyWhatACallNeeds(t *testing.T) {
 	if states["alpha"] != StateIdle || states["beta"] != StateConnected || states["gamma"] != StateIdle {
 		t.Errorf("after a call to beta: %v", states)
 	}
-	if m.sent("alpha", "initialize") != 0 || m.sent("beta", "initialize") != 1 {
-		t.Errorf("initialize sent to alpha %d, beta %d times", m.sent("alpha", "initialize"), m.sent("beta", "initialize"))
+	if m.Sent("alpha", "initialize") != 0 || m.Sent("beta", "initialize") != 1 {
+		t.Errorf("initialize sent to alpha %d, beta %d times", m.Sent("alpha", "initialize"), m.Sent("beta", "initialize"))
 	}
 	if _, err := r.Call(ctx10(t), "mcp__beta__nope", nil); !errors.Is(err, ErrUnknownTool) {
 		t.Errorf("an unknown tool: %v", err)
@@ -148,7 +148,7 @@ func TestConfigProtocolVersionPins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { r.Close(); m.wg.Wait() }()
+	defer func() { r.Close(); m.WG.Wait() }()
 	if v := r.Servers()[0].ProtocolVersion; v != "2025-03-26" {
 		t.Errorf("the session speaks %q", v)
 	}

@@ -34,17 +34,17 @@ func TestNewToolCallableAtOnce(t *testing.T) {
 		if _, err := r.Call(ctx, "mcp__a__change", nil); err != nil {
 			t.Fatal(err)
 		}
-		before := m.sent("a", "tools/list")
+		before := m.Sent("a", "tools/list")
 		res, err := r.Call(ctx, "mcp__a__dynamic", nil)
 		if err != nil || res.IsError {
 			t.Fatalf("the new tool: %+v, %v", res, err)
 		}
-		if n := m.sent("a", "tools/list") - before; n != 1 {
+		if n := m.Sent("a", "tools/list") - before; n != 1 {
 			t.Errorf("tools/list sent %d times to a, want 1", n)
 		}
 		// Unknown names: their server is asked once per call at most,
 		// concurrent calls share a listing, and no other server is asked.
-		before, beforeB := m.sent("a", "tools/list"), m.sent("b", "tools/list")
+		before, beforeB := m.Sent("a", "tools/list"), m.Sent("b", "tools/list")
 		var wg sync.WaitGroup
 		for range 20 {
 			wg.Add(1)
@@ -56,13 +56,13 @@ func TestNewToolCallableAtOnce(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		if n := m.sent("a", "tools/list") - before; n < 1 || n > 20 {
+		if n := m.Sent("a", "tools/list") - before; n < 1 || n > 20 {
 			t.Errorf("tools/list sent %d times for 20 calls", n)
 		}
 		if _, err := r.Call(ctx, "mcp__zzz__nope", nil); !errors.Is(err, ErrUnknownTool) {
 			t.Errorf("err = %v", err)
 		}
-		if n := m.sent("b", "tools/list") - beforeB; n != 0 {
+		if n := m.Sent("b", "tools/list") - beforeB; n != 0 {
 			t.Errorf("tools/list sent %d times to b, which no name pointed to", n)
 		}
 	}
@@ -157,7 +157,7 @@ func TestUnapprovedProjectServersNeverStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { r.Close(); m.wg.Wait() }()
+	defer func() { r.Close(); m.WG.Wait() }()
 	for _, name := range []string{"mcp__wait__echo", "mcp__no__echo"} {
 		if _, err := r.Call(ctx10(t), name, nil); !errors.Is(err, ErrUnknownTool) {
 			t.Errorf("%s: %v", name, err)

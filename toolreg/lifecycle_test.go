@@ -39,7 +39,7 @@ func TestRegistryConnectsInParallelDespiteDeadAndSlowServers(t *testing.T) {
 	var begun sync.WaitGroup
 	begun.Add(len(slow))
 	m := &inMemory{}
-	t.Cleanup(m.wg.Wait) // after the registry's Close
+	t.Cleanup(m.WG.Wait) // after the registry's Close
 	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 		if !strings.HasPrefix(sc.Name, "slow") {
 			return m.dial(ctx, sc, opts)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
 )
 
@@ -105,7 +106,7 @@ func TestRegistryStrict(t *testing.T) {
 	m := &inMemory{}
 	_, err := New(ctx10(t), &Config{Servers: []*ServerConfig{memConfig("ok"),
 		{Name: "broken", Type: "stdio", Command: "/nonexistent/mcp-server"}}}, &Options{Strict: true, Dial: m.dial})
-	m.wg.Wait() // New closed the server that started
+	m.WG.Wait() // New closed the server that started
 	if err == nil || !strings.Contains(err.Error(), `"broken"`) {
 		t.Errorf("strict: %v", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/plainmcp/plainmcp/internal/testkit/memdemo"
 )
 
 // BenchmarkSearchTools searches 10,000 tools of 100 servers: "query" is
@@ -18,12 +20,12 @@ func BenchmarkSearchTools(b *testing.B) {
 			name = "one-server-changed"
 		}
 		b.Run(name, func(b *testing.B) {
-			m := &inMemory{extra: map[string]int{}, pageSize: 1000}
+			m := &inMemory{memdemo.Servers{Extra: map[string]int{}, PageSize: 1000}}
 			var names []string
 			for i := range servers {
 				n := fmt.Sprintf("server%02d", i)
 				names = append(names, n)
-				m.extra[n] = perServer - demoToolCount
+				m.Extra[n] = perServer - demoToolCount
 			}
 			r := newInMemory(b, m, nil, names...)
 			ctx := context.Background()

@@ -21,13 +21,13 @@ func (legacyStream) Legacy() bool { return true }
 // type, and a host's WrapStream still sees that stream.
 func TestStatusNamesTheTransportTheSessionTook(t *testing.T) {
 	m := &inMemory{}
-	t.Cleanup(m.wg.Wait) // after the registry's Close
+	t.Cleanup(m.WG.Wait) // after the registry's Close
 	dial := func(ctx context.Context, sc *ServerConfig, opts *mcpclient.Options) (*mcpclient.Session, error) {
 		client, server := transport.Pipe()
 		srv := demoserver.New(&demoserver.Options{Name: sc.Name})
-		m.wg.Add(1)
+		m.WG.Add(1)
 		go func() {
-			defer m.wg.Done()
+			defer m.WG.Done()
 			srv.Serve(context.Background(), server)
 		}()
 		return mcpclient.Connect(ctx, legacyStream{client}, opts)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/plainmcp/plainmcp/internal/testkit/memdemo"
 	"github.com/plainmcp/plainmcp/toolreg/skills"
 )
 
@@ -18,7 +19,7 @@ func TestSkillsRelistedWhenResourcesChange(t *testing.T) {
 }
 
 func testSkillsRelisted(t *testing.T) {
-	m := &inMemory{}
+	m := &memdemo.Servers{}
 	r := newInMemory(t, m, "demo")
 	ctx := context.Background()
 	list := func(want int64) {
@@ -26,16 +27,16 @@ func testSkillsRelisted(t *testing.T) {
 		if listed, err := skills.List(ctx, r); err != nil || len(listed) == 0 {
 			t.Fatalf("List = %d skills, %v", len(listed), err)
 		}
-		if n := m.sent("demo", "skills/list"); n != want {
+		if n := m.Sent("demo", "skills/list"); n != want {
 			t.Errorf("skills/list sent %d times, want %d", n, want)
 		}
 	}
 	list(1)
 	list(1)
-	m.notify(t, "demo", "notifications/tools/list_changed")
+	m.Notify(t, "demo", "notifications/tools/list_changed")
 	synctest.Wait() // the notification is in and handled
 	list(1)
-	m.notify(t, "demo", "notifications/resources/list_changed")
+	m.Notify(t, "demo", "notifications/resources/list_changed")
 	synctest.Wait()
 	list(2)
 	list(2)

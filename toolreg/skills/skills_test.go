@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/plainmcp/plainmcp/internal/demoserver"
 	"github.com/plainmcp/plainmcp/internal/testkit/leakcheck"
+	"github.com/plainmcp/plainmcp/internal/testkit/memdemo"
 	"github.com/plainmcp/plainmcp/mcpclient/skill"
 	"github.com/plainmcp/plainmcp/toolreg"
 	"github.com/plainmcp/plainmcp/toolreg/skills"
@@ -19,7 +21,7 @@ import (
 // that listed them, and only from it.
 func TestSkillsAcrossServers(t *testing.T) {
 	leakcheck.Check(t)
-	m := &inMemory{}
+	m := &memdemo.Servers{}
 	r := newInMemory(t, m, "demo", "pages")
 	ctx := context.Background()
 	for range 2 {
@@ -42,10 +44,10 @@ func TestSkillsAcrossServers(t *testing.T) {
 		}
 	}
 	for _, srv := range []string{"demo", "pages"} {
-		if n := m.sent(srv, "skills/list"); n != 1 {
+		if n := m.Sent(srv, "skills/list"); n != 1 {
 			t.Errorf("%s: skills/list sent %d times, want 1 (cached)", srv, n)
 		}
-		if n := m.sent(srv, "resources/read"); n != 0 {
+		if n := m.Sent(srv, "resources/read"); n != 0 {
 			t.Errorf("%s: listing read %d files", srv, n)
 		}
 	}
@@ -60,7 +62,7 @@ func TestSkillsAcrossServers(t *testing.T) {
 	if _, err := l.ReadFile(ctx, "examples/pipes.md"); err != nil {
 		t.Error(err)
 	}
-	if d, p := m.sent("demo", "resources/read"), m.sent("pages", "resources/read"); d != 0 || p != 2 {
+	if d, p := m.Sent("demo", "resources/read"), m.Sent("pages", "resources/read"); d != 0 || p != 2 {
 		t.Errorf("reads: demo %d, pages %d; want 0 and 2 (SKILL.md, then the example)", d, p)
 	}
 	if _, err := skills.Load(ctx, r, "mcp__pages__nope"); !errors.Is(err, toolreg.ErrUnknownTool) {
@@ -77,7 +79,7 @@ func TestSkillNamesCollide(t *testing.T) {
 		return demoserver.Skill{Path: path, Files: map[string]string{"SKILL.md": fm},
 			Frontmatter: map[string]any{"name": "refunds", "description": "Refunds, " + path + "."}}
 	}
-	m := &inMemory{skills: map[string][]demoserver.Skill{
+	m := &memdemo.Servers{Skills: map[string][]demoserver.Skill{
 		"acme":  {refunds("acme/billing/refunds"), refunds("acme/support/refunds")},
 		"other": {refunds("refunds")},
 	}}
@@ -107,14 +109,14 @@ func TestLoadSkillRefusedByRegistry(t *testing.T) {
 	leakcheck.Check(t)
 	demo := demoserver.DemoSkills()
 	demo[0].Served = map[string]string{"SKILL.md": strings.Replace(demo[0].Files["SKILL.md"], "echo", "ECHO", 1)}
-	m := &inMemory{skills: map[string][]demoserver.Skill{"demo": demo}}
+	m := &memdemo.Servers{Skills: map[string][]demoserver.Skill{"demo": demo}}
 	r := newInMemory(t, m, "demo")
 	_, err := skills.Load(context.Background(), r, "mcp__demo__demo-tour") // lists first
 	var se *skill.Error
 	if !errors.Is(err, skill.ErrVerification) || !errors.As(err, &se) || se.Check != "digest" || !strings.Contains(err.Error(), `server "demo"`) {
 		t.Errorf("LoadSkill = %v; want a digest refusal naming the server", err)
 	}
-	if n := m.sent("demo", "resources/read"); n != 1 {
+	if n := m.Sent("demo", "resources/read"); n != 1 {
 		t.Errorf("%d reads, want the SKILL.md alone", n)
 	}
 }
