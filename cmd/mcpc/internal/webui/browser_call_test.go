@@ -16,6 +16,10 @@ func openTool(t *testing.T, b *browsertest.Browser, name string) {
 	b.Wait(name+"'s form", `return document.querySelector("#detail h2")?.textContent === "`+name+`" ? "ok" : ""`, 10*time.Second)
 }
 
+// resultText is the script that reads a call's text result, "" until
+// one shows.
+const resultText = `return document.querySelector("#result .text-content")?.textContent || ""`
+
 // labelled is the script that finds the control whose accessible label
 // is arguments[0] (its <label>, aria-label or aria-labelledby text).
 const labelled = `const want = arguments[0];
@@ -69,7 +73,7 @@ func TestBrowserRequiredFieldsBeforeTheCall(t *testing.T) {
 	}
 	b.Eval(labelled+` el.value = "2"; return null`, nil, "times")
 	b.Click("#call-btn")
-	if got := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 20*time.Second); got != "Hello, Ada!" {
+	if got := b.Wait("the result", resultText, 20*time.Second); got != "Hello, Ada!" {
 		t.Errorf("result %q", got)
 	}
 	if n := sc.greets.Load(); n != 1 {
@@ -101,7 +105,7 @@ func TestBrowserLinkFillsTheForm(t *testing.T) {
 		t.Errorf("a declined link's call reached the server (%d calls)", n)
 	}
 	b.Click("#call-btn")
-	if got := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 20*time.Second); got != "Hello, Ada!" {
+	if got := b.Wait("the result", resultText, 20*time.Second); got != "Hello, Ada!" {
 		t.Errorf("result %q", got)
 	}
 }
@@ -213,7 +217,7 @@ func TestBrowserWideSchemaIsEnteredAsJSON(t *testing.T) {
 	}
 	b.Eval(`document.getElementById("args-json").value = '{"p1": "a"}'; return null`, nil)
 	b.Click("#call-btn")
-	if r := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 20*time.Second); r != "ok" {
+	if r := b.Wait("the result", resultText, 20*time.Second); r != "ok" {
 		t.Errorf("result %q", r)
 	}
 }
@@ -228,7 +232,7 @@ func TestBrowserPatternCannotFreezeThePage(t *testing.T) {
 	b.Go(srv.URL())
 	openTool(t, b, "mcp__script__backtrack")
 	b.Click("#call-btn")
-	if r := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 20*time.Second); r != "ok" {
+	if r := b.Wait("the result", resultText, 20*time.Second); r != "ok" {
 		t.Errorf("result %q", r)
 	}
 }

@@ -33,7 +33,7 @@ func TestBrowserSamplingElicitationAndNotifications(t *testing.T) {
 	b.Eval(labelled+` el.value = "Ada"; return null`, nil, "Your name")
 	b.Eval(labelled+` el.value = [...el.options].find((o) => o.textContent === "High").value; return null`, nil, "Level")
 	b.Eval(submit, nil)
-	got := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second)
+	got := b.Wait("the result", resultText, 30*time.Second)
 	if got != `model: Teal <nil>; form: accept {"level":"hi","name":"Ada"} <nil>` {
 		t.Errorf("the server was answered %q", got)
 	}
@@ -72,7 +72,7 @@ func TestBrowserURLElicitation(t *testing.T) {
 		t.Errorf("the link: %+v", link)
 	}
 	b.Eval(`[...document.querySelectorAll("#ask-list button")].find((x) => x.textContent === "Decline").click()`, nil)
-	if got := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second); got != "visit: decline <nil>" {
+	if got := b.Wait("the result", resultText, 30*time.Second); got != "visit: decline <nil>" {
 		t.Errorf("the server was answered %q", got)
 	}
 }
@@ -98,7 +98,7 @@ func TestBrowserRoots(t *testing.T) {
 		t.Errorf("the page says %q", got)
 	}
 	b.Click("#call-btn")
-	if got := b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second); got != "roots: [{file:///tmp/project}] <nil>" {
+	if got := b.Wait("the result", resultText, 30*time.Second); got != "roots: [{file:///tmp/project}] <nil>" {
 		t.Errorf("the server got %q", got)
 	}
 	b.Click(`nav button[data-tab="notes"]`)

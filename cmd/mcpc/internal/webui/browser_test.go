@@ -18,7 +18,7 @@ func TestBrowserApp(t *testing.T) {
 	srv, _ := startPage(t, false)
 	b := browsertest.Start(t)
 	b.Go(srv.URL() + "?call=mcp__apps__clock&args=" + `%7B%22zone%22%3A%22UTC%22%7D`)
-	b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second)
+	b.Wait("the result", resultText, 30*time.Second)
 	b.Frame("#app-box iframe")
 	var proxyOrigin string
 	b.Eval(`return location.origin`, &proxyOrigin)

@@ -33,7 +33,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	b.Go(srv.URL() + `?call=mcp__script__greet&args=%7B%22name%22%3A%22Ada%22%2C%22times%22%3A2%2C%22mood%22%3A%22warm%22%7D`)
 	b.Wait("the consent dialog", `return document.getElementById("consent").open ? "ok" : ""`, 30*time.Second)
 	b.Click("#consent-yes")
-	b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second)
+	b.Wait("the result", resultText, 30*time.Second)
 	b.Screenshot(filepath.Join(dir, "web-call.png"))
 
 	b.Cmd("POST", "/goog/cdp/execute", map[string]any{"cmd": "Emulation.setEmulatedMedia",
@@ -49,7 +49,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	b.Wait("the refusal", `return document.querySelector('#ask-list [role="alert"].error')?.textContent || ""`, 10*time.Second)
 	b.Screenshot(filepath.Join(dir, "web-elicitation-dark.png"))
 	b.Eval(`[...document.querySelectorAll("#ask-list button")].find((x) => x.textContent === "Decline").click()`, nil)
-	b.Wait("the result", `return document.querySelector("#result .text-content")?.textContent || ""`, 30*time.Second)
+	b.Wait("the result", resultText, 30*time.Second)
 	b.Click(`nav button[data-tab="notes"]`)
 	b.Wait("the notifications", `return document.getElementById("note-list").childElementCount >= 2 ? "ok" : ""`, 20*time.Second)
 	b.Screenshot(filepath.Join(dir, "web-notifications-dark.png"))
