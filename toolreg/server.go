@@ -154,7 +154,7 @@ func (s *server) dial(ctx context.Context, opts *mcpclient.Options) (*mcpclient.
 	}
 	remembered := s.rememberEra(opts)
 	session, err := dialer(ctx, s.cfg, opts)
-	if err != nil && remembered && ctx.Err() == nil && !exited(err) {
+	if err != nil && remembered && ctx.Err() == nil && !stdiodial.Exited(err) {
 		// The server refused the era it spoke last time (it was
 		// replaced by a newer one, say): forget it and probe.
 		opts.Era = 0
@@ -178,12 +178,6 @@ func (s *server) rememberEra(opts *mcpclient.Options) bool {
 	}
 	opts.Era = era
 	return true
-}
-
-// exited reports whether err says the server's process ended.
-func exited(err error) bool {
-	var exit *transport.ExitError
-	return errtype.As(err, &exit)
 }
 
 // sessionOptions are the options of the server's next session: the

@@ -45,7 +45,7 @@ func Dial(ctx context.Context, sc *mcpjson.ServerConfig, opts *mcpclient.Options
 	switch {
 	case err2 == nil:
 		return s, nil
-	case exited(err2):
+	case Exited(err2):
 		// It ends without the probe too: the probe was not why (a server
 		// that fails as it starts, say). Its second exit says why; the
 		// first said the same, during the probe.
@@ -62,11 +62,11 @@ func exitedOnProbe(ctx context.Context, err error, opts *mcpclient.Options) bool
 		return false
 	}
 	// Its process exited, or it closed its stdout and lives on.
-	return exited(err) || errors.Is(err, io.ErrUnexpectedEOF)
+	return Exited(err) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
-// exited reports whether err says the server's process ended.
-func exited(err error) bool {
+// Exited reports whether err says the server's process ended.
+func Exited(err error) bool {
 	var exit *transport.ExitError
 	return errtype.As(err, &exit)
 }
